@@ -1,0 +1,12 @@
+/** Every top-level command, in the order `--help` lists them. */
+import type { CommandDef } from '../command.ts';
+import run from './run.ts';
+import runs from './runs.ts';
+import prompt from './prompt.ts';
+import pack from './pack.ts';
+import parse from './parse.ts';
+import roles from './roles.ts';
+import plugins from './plugins.ts';
+import doctor from './doctor.ts';
+
+export const commands: CommandDef[] = [run, runs, prompt, pack, parse, roles, plugins, doctor];

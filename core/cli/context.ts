@@ -1,0 +1,69 @@
+/** What every command gets: global options, output helpers, and lazily loaded shared state. */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Registry } from '../registry.ts';
+import type { CliDeps } from './deps.ts';
+
+export interface GlobalOptions {
+  json: boolean;
+  debug: boolean;
+  repo?: string;
+  plugin: string[];
+  userPlugins: boolean;
+}
+
+export interface CliContext {
+  deps: CliDeps;
+  options: GlobalOptions;
+  /** The repository root: --repo, else the nearest folder above cwd holding .git, else cwd. */
+  repoRoot: string;
+  /** The plugin registry, loaded once on first use. */
+  registry(): Promise<Registry>;
+  /** Writes to stdout (results only). */
+  out(text: string): void;
+  /** Writes a line to stderr (notices, warnings). */
+  warn(text: string): void;
+  /** Progress for long work: stderr, and only when stderr is a terminal. */
+  progress(text: string): void;
+}
+
+export function findRepoRoot(start: string): string {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(start);
+    dir = parent;
+  }
+}
+
+export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
+  const repoRoot = options.repo ? resolve(deps.cwd, options.repo) : findRepoRoot(deps.cwd);
+  let registry: Promise<Registry> | undefined;
+  return {
+    deps,
+    options,
+    repoRoot,
+    registry() {
+      registry ??= (async () => {
+        await deps.installPluginApi();
+        const { loadRegistry } = await import('../plugins/load.ts');
+        return loadRegistry({
+          repoRoot,
+          homeDir: deps.homeDir,
+          besideBinaryDir: deps.besideBinaryDir,
+          extraPaths: options.plugin,
+          cwd: deps.cwd,
+          userPlugins: options.userPlugins,
+          importModule: deps.importModule,
+        });
+      })();
+      return registry;
+    },
+    out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    warn: (text) => void deps.stderr.write(`${text}\n`),
+    progress: (text) => {
+      if (deps.stderr.isTTY) deps.stderr.write(`${text}\n`);
+    },
+  };
+}

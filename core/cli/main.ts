@@ -1,0 +1,102 @@
+/** The CLI entry: parses argv with yargs, runs one command, renders errors, returns the exit code. */
+import yargs, { type Argv } from 'yargs';
+import { errors } from '../errors.ts';
+import type { Args, CommandDef } from './command.ts';
+import { commands } from './commands/index.ts';
+import { createCliContext, type GlobalOptions } from './context.ts';
+import { defaultDeps, type CliDeps } from './deps.ts';
+import { renderError } from './render-error.ts';
+import { VERSION } from '../version.ts';
+
+type Action = { def: CommandDef; args: Args };
+
+function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => void): Argv {
+  return parser.command(
+    def.command,
+    def.describe,
+    (y: Argv) => {
+      let built = def.builder ? def.builder(y) : y;
+      for (const sub of def.subcommands ?? []) built = addCommand(built, sub, select);
+      if (def.subcommands?.length) built = built.demandCommand(1, `Choose a subcommand of "${def.command}".`);
+      return built;
+    },
+    (args) => {
+      if (def.run) select({ def, args: args as Args });
+    },
+  );
+}
+
+function buildParser(select: (action: Action) => void): Argv {
+  let parser: Argv = yargs()
+    .scriptName('supervisor')
+    .usage('$0 <command> [options]\n\nRuns AI coding CLIs as workers in roles, in isolated git worktrees, and prints one validated result.')
+    .version(VERSION)
+    .option('json', { type: 'boolean', default: false, describe: 'Machine-readable output on stdout (errors as JSON on stderr)' })
+    .option('debug', { type: 'boolean', default: false, describe: 'Show stack traces and internal detail' })
+    .option('repo', { type: 'string', describe: 'Repository to work on (default: the git repository around the current folder)' })
+    .option('plugin', { type: 'string', array: true, default: [] as string[], describe: 'Load a plugin file or folder (repeatable; overrides all others)' })
+    .option('user-plugins', { type: 'boolean', default: true, describe: 'Load plugins from ~/.supervisor/plugins and <repo>/.supervisor/plugins (--no-user-plugins: built-ins only)' })
+    .strict()
+    .demandCommand(1, 'Choose a command.')
+    .recommendCommands()
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted.\nDocs: README.md. Plugins: supervisor plugins --help.');
+  for (const def of commands) parser = addCommand(parser, def, select);
+  return parser;
+}
+
+function globalOptions(args: Args): GlobalOptions {
+  return {
+    json: args.json === true,
+    debug: args.debug === true,
+    repo: typeof args.repo === 'string' ? args.repo : undefined,
+    plugin: (args.plugin as string[] | undefined) ?? [],
+    userPlugins: args['user-plugins'] !== false,
+  };
+}
+
+interface ParseOutcome {
+  error: Error | undefined;
+  output: string;
+  action: Action | undefined;
+}
+
+function parse(argv: string[]): Promise<ParseOutcome> {
+  let action: Action | undefined;
+  const parser = buildParser((chosen) => (action = chosen));
+  return new Promise((resolve) => {
+    void parser.parse(argv, {}, (error: Error | undefined, _args: unknown, output: string) => {
+      resolve({ error: error ?? undefined, output, action });
+    });
+  });
+}
+
+export async function main(argv: string[], deps?: CliDeps): Promise<number> {
+  const io = deps ?? (await defaultDeps());
+  const wantsJson = argv.includes('--json');
+  const wantsDebug = argv.includes('--debug');
+  let outcome: ParseOutcome;
+  try {
+    outcome = await parse(argv);
+  } catch (error) {
+    return renderError(error, io.stderr, { json: wantsJson, debug: wantsDebug });
+  }
+  if (outcome.error) {
+    const suggestion = outcome.output.split('\n').find((line) => line.startsWith('Did you mean'));
+    if (suggestion && !wantsJson) io.stderr.write(`${suggestion}\n`);
+    return renderError(errors.usage(outcome.error.message, 'Run "supervisor --help" for usage.'), io.stderr, { json: wantsJson, debug: wantsDebug });
+  }
+  if (!outcome.action) {
+    if (outcome.output) io.stdout.write(`${outcome.output}\n`);
+    return 0;
+  }
+  const options = globalOptions(outcome.action.args);
+  try {
+    const ctx = createCliContext(io, options);
+    return await outcome.action.def.run!(outcome.action.args, ctx);
+  } catch (error) {
+    return renderError(error, io.stderr, options);
+  }
+}

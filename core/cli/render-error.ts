@@ -1,0 +1,27 @@
+/** The one place errors become text: a clear line and a hint; stack only with --debug. */
+import { isSupervisorError, SupervisorError, type ExitCode } from '../errors.ts';
+import type { OutputStream } from './deps.ts';
+
+export function toSupervisorError(error: unknown): SupervisorError {
+  if (isSupervisorError(error)) return error as SupervisorError;
+  const message = error instanceof Error ? error.message : String(error);
+  return new SupervisorError('INTERNAL', `Unexpected error: ${message}`, {
+    cause: error,
+    hint: 'This is a bug in supervisor; run again with --debug and report the output.',
+  });
+}
+
+export function renderError(error: unknown, stream: OutputStream, options: { json: boolean; debug: boolean }): ExitCode {
+  const failure = toSupervisorError(error);
+  if (options.json) {
+    stream.write(`${JSON.stringify({ error: failure.toJSON() })}\n`);
+  } else {
+    stream.write(`error [${failure.code}]: ${failure.message}\n`);
+    if (failure.hint) stream.write(`hint: ${failure.hint}\n`);
+  }
+  if (options.debug) {
+    const original = failure.cause instanceof Error ? failure.cause : failure;
+    stream.write(`${original.stack ?? String(original)}\n`);
+  }
+  return failure.exitCode;
+}

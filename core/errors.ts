@@ -1,0 +1,149 @@
+/**
+ * Every error a user can meet is a SupervisorError with a stable code. Codes are API: add
+ * freely, never rename. The exit code follows from the code's family (see EXIT).
+ */
+
+/** Process exit codes, as in the design: one per outcome family. */
+export const EXIT = {
+  ok: 0,
+  gaps: 1,
+  usage: 2,
+  noValidOutput: 3,
+  cliFailed: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Which exit code each error code ends the process with. Unlisted codes exit 2. */
+const EXIT_BY_CODE: Record<string, ExitCode> = {
+  PARSE_NO_JSON: EXIT.noValidOutput,
+  PARSE_INVALID_JSON: EXIT.noValidOutput,
+  PARSE_UNRECOGNISED: EXIT.noValidOutput,
+  OUTPUT_INVALID: EXIT.noValidOutput,
+  CLI_NOT_FOUND: EXIT.cliFailed,
+  CLI_FAILED: EXIT.cliFailed,
+  CLI_TIMEOUT: EXIT.cliFailed,
+  INTERRUPTED: EXIT.interrupted,
+};
+
+export interface ErrorDetails {
+  /** File the problem is in, when there is one. */
+  file?: string;
+  [key: string]: unknown;
+}
+
+export interface SupervisorErrorOptions {
+  hint?: string;
+  details?: ErrorDetails;
+  cause?: unknown;
+  exitCode?: ExitCode;
+}
+
+export class SupervisorError extends Error {
+  override readonly name = 'SupervisorError';
+  readonly code: string;
+  readonly hint: string | undefined;
+  readonly details: ErrorDetails;
+  readonly exitCode: ExitCode;
+
+  constructor(code: string, message: string, options: SupervisorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details ?? {};
+    this.exitCode = options.exitCode ?? EXIT_BY_CODE[code] ?? EXIT.usage;
+  }
+
+  toJSON(): { code: string; message: string; hint?: string; details: ErrorDetails } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      details: this.details,
+    };
+  }
+}
+
+export function isSupervisorError(value: unknown): value is SupervisorError {
+  return value instanceof SupervisorError ||
+    (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'SupervisorError' &&
+      typeof (value as { code?: unknown }).code === 'string');
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Error) return value.message;
+  return String(value);
+}
+
+// ---- factories: every message lives here -------------------------------------------------
+
+export const errors = {
+  usage: (message: string, hint?: string) => new SupervisorError('USAGE', message, { hint }),
+
+  notImplemented: (what: string) =>
+    new SupervisorError('NOT_IMPLEMENTED', `${what} is not implemented yet`),
+
+  fileRead: (file: string, cause: unknown) =>
+    new SupervisorError('FILE_READ', `Cannot read ${file}: ${describe(cause)}`, { details: { file }, cause }),
+
+  // plugins
+  pluginImport: (file: string, cause: unknown) =>
+    new SupervisorError('PLUGIN_IMPORT', `Plugin ${file} failed to load: ${describe(cause)}`, {
+      details: { file },
+      cause,
+      hint: 'Fix the error in the plugin file, or move it out of the plugin folder.',
+    }),
+  pluginShape: (file: string, problems: string[]) =>
+    new SupervisorError('PLUGIN_SHAPE', `Plugin ${file} has the wrong shape: ${problems.join('; ')}`, {
+      details: { file, problems },
+      hint: "A plugin's default export must be definePlugin({ kind, name, ... }) from 'supervisor/plugin'.",
+    }),
+  pluginUnknownKind: (file: string, kind: unknown) =>
+    new SupervisorError('PLUGIN_UNKNOWN_KIND', `Plugin ${file} has unknown kind ${JSON.stringify(kind)}`, {
+      details: { file, kind },
+      hint: 'kind must be one of: adapter, packer, parser.',
+    }),
+  pluginDuplicate: (file: string, kind: string, name: string, other: string) =>
+    new SupervisorError('PLUGIN_DUPLICATE', `Plugin ${file} defines ${kind} "${name}", already defined by ${other} in the same folder`, {
+      details: { file, kind, name, other },
+      hint: 'Give one of them another name, or remove one.',
+    }),
+  pluginNotFound: (kind: string, name: string, known: string[]) =>
+    new SupervisorError('PLUGIN_NOT_FOUND', `No ${kind} plugin named "${name}"`, {
+      details: { kind, name, known },
+      hint: known.length ? `Known ${kind}s: ${known.join(', ')}` : `No ${kind} plugins are loaded.`,
+    }),
+  pluginPath: (path: string) =>
+    new SupervisorError('PLUGIN_PATH', `Plugin path ${path} does not exist or is not a plugin file`, {
+      details: { file: path },
+      hint: 'Plugin files end in .ts .mts .cts .js .mjs or .cjs.',
+    }),
+  pluginHook: (plugin: string, hook: string, cause: unknown) =>
+    new SupervisorError('PLUGIN_HOOK', `Plugin ${plugin} failed in ${hook}: ${describe(cause)}`, {
+      details: { plugin, hook },
+      cause,
+    }),
+  fileExists: (file: string) =>
+    new SupervisorError('FILE_EXISTS', `${file} already exists`, { details: { file }, hint: 'Choose another name, or delete the file first.' }),
+
+  // output parsing (exit 3)
+  parseNoJson: (message: string, details: ErrorDetails = {}) =>
+    new SupervisorError('PARSE_NO_JSON', message, {
+      details,
+      hint: 'The answer must end with a fenced ```json block.',
+    }),
+  parseInvalidJson: (message: string, details: ErrorDetails = {}) =>
+    new SupervisorError('PARSE_INVALID_JSON', message, { details }),
+  parseUnrecognised: (message: string, details: ErrorDetails = {}) =>
+    new SupervisorError('PARSE_UNRECOGNISED', message, { details }),
+  outputInvalid: (message: string, details: ErrorDetails = {}) =>
+    new SupervisorError('OUTPUT_INVALID', message, { details }),
+
+  interrupted: () => new SupervisorError('INTERRUPTED', 'Interrupted'),
+} as const;
+
+/** Wraps anything thrown by plugin code once, attributing it to the plugin and hook. */
+export function wrapPluginError(plugin: string, hook: string, error: unknown): SupervisorError {
+  if (isSupervisorError(error)) return error;
+  return errors.pluginHook(plugin, hook, error);
+}

@@ -1,0 +1,243 @@
+/**
+ * The three plugin contracts, in one table keyed by kind. Built-in plugins and users' plugins
+ * implement exactly these; the core never special-cases a plugin by name.
+ */
+
+// ---------------------------------------------------------------------------------------
+// adapter: how to run one CLI, and how to read what it printed
+// ---------------------------------------------------------------------------------------
+
+/** Why an attempt produced no usable answer. Stable strings: scripts match on them. */
+export type FailureClass =
+  | 'not_found'
+  | 'timeout'
+  | 'nonzero_exit'
+  | 'empty_output'
+  | 'invalid_envelope'
+  | 'api_error'
+  | 'max_turns'
+  | 'max_budget'
+  | 'interrupted'
+  | 'no_json'
+  | 'invalid_output'
+  | 'gate_failed';
+
+export interface Failure {
+  class: FailureClass;
+  /** One line a person can act on. */
+  detail: string;
+  /** HTTP status of the model API, when the CLI says which. */
+  httpStatus?: number;
+}
+
+/** One shape of metrics for every CLI. `null` means the CLI did not say (never a made-up 0). */
+export interface Metrics {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedTokens: number | null;
+  costUsd: number | null;
+  durationMs: number | null;
+  turns: number | null;
+  sessionId: string | null;
+  model: string | null;
+}
+
+/** What the core knows when it asks an adapter for a command line. */
+export interface CommandRequest {
+  /** The full rendered prompt. */
+  prompt: string;
+  /** Where the CLI runs: the run's worktree, or the repo when running in place. */
+  cwd: string;
+  /** A private, empty folder for this attempt (data dirs, schema files, session files). */
+  scratchDir: string;
+  /** The role's output schema, when it has one; `file` is that schema written as JSON. */
+  outputSchema?: { name: string; schema: Record<string, unknown>; file: string };
+  /** Instruction files (e.g. system.md), absolute paths, when the adapter takes them as arguments. */
+  instructionFiles: string[];
+  /** The role's `flags`, appended to the command line by the adapter. */
+  flags: string[];
+  /** The role's `x-model`, if any. */
+  model?: string;
+  /** The role's `config` mapping (max_turns, max_budget_usd, ...). */
+  config: Record<string, unknown>;
+  /** Whether the role edits files (implementers, workers) and so needs edit permission. */
+  allowEdits: boolean;
+  /** Remaining cost budget in USD for CLIs that accept one; undefined when there is no ceiling. */
+  maxBudgetUsd?: number;
+  /** Ask for streaming output (progress), where the CLI offers it. */
+  stream: boolean;
+}
+
+/** The exact process to start. The core spawns it with an argument array, never a shell. */
+export interface CommandSpec {
+  /** Executable; defaults to the adapter's `bin`. */
+  bin?: string;
+  args: string[];
+  /** Text written to stdin, which is then closed. Undefined: stdin is ignored (closed). */
+  stdin?: string;
+  /** Variables added to the inherited environment. */
+  env?: Record<string, string>;
+}
+
+/** What came back from one run of the CLI. A non-zero exit is a value, not an exception. */
+export interface ProcessResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  /** The core's timeout ended the process tree. */
+  timedOut: boolean;
+  /** The user interrupted (Ctrl-C) and the core ended the process tree. */
+  interrupted: boolean;
+  /** Output was cut at the capture cap. */
+  truncated: { stdout: boolean; stderr: boolean };
+}
+
+/** The adapter's reading of a ProcessResult. */
+export interface Extraction {
+  /** The model's final text, or null when there is none. */
+  text: string | null;
+  /** An object the CLI already validated natively (e.g. claude's structured_output). */
+  structured?: unknown;
+  /** Older texts to try, newest first, when `text` has no schema-valid answer (cline's rule). */
+  alternates?: string[];
+  metrics: Metrics;
+  /** Set when the envelope says the attempt failed. */
+  failure?: Failure;
+}
+
+export interface AdapterContext {
+  /** The environment the CLI will see (read-only). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** A one-line notice for the user (stderr, and the run log). */
+  notice(message: string): void;
+}
+
+export interface AdapterHooks {
+  /** The executable looked up on PATH, e.g. "codex". */
+  bin: string;
+  /** Arguments that make the CLI print its version. Default: ["--version"]. */
+  versionArgs?: string[];
+  /** How instruction files reach the CLI: rendered into the prompt (default) or as arguments. */
+  instructions?: 'prompt' | 'argument';
+  /** True when the CLI can be handed the output JSON Schema natively. */
+  acceptsOutputSchema?: boolean;
+  /** True when the CLI can be handed a cost ceiling (see CommandRequest.maxBudgetUsd). */
+  acceptsBudget?: boolean;
+  /** Environment that keeps the CLI offline-safe and quiet (telemetry, auto-update off). */
+  quietEnv?: Record<string, string>;
+  /** Builds the command line for one attempt. Pure: no I/O. */
+  command(request: CommandRequest, ctx: AdapterContext): CommandSpec | Promise<CommandSpec>;
+  /** Reads the process result: final text, metrics and failure class. May read scratchDir. */
+  extract(result: ProcessResult, request: CommandRequest, ctx: AdapterContext): Extraction | Promise<Extraction>;
+}
+
+// ---------------------------------------------------------------------------------------
+// packer: gathers named context parts; budget and pruning are the core's job
+// ---------------------------------------------------------------------------------------
+
+/** A named piece of context, e.g. key "files" or "git_diff". */
+export interface ContextPart {
+  /** Priority key used by pruning: target_file, git_diff, changed_files, imports, related, files, tree, ... */
+  key: string;
+  /** Rendered text of the part, ready for the prompt. */
+  content: string;
+  /** Repository-relative paths the part holds (for stats and de-duplication). */
+  files?: string[];
+}
+
+export interface PackRequest {
+  /** Absolute path of the repository root. */
+  repoRoot: string;
+  /** Globs to include (sentinels such as "$TARGET" already removed by the core). */
+  include: string[];
+  /** Globs to exclude. */
+  exclude: string[];
+  /** Repository-relative target paths, already checked to be inside the repo. */
+  targets: string[];
+  /** The role's whole `context` mapping, for packer-specific options. */
+  context: Readonly<Record<string, unknown>>;
+  /** Output style. */
+  style: 'markdown' | 'xml';
+}
+
+export interface PackResult {
+  parts: ContextPart[];
+  /** Things the user should know: skipped files, fallbacks. */
+  notices: string[];
+}
+
+export interface PackContext {
+  env: Readonly<Record<string, string | undefined>>;
+  notice(message: string): void;
+  /** Runs another registered packer (used for fallbacks, e.g. repomix → glob). */
+  runPacker(name: string, request: PackRequest): Promise<PackResult>;
+  /**
+   * Resolves a repository-relative path and refuses anything outside the repo
+   * (absolute, `..`, symlinks out). Throws a SupervisorError.
+   */
+  safePath(relative: string): Promise<string>;
+}
+
+export interface PackerHooks {
+  /** Returns named context parts for the request. */
+  pack(request: PackRequest, ctx: PackContext): Promise<PackResult>;
+}
+
+// ---------------------------------------------------------------------------------------
+// parser: model text → validated object
+// ---------------------------------------------------------------------------------------
+
+export interface ParserContext {
+  /** The output schema's name (e.g. "review", "generic"). */
+  schemaName: string;
+  /** The JSON Schema to validate against. */
+  schema: Readonly<Record<string, unknown>>;
+  /**
+   * Validates a value against the schema, applies defaults, and returns it; throws an
+   * OUTPUT_INVALID SupervisorError listing every violation with its JSON pointer.
+   */
+  validate(value: unknown): Record<string, unknown>;
+  /** The role being parsed for, when known. */
+  role?: { name: string; baseRole: string | null };
+  /** The role (or a flag) asks for the legacy free-text grammar to be recognised too. */
+  legacy: boolean;
+}
+
+export interface ParserHooks {
+  /**
+   * Returns the validated object. Throws PARSE_NO_JSON / PARSE_INVALID_JSON /
+   * PARSE_UNRECOGNISED when nothing usable is found, OUTPUT_INVALID on schema violations.
+   */
+  parse(text: string, ctx: ParserContext): Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** The hooks of each plugin kind. */
+export interface PluginKinds {
+  adapter: AdapterHooks;
+  packer: PackerHooks;
+  parser: ParserHooks;
+}
+
+export type PluginKind = keyof PluginKinds;
+
+export const PLUGIN_KINDS = ['adapter', 'packer', 'parser'] as const satisfies readonly PluginKind[];
+
+interface PluginIdentity<K extends PluginKind> {
+  kind: K;
+  /** Name used in role YAML and on the command line; equals the file stem by convention. */
+  name: string;
+  /** One line shown by `supervisor plugins list`. */
+  description?: string;
+}
+
+export type Plugin<K extends PluginKind = PluginKind> = K extends PluginKind
+  ? PluginIdentity<K> & PluginKinds[K]
+  : never;
+
+export type AdapterPlugin = Plugin<'adapter'>;
+export type PackerPlugin = Plugin<'packer'>;
+export type ParserPlugin = Plugin<'parser'>;

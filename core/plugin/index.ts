@@ -1,0 +1,31 @@
+/**
+ * The public plugin API: what a plugin file gets from `import ... from 'supervisor/plugin'`.
+ * Built-in plugins import this module too, and nothing else from the core.
+ */
+import type { Plugin, PluginKind, Metrics } from './contracts.ts';
+
+export type * from './contracts.ts';
+export { PLUGIN_KINDS } from './contracts.ts';
+export { SupervisorError, errors, isSupervisorError } from '../errors.ts';
+
+/**
+ * Declares a plugin. An identity function: it exists so TypeScript checks the plugin's hooks
+ * against its `kind`. The file's default export must be its result.
+ */
+export function definePlugin<K extends PluginKind>(plugin: Plugin<K> & { kind: K }): Plugin<K> {
+  return plugin;
+}
+
+/** Metrics with every field unknown; adapters fill in what their CLI reports. */
+export function emptyMetrics(): Metrics {
+  return {
+    inputTokens: null,
+    outputTokens: null,
+    cachedTokens: null,
+    costUsd: null,
+    durationMs: null,
+    turns: null,
+    sessionId: null,
+    model: null,
+  };
+}

@@ -1,0 +1,73 @@
+/** Where plugin files are looked for, in load order (later overrides earlier). */
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { errors } from '../errors.ts';
+
+export const PLUGIN_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
+
+export interface PluginSource {
+  /** builtin, beside-binary, user, repo, cli */
+  layer: string;
+  /** The folder (or, for --plugin, the file or folder) the files came from. */
+  origin: string;
+  files: string[];
+}
+
+export interface DiscoverOptions {
+  repoRoot: string;
+  homeDir: string;
+  /** Folder holding the executable when running as the single binary. */
+  besideBinaryDir?: string;
+  /** --plugin paths, files or folders, relative to cwd. */
+  extraPaths: string[];
+  cwd: string;
+  /** false with --no-user-plugins: only built-ins. */
+  userPlugins: boolean;
+}
+
+export function isPluginFile(file: string): boolean {
+  const base = file.split(/[\\/]/).pop() ?? '';
+  if (base.startsWith('.') || base.startsWith('_') || /\.d\.[cm]?ts$/.test(base)) return false;
+  return (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(base));
+}
+
+/** Plugin files directly inside a folder, sorted; a missing folder holds none. */
+export async function listPluginFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const name of names.sort()) {
+    const file = join(dir, name);
+    if (isPluginFile(name) && (await stat(file).catch(() => undefined))?.isFile()) files.push(file);
+  }
+  return files;
+}
+
+/** The plugin folders of each layer, in load order. */
+export function pluginFolders(options: Omit<DiscoverOptions, 'extraPaths' | 'cwd'>): { layer: string; dir: string }[] {
+  if (!options.userPlugins) return [];
+  const folders: { layer: string; dir: string }[] = [];
+  if (options.besideBinaryDir) folders.push({ layer: 'beside-binary', dir: join(options.besideBinaryDir, 'plugins') });
+  folders.push({ layer: 'user', dir: join(options.homeDir, '.supervisor', 'plugins') });
+  folders.push({ layer: 'repo', dir: join(options.repoRoot, '.supervisor', 'plugins') });
+  return folders;
+}
+
+export async function discoverPluginSources(options: DiscoverOptions): Promise<PluginSource[]> {
+  const sources: PluginSource[] = [];
+  for (const { layer, dir } of pluginFolders(options)) {
+    sources.push({ layer, origin: dir, files: await listPluginFiles(dir) });
+  }
+  for (const path of options.extraPaths) {
+    const absolute = resolve(options.cwd, path);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isDirectory()) sources.push({ layer: 'cli', origin: absolute, files: await listPluginFiles(absolute) });
+    else if (info?.isFile() && isPluginFile(absolute)) sources.push({ layer: 'cli', origin: absolute, files: [absolute] });
+    else throw errors.pluginPath(path);
+  }
+  return sources;
+}

@@ -1,0 +1,144 @@
+/**
+ * Runs one process with an argument array (never a shell), stdin written then closed (or
+ * ignored), output captured up to a cap, and a timeout that ends the whole process tree:
+ * TERM to the process group, then KILL after a grace period. A non-zero exit is a value.
+ */
+import { spawn } from 'node:child_process';
+import type { ProcessResult } from '../plugin/contracts.ts';
+
+export interface RunProcessOptions {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed; undefined leaves stdin closed from the start. */
+  stdin?: string;
+  /** 0 or undefined: no timeout. */
+  timeoutMs?: number;
+  /** Time between TERM and KILL. */
+  graceMs?: number;
+  /** Bytes kept of each of stdout and stderr. */
+  maxOutputBytes?: number;
+  /** Aborting ends the process tree and marks the result interrupted. */
+  signal?: AbortSignal;
+  /** Called with each chunk of stdout / stderr as it arrives (progress, live logs). */
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+export interface RunProcessResult extends ProcessResult {
+  /** The executable could not be started (ENOENT / EACCES). */
+  notFound: boolean;
+  /** The spawn error, when there was one. */
+  spawnError?: string;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_GRACE_MS = 3000;
+
+class CappedBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  private readonly cap: number;
+  constructor(cap: number) {
+    this.cap = cap;
+  }
+  push(chunk: Buffer): void {
+    if (this.size >= this.cap) {
+      this.truncated = true;
+      return;
+    }
+    const room = this.cap - this.size;
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept.length < chunk.length) this.truncated = true;
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    if (process.platform === 'win32') process.kill(pid, signal);
+    else process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout = new CappedBuffer(cap);
+  const stderr = new CappedBuffer(cap);
+  const started = performance.now();
+  let timedOut = false;
+  let interrupted = false;
+  let spawnError: NodeJS.ErrnoException | undefined;
+
+  return new Promise((resolve) => {
+    const child = spawn(options.bin, options.args, {
+      cwd: options.cwd,
+      env: options.env as NodeJS.ProcessEnv,
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    let killTimer: NodeJS.Timeout | undefined;
+    const terminate = () => {
+      killGroup(child.pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => killGroup(child.pid, 'SIGKILL'), options.graceMs ?? DEFAULT_GRACE_MS);
+    };
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          terminate();
+        }, options.timeoutMs)
+      : undefined;
+    const onAbort = () => {
+      interrupted = true;
+      terminate();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      options.onStdout?.(chunk.toString('utf8'));
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      options.onStderr?.(chunk.toString('utf8'));
+    });
+    if (options.stdin !== undefined && child.stdin) {
+      child.stdin.on('error', () => {}); // the CLI may exit without reading its input
+      child.stdin.end(options.stdin);
+    }
+    // The leader has exited: end whatever it left behind in its group so pipes close.
+    child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+    });
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const notFound = spawnError !== undefined && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(spawnError.code ?? '');
+      resolve({
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        exitCode: code,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        interrupted,
+        truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
+        notFound,
+        ...(spawnError ? { spawnError: spawnError.message } : {}),
+      });
+    });
+  });
+}

@@ -1,0 +1,25 @@
+/** Finds an executable on PATH the way a shell would, without running anything. */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+export function which(bin: string, env: Record<string, string | undefined>): string | undefined {
+  const isFile = (p: string) => {
+    try {
+      if (!statSync(p).isFile()) return false;
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (isAbsolute(bin) || bin.includes('/')) return isFile(bin) ? bin : undefined;
+  const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const ext of extensions) {
+      const candidate = join(dir, bin + ext);
+      if (isFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with node:test through tsx (Node 20's --test takes no globs).
+// Extra arguments are passed to node --test (e.g. --test-name-pattern=...); a path argument
+// that ends in .test.ts narrows the run to those files.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+function find(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : find(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const args = process.argv.slice(2);
+const chosen = args.filter((a) => a.endsWith('.test.ts'));
+const options = args.filter((a) => !a.endsWith('.test.ts'));
+const files = chosen.length ? chosen : find('test').sort();
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

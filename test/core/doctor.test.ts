@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { runCli } from '../helpers/run-cli.ts';
+
+const fixtures = fileURLToPath(new URL('../fixtures/plugins/good/', import.meta.url));
+
+async function fakeBin(dir: string, name: string, script: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, name), `#!/bin/sh\n${script}\n`);
+  await chmod(join(dir, name), 0o755);
+}
+
+describe('supervisor doctor', () => {
+  it('--json is valid JSON and finds a fake CLI on PATH with its version', async () => {
+    const repo = await makeRepo();
+    await mkdir(join(repo, '.supervisor', 'plugins'), { recursive: true });
+    await cp(join(fixtures, 'ts-adapter.ts'), join(repo, '.supervisor', 'plugins', 'ts-adapter.ts'));
+    const bin = await tempDir('sv-bin-');
+    await fakeBin(bin, 'ts-cli', 'echo "ts-cli 9.8.7"');
+    const gitDir = join(await tempDir('sv-git-'));
+    await fakeBin(gitDir, 'git', 'exec /usr/bin/git "$@"');
+    const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: `${bin}:${gitDir}` } });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    const adapter = report.adapters.find((a: { name: string }) => a.name === 'ts-adapter');
+    assert.deepEqual([adapter.found, adapter.version, adapter.path], [true, 'ts-cli 9.8.7', join(bin, 'ts-cli')]);
+    assert.equal(report.git.found, true);
+    assert.match(report.git.version, /^git version /);
+    assert.equal(report.repo.root, repo);
+    const repoFolder = report.pluginFolders.find((f: { layer: string }) => f.layer === 'repo');
+    assert.deepEqual(repoFolder.files, [join(repo, '.supervisor', 'plugins', 'ts-adapter.ts')]);
+  });
+
+  it('with an empty PATH reports every CLI, git and repomix as not found', async () => {
+    const repo = await makeRepo();
+    const empty = await tempDir('sv-empty-');
+    const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: empty } });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.equal(report.git.found, false);
+    assert.equal(report.repomix.found, false);
+    for (const adapter of report.adapters) assert.equal(adapter.found, false, adapter.name);
+  });
+
+  it('prints a readable report without --json', async () => {
+    const repo = await makeRepo();
+    const run = await runCli(['doctor'], { cwd: repo });
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /plugin folders/);
+    assert.match(run.stdout, /state folder: /);
+  });
+});

@@ -1,0 +1,39 @@
+/** Real temporary git repositories for tests. */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' },
+  });
+}
+
+/** Writes files (path → content) under root, creating folders. */
+export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
+
+/** A temporary folder (not a repository). */
+export async function tempDir(prefix = 'sv-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A new git repository holding `files`, committed once. */
+export async function makeRepo(files: Record<string, string | Buffer> = { 'README.md': '# test\n' }): Promise<string> {
+  const root = await tempDir('sv-repo-');
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'config', 'user.email', 't@example.com');
+  git(root, 'config', 'user.name', 'test');
+  git(root, 'config', 'commit.gpgsign', 'false');
+  await writeFiles(root, files);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'initial');
+  return root;
+}
