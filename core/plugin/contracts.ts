@@ -66,6 +66,10 @@ export interface CommandRequest {
   maxBudgetUsd?: number;
   /** Ask for streaming output (progress), where the CLI offers it. */
   stream: boolean;
+  /** 1 for the first attempt, then 2, 3, ... across retries. */
+  attempt: number;
+  /** The role this attempt runs for, with its `x-` extension fields. */
+  role: { name: string; baseRole: string | null; extensions: Record<string, unknown> };
 }
 
 /** The exact process to start. The core spawns it with an argument array, never a shell. */
@@ -110,6 +114,12 @@ export interface Extraction {
 export interface AdapterContext {
   /** The environment the CLI will see (read-only). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The command that runs supervisor itself (node + script from source, or the binary).
+   * `[...self.args, '__emit', file]` prints a file to stdout: for adapters such as replay
+   * that answer without a real CLI.
+   */
+  self: { bin: string; args: string[] };
   /** A one-line notice for the user (stderr, and the run log). */
   notice(message: string): void;
 }

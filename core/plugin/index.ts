@@ -7,6 +7,7 @@ import type { Plugin, PluginKind, Metrics } from './contracts.ts';
 export type * from './contracts.ts';
 export { PLUGIN_KINDS } from './contracts.ts';
 export { SupervisorError, errors, isSupervisorError } from '../errors.ts';
+export { exampleFromSchema } from './schema-example.ts';
 
 /**
  * Declares a plugin. An identity function: it exists so TypeScript checks the plugin's hooks

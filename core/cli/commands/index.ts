@@ -8,5 +8,6 @@ import parse from './parse.ts';
 import roles from './roles.ts';
 import plugins from './plugins.ts';
 import doctor from './doctor.ts';
+import emit from './emit.ts';
 
-export const commands: CommandDef[] = [run, runs, prompt, pack, parse, roles, plugins, doctor];
+export const commands: CommandDef[] = [run, runs, prompt, pack, parse, roles, plugins, doctor, emit];
