@@ -178,9 +178,34 @@ export interface PackResult {
   notices: string[];
 }
 
+/** A process a packer asks the core to run (git, repomix, ...). */
+export interface PackProcessRequest {
+  bin: string;
+  args: string[];
+  /** Default: the repository root. */
+  cwd?: string;
+  /** Variables added to the packer context's environment. */
+  env?: Record<string, string>;
+  /** Milliseconds before the process tree is ended; the core's default (60 s) when omitted. */
+  timeoutMs?: number;
+  /** Bytes kept of each of stdout and stderr. */
+  maxOutputBytes?: number;
+}
+
+/** What a packer's process did. A non-zero exit is a value, not an exception. */
+export interface PackProcessResult extends ProcessResult {
+  /** The executable could not be started (not on PATH, not executable). */
+  notFound: boolean;
+}
+
 export interface PackContext {
   env: Readonly<Record<string, string | undefined>>;
   notice(message: string): void;
+  /**
+   * Runs a process the core's way: argument array (never a shell), stdin closed, output
+   * capped, and a timeout that ends the whole process tree.
+   */
+  runProcess(request: PackProcessRequest): Promise<PackProcessResult>;
   /** Runs another registered packer (used for fallbacks, e.g. repomix → glob). */
   runPacker(name: string, request: PackRequest): Promise<PackResult>;
   /**
