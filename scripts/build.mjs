@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// npm run build: the single executable, offline (the npm registry is the only network used).
+//
+//   1. installs the packaging toolchain in scripts/pkg/ from its own lock file (npm ci)
+//   2. bundles core/binary/main.ts into one CommonJS file with esbuild, assets inlined
+//   3. lays the stock Node of each target (pinned npm packages node-<os>-<arch>) into pkg's
+//      SEA cache, stripped, so pkg never downloads
+//   4. runs pkg in SEA mode with that same Node 24 → dist/supervisor-<target>
+//
+// SUPERVISOR_TARGETS=linux-x64,win-x64 narrows the targets (default: all; a cross target whose
+// Node package the registry cannot provide is skipped with a warning).
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { $, chalk, fs } from 'zx';
+
+const root = new URL('..', import.meta.url).pathname;
+const toolchain = join(root, 'scripts', 'pkg');
+const dist = join(root, 'dist');
+const work = join(dist, '.build');
+const started = Date.now();
+const step = (text) => console.error(chalk.bold(`build: ${text}`) + chalk.dim(` (${((Date.now() - started) / 1000).toFixed(1)} s)`));
+
+$.cwd = root;
+$.verbose = false;
+
+function toolchainInstalled() {
+  try {
+    const lock = JSON.parse(readFileSync(join(toolchain, 'package-lock.json'), 'utf8'));
+    const installed = JSON.parse(readFileSync(join(toolchain, 'node_modules', '.package-lock.json'), 'utf8'));
+    return ['@yao-pkg/pkg', 'esbuild'].every((name) => installed.packages[`node_modules/${name}`]?.version === lock.packages[`node_modules/${name}`]?.version);
+  } catch {
+    return false;
+  }
+}
+
+if (!toolchainInstalled()) {
+  step('installing the packaging toolchain (npm ci in scripts/pkg)');
+  await $({ cwd: toolchain, stdio: ['ignore', 'inherit', 'inherit'] })`npm ci --no-audit --no-fund`;
+}
+
+const { TARGETS, NODE_VERSION, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
+const { bundle } = await import('./pkg/bundle.mjs');
+const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
+
+const host = hostTarget();
+if (!host) throw new Error(`The build runs on linux-x64, linux-arm64 or win-x64 hosts, not ${process.platform}-${process.arch}.`);
+const hostNode = stockNode(host, work);
+if (!hostNode.path) throw new Error(`No Node ${NODE_VERSION} for this host: ${hostNode.reason}`);
+
+const wanted = process.env.SUPERVISOR_TARGETS ? process.env.SUPERVISOR_TARGETS.split(',').map((s) => s.trim()) : TARGETS.map((t) => t.id);
+const unknown = wanted.filter((id) => !TARGETS.some((t) => t.id === id));
+if (unknown.length) throw new Error(`Unknown target(s) ${unknown.join(', ')}; known: ${TARGETS.map((t) => t.id).join(', ')}`);
+
+mkdirSync(work, { recursive: true });
+step('bundling core/binary/main.ts with esbuild');
+const bundled = join(work, 'supervisor.cjs');
+const { assetCount } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
+step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined`);
+
+// pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
+const pkgHome = join(work, 'pkg-home');
+const pkgBin = join(toolchain, 'node_modules', '@yao-pkg', 'pkg', 'lib-es5', 'bin.js');
+const built = [];
+for (const id of wanted) {
+  const target = TARGETS.find((t) => t.id === id);
+  const node = target === host ? hostNode : stockNode(target, work);
+  if (!node.path) {
+    console.error(chalk.yellow(`build: skipping ${id}: ${node.reason}`));
+    continue;
+  }
+  const stripped = prepareSeaCache(target, node.path, pkgHome);
+  const output = join(dist, outputName(target));
+  rmSync(output, { force: true });
+  step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
+  const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
+  await $({ env })`${hostNode.path} ${pkgBin} ${bundled} --sea --targets ${pkgTarget(target)} --output ${output}`;
+  built.push(output);
+}
+
+if (existsSync(join(dist, outputName(host)))) {
+  const version = (await $`${join(dist, outputName(host))} --version`).stdout.trim();
+  const expected = /VERSION = '([^']+)'/.exec(readFileSync(join(root, 'core', 'version.ts'), 'utf8'))?.[1];
+  if (version !== expected) throw new Error(`The built binary says "${version}" for --version, expected "${expected}"`);
+}
+
+const sums = built.map((file) => `${createHash('sha256').update(readFileSync(file)).digest('hex')}  ${file.slice(dist.length + 1)}`);
+writeFileSync(join(dist, 'SHA256SUMS'), `${sums.join('\n')}\n`);
+await fs.remove(join(work, 'pkg-home', '.pkg-cache', 'sea'));
+for (const file of built) step(`${file.slice(root.length)}: ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
+step('done');

@@ -1,0 +1,68 @@
+// Bundles the binary's entry (core/binary/main.ts) into one CommonJS file for pkg's SEA mode,
+// with the built-in roles/, prompts/ and schemas/ inlined as strings.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const shim = (name) => join(here, 'shims', name);
+
+/** Every file under the asset folders, by project-relative path with "/" separators, sorted. */
+export function collectAssets(root, folders) {
+  const assets = {};
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) assets[relative(root, path).split(sep).join('/')] = readFileSync(path, 'utf8');
+    }
+  };
+  for (const folder of folders) walk(join(root, folder));
+  return assets;
+}
+
+/** Swaps start-up-heavy or disk-probing dependencies for the shims beside this file. */
+const startupShims = {
+  name: 'supervisor-startup-shims',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.importer === shim('string-width.cjs')) {
+        const real = await build.resolve('string-width', { kind: 'import-statement', resolveDir: build.initialOptions.absWorkingDir });
+        return { path: real.path };
+      }
+      return { path: shim('string-width.cjs') };
+    });
+    build.onLoad({ filter: /[\\/]y18n[\\/]build[\\/]lib[\\/]platform-shims[\\/]node\.js$/ }, () => ({
+      contents: readFileSync(shim('y18n-node-shim.mjs'), 'utf8'),
+      loader: 'js',
+      resolveDir: join(here, 'shims'),
+    }));
+  },
+};
+
+/**
+ * Builds `outfile` from the project at `root`. Returns esbuild's metafile for size checks.
+ * Deterministic: same sources and pinned esbuild give the same bytes.
+ */
+export async function bundle({ root, entry, outfile, assetFolders, minify = true }) {
+  const assets = collectAssets(root, assetFolders);
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    minify,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    banner: { js: `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};` },
+    define: { 'import.meta.url': 'importMetaUrl' },
+    inject: [shim('import-meta-url.mjs')],
+    plugins: [startupShims],
+  });
+  return { metafile: result.metafile, assetCount: Object.keys(assets).length };
+}
