@@ -1,0 +1,15 @@
+/** Errors of the output area (schemas); parse errors themselves live in core/errors.ts for plugins. */
+import { SupervisorError } from '../errors.ts';
+
+export const outputErrors = {
+  schemaNotFound: (name: string, known: string[]) =>
+    new SupervisorError('OUTPUT_SCHEMA_NOT_FOUND', `No output schema named "${name}"`, {
+      details: { name, known },
+      hint: `Built-in schemas: ${known.join(', ')}. Or give the path of a JSON Schema file (ending in .json).`,
+    }),
+  schemaInvalid: (file: string, problem: string) =>
+    new SupervisorError('OUTPUT_SCHEMA_INVALID', `Output schema ${file} is not usable: ${problem}`, {
+      details: { file },
+      hint: 'An output schema is a JSON file holding a JSON Schema (draft-07) that describes an object.',
+    }),
+} as const;

@@ -1,0 +1,47 @@
+/** Model text → validated object, through the parser plugin the role (or the caller) names. */
+import { errors, wrapPluginError } from '../errors.ts';
+import type { ParserContext } from '../plugin/contracts.ts';
+import type { Registry } from '../registry.ts';
+import type { OutputSchema } from './schemas.ts';
+import { validateOutput } from './validate-output.ts';
+
+/** The parser used when a role names none. */
+export const DEFAULT_PARSER = 'fenced-json';
+
+export interface ParseOutputOptions {
+  registry: Registry;
+  /** Parser plugin name; default fenced-json. */
+  parser?: string;
+  schema: OutputSchema;
+  role?: { name: string; baseRole: string | null };
+  /** Recognise the legacy free-text grammar too (v2-headers). */
+  legacy?: boolean;
+}
+
+/**
+ * Parses model text with the parser plugin and returns the validated object. Throws
+ * PARSE_NO_JSON / PARSE_INVALID_JSON / PARSE_UNRECOGNISED / OUTPUT_INVALID SupervisorErrors;
+ * anything else a parser throws is wrapped once as PLUGIN_HOOK naming the parser.
+ */
+export function parseOutput(text: string, opts: ParseOutputOptions): Record<string, unknown> {
+  const name = opts.parser ?? DEFAULT_PARSER;
+  const parser = opts.registry.get('parser', name);
+  const ctx: ParserContext = {
+    schemaName: opts.schema.name,
+    schema: opts.schema.schema,
+    validate: (value) => validateOutput(opts.schema, value),
+    ...(opts.role ? { role: opts.role } : {}),
+    legacy: opts.legacy ?? false,
+  };
+  let result: unknown;
+  try {
+    result = parser.parse(text, ctx);
+  } catch (error) {
+    throw wrapPluginError(name, 'parse', error);
+  }
+  if (result instanceof Promise) {
+    throw errors.pluginHook(name, 'parse', new Error('returned a Promise; parse must return the object synchronously'));
+  }
+  // The core guarantees a schema-valid object whatever a (user's) parser returned.
+  return validateOutput(opts.schema, result);
+}
