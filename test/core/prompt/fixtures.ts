@@ -1,0 +1,63 @@
+/** Hand-made roles, schemas and template data for the prompt tests. */
+import type { OutputSchema } from '../../../core/output/schemas.ts';
+import type { Role } from '../../../core/roles/role.ts';
+import { templateData, type TemplateData } from '../../../core/prompt/template-data.ts';
+
+export function fakeRole(overrides: Partial<Role> = {}): Role {
+  return {
+    name: 'reviewer',
+    description: 'Reviews changes',
+    cli: 'claude',
+    flags: [],
+    system_prompt: 'You are SYSTEM-PROMPT-MARKER, a careful engineer.\n',
+    context: {},
+    gates: [],
+    config: {},
+    extends: null,
+    base_role: null,
+    output_schema: null,
+    instructions: [],
+    parser: null,
+    template: null,
+    extensions: {},
+    file: '/nowhere/roles/reviewer.yaml',
+    sources: {},
+    ...overrides,
+  };
+}
+
+export const verdictSchema: OutputSchema = {
+  name: 'verdict',
+  file: '/nowhere/verdict.json',
+  schema: {
+    type: 'object',
+    required: ['status', 'findings'],
+    additionalProperties: false,
+    properties: {
+      status: { type: 'string', enum: ['OK', 'NOT_OK'], description: 'The verdict.' },
+      findings: { type: 'array', items: { $ref: '#/$defs/finding' } },
+      note: { type: ['string', 'null'], default: null },
+    },
+    $defs: {
+      finding: { type: 'object', required: ['where'], properties: { where: { type: 'string' }, line: { type: 'integer', minimum: 1 } } },
+    },
+  },
+};
+
+export function fakeData(overrides: Partial<Parameters<typeof templateData>[0]> = {}): TemplateData {
+  return templateData({
+    role: fakeRole(),
+    task: 'TASK-MARKER: tighten the checks',
+    context: '## Target Files\n\nCONTEXT-MARKER\n',
+    targets: ['src/a.ts'],
+    extraContext: {},
+    instructions: [],
+    outputSchema: verdictSchema,
+    ...overrides,
+  });
+}
+
+/** TemplateData is an interface; the renderer takes a plain record. */
+export function asRecord(data: TemplateData): Record<string, unknown> {
+  return data as unknown as Record<string, unknown>;
+}
