@@ -1,4 +1,15 @@
 /** The built-in adapter plugins, in the order they are registered. */
 import type { BuiltinPlugin } from '../../core/plugins/builtins.ts';
+import claude from './claude.ts';
+import cline from './cline.ts';
+import codex from './codex.ts';
+import gemini from './gemini.ts';
+import replay from './replay.ts';
 
-export const adapters: BuiltinPlugin[] = [];
+export const adapters: BuiltinPlugin[] = [
+  { file: 'plugins/adapters/claude.ts', plugin: claude },
+  { file: 'plugins/adapters/codex.ts', plugin: codex },
+  { file: 'plugins/adapters/gemini.ts', plugin: gemini },
+  { file: 'plugins/adapters/cline.ts', plugin: cline },
+  { file: 'plugins/adapters/replay.ts', plugin: replay },
+];

@@ -1,0 +1,54 @@
+/**
+ * Claude Code: `claude -p --output-format json` with the prompt on stdin (no argument-length
+ * limit). The envelope is a JSON object, not the raw markdown the seeds assumed; API errors come
+ * as `subtype: "success"` with `is_error: true`.
+ */
+import { definePlugin, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
+import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
+
+function positiveNumber(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function claudeArgs(request: CommandRequest): string[] {
+  const args = ['-p'];
+  // stream-json needs --verbose, or claude exits 1.
+  args.push(...(request.stream ? ['--output-format', 'stream-json', '--verbose'] : ['--output-format', 'json']));
+  if (request.model) args.push('--model', request.model);
+  if (request.outputSchema) args.push('--json-schema', JSON.stringify(request.outputSchema.schema));
+  // The default permission mode refuses edits silently (permission_denials, exit 0).
+  if (request.allowEdits) args.push('--permission-mode', 'acceptEdits');
+  const maxTurns = positiveNumber(request.config.max_turns);
+  if (maxTurns !== undefined) args.push('--max-turns', String(Math.floor(maxTurns)));
+  if (request.maxBudgetUsd !== undefined && request.maxBudgetUsd > 0) args.push('--max-budget-usd', String(request.maxBudgetUsd));
+  return [...args, ...request.flags];
+}
+
+export default definePlugin({
+  kind: 'adapter',
+  name: 'claude',
+  description: 'Claude Code (claude -p --output-format json; stream-json when streaming)',
+  bin: 'claude',
+  versionArgs: ['--version'],
+  instructions: 'prompt',
+  acceptsOutputSchema: true,
+  acceptsBudget: true,
+  quietEnv: {
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  },
+  command(request): CommandSpec {
+    return { args: claudeArgs(request), stdin: request.prompt };
+  },
+  extract(result, request, ctx) {
+    const { permissionDenials, ...extraction } = readClaudeEnvelope(result);
+    if (permissionDenials > 0) {
+      const hint = request.allowEdits ? '' : ' (this role does not allow edits)';
+      ctx.notice(`claude refused ${permissionDenials} tool call(s) for want of permission${hint}`);
+    }
+    return extraction;
+  },
+});

@@ -1,0 +1,109 @@
+/**
+ * Codex CLI: `codex exec --json --skip-git-repo-check -` with the prompt on stdin. JSON Lines
+ * events; there is no `result` event (the seeds assumed one): the final text is the last
+ * completed `agent_message`, the outcome is `turn.completed` or `turn.failed`.
+ */
+import * as v from 'valibot';
+import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
+import { exitText, failure, httpStatusIn, processFailure } from './_shared/failure.ts';
+import { jsonLines, type JsonObject } from './_shared/json.ts';
+import { count, text } from './_shared/metrics.ts';
+
+const num = v.optional(v.nullable(v.number()));
+const UsageShape = v.looseObject({ input_tokens: num, cached_input_tokens: num, output_tokens: num, reasoning_output_tokens: num });
+const ItemShape = v.looseObject({ id: v.optional(v.string()), type: v.string(), text: v.optional(v.nullable(v.string())), message: v.optional(v.string()) });
+const EventShape = v.variant('type', [
+  v.looseObject({ type: v.literal('thread.started'), thread_id: v.optional(v.string()) }),
+  v.looseObject({ type: v.literal('turn.completed'), usage: v.optional(v.nullable(UsageShape)) }),
+  v.looseObject({ type: v.literal('turn.failed'), error: v.optional(v.looseObject({ message: v.optional(v.string()) })) }),
+  v.looseObject({ type: v.literal('item.completed'), item: ItemShape }),
+  v.looseObject({ type: v.literal('error'), message: v.optional(v.string()) }),
+]);
+type Event = v.InferOutput<typeof EventShape>;
+
+function codexArgs(request: CommandRequest): string[] {
+  // Update check and analytics off (config keys from the captures' config.toml).
+  const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
+  if (request.model) args.push('--model', request.model);
+  if (request.allowEdits) args.push('--sandbox', 'workspace-write');
+  if (request.outputSchema) args.push('--output-schema', request.outputSchema.file);
+  // "-" last: read the prompt from stdin.
+  return [...args, ...request.flags, '-'];
+}
+
+interface Read {
+  threadId: string | null;
+  lastMessage: string | null;
+  usage: v.InferOutput<typeof UsageShape> | null;
+  completed: boolean;
+  failed: string | null;
+  lastError: string | null;
+  turns: number;
+  events: number;
+}
+
+function read(stdout: string): Read {
+  const out: Read = { threadId: null, lastMessage: null, usage: null, completed: false, failed: null, lastError: null, turns: 0, events: 0 };
+  for (const line of jsonLines(stdout)) {
+    const parsed = v.safeParse(EventShape, line as JsonObject);
+    if (typeof line.type === 'string') out.events++;
+    if (line.type === 'turn.started') out.turns++;
+    if (!parsed.success) continue;
+    const e: Event = parsed.output;
+    if (e.type === 'thread.started') out.threadId = e.thread_id ?? null;
+    else if (e.type === 'item.completed' && e.item.type === 'agent_message') out.lastMessage = e.item.text ?? '';
+    else if (e.type === 'turn.completed') {
+      out.completed = true;
+      // Usage is cumulative for the thread: the last one is the total.
+      out.usage = e.usage ?? out.usage;
+    } else if (e.type === 'turn.failed') out.failed = e.error?.message ?? 'turn failed';
+    else if (e.type === 'error' && e.message) out.lastError = e.message;
+  }
+  return out;
+}
+
+function extractCodex(result: ProcessResult, request: CommandRequest): Extraction {
+  const r = read(result.stdout);
+  const metrics = {
+    ...emptyMetrics(),
+    inputTokens: count(r.usage?.input_tokens),
+    outputTokens: count(r.usage?.output_tokens),
+    cachedTokens: count(r.usage?.cached_input_tokens),
+    durationMs: result.durationMs,
+    turns: r.turns || null,
+    sessionId: r.threadId,
+    model: text(request.model),
+  };
+  if (r.failed !== null) return { text: null, metrics, failure: failure('api_error', `codex turn failed: ${r.failed}`, httpStatusIn(r.failed)) };
+  if (r.completed) {
+    if (r.lastMessage === null || r.lastMessage.trim() === '') {
+      return { text: null, metrics, failure: failure('empty_output', 'codex finished the turn without an agent message (exit 0, empty reply)') };
+    }
+    return { text: r.lastMessage, metrics };
+  }
+  // Neither outcome: killed, interrupted, or never started. "Reconnecting..." errors are retries.
+  const last = r.lastError ? ` (last error: ${r.lastError})` : '';
+  if (result.interrupted || result.timedOut || r.events === 0) {
+    const why = processFailure('codex', result, "codex's JSON events");
+    return { text: null, metrics, failure: { ...why, detail: `${why.detail}${last}` } };
+  }
+  if (result.exitCode === 0) return { text: null, metrics, failure: failure('invalid_envelope', `codex exited 0 without turn.completed or turn.failed${last}`) };
+  return { text: null, metrics, failure: failure('interrupted', `codex stopped before the turn finished (${exitText(result)})${last}`) };
+}
+
+export default definePlugin({
+  kind: 'adapter',
+  name: 'codex',
+  description: 'Codex CLI (codex exec --json --skip-git-repo-check, prompt on stdin)',
+  bin: 'codex',
+  versionArgs: ['--version'],
+  instructions: 'prompt',
+  acceptsOutputSchema: true,
+  quietEnv: {},
+  command(request) {
+    return { args: codexArgs(request), stdin: request.prompt };
+  },
+  extract(result, request) {
+    return extractCodex(result, request);
+  },
+});

@@ -1,0 +1,119 @@
+/**
+ * Replay: the offline adapter. Answers from canned model replies, no CLI, network or API key.
+ *
+ * Where replies come from (first that is set wins):
+ *   1. env `SUPERVISOR_REPLAY`   a file, or a folder of files (one per attempt)
+ *   2. role field `x-replay`     the same
+ *   3. nothing set               an example answer built from the role's output schema
+ * Relative paths are tried against the folder supervisor runs in, then the run's working folder.
+ * In a folder, files (not starting with ".") sorted by name answer attempts 1, 2, 3...; the last
+ * one repeats. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
+ * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
+import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
+
+export const REPLAY_ENV = 'SUPERVISOR_REPLAY';
+export const REPLAY_EXTENSION = 'x-replay';
+export const REPLAY_MODEL = 'replay';
+
+const DEFAULT_ANSWER = { status: 'SUCCESS', summary: 'Offline example answer from the replay adapter.' };
+
+/** The default reply: a short explanation and a fenced JSON example that fits the output schema. */
+export function exampleReply(request: CommandRequest): string {
+  const example = request.outputSchema ? exampleFromSchema(request.outputSchema.schema) : DEFAULT_ANSWER;
+  const schema = request.outputSchema ? ` built from the "${request.outputSchema.name}" output schema` : '';
+  return [
+    `This answer comes from the replay adapter (offline, no model was called): an example${schema}.`,
+    `Set ${REPLAY_ENV} or the role's ${REPLAY_EXTENSION} to a file or folder of canned replies to replay real answers.`,
+    '',
+    '```json',
+    JSON.stringify(example, null, 2),
+    '```',
+    '',
+  ].join('\n');
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+async function resolveSource(source: string, request: CommandRequest, from: string): Promise<string> {
+  const candidates = isAbsolute(source) ? [source] : [resolve(process.cwd(), source), resolve(request.cwd, source)];
+  for (const candidate of candidates) if (await exists(candidate)) return candidate;
+  throw new SupervisorError('REPLAY_NOT_FOUND', `The replay source ${source} (from ${from}) does not exist`, {
+    hint: `Looked at: ${[...new Set(candidates)].join(', ')}. Point ${from} at a reply file or a folder of reply files.`,
+    details: { file: source },
+  });
+}
+
+/** The reply file for this attempt: the file itself, or the attempt-th file of the folder (the last repeats). */
+async function pickFile(path: string, attempt: number): Promise<string> {
+  if (!(await stat(path)).isDirectory()) return path;
+  const names: string[] = [];
+  for (const name of await readdir(path)) if (!name.startsWith('.') && (await stat(join(path, name))).isFile()) names.push(name);
+  names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const chosen = names[Math.min(Math.max(attempt, 1), names.length) - 1];
+  if (!chosen) throw new SupervisorError('REPLAY_EMPTY', `The replay folder ${path} holds no reply files`, { hint: 'Add one file per attempt, e.g. 1.md, 2.md.', details: { file: path } });
+  return join(path, chosen);
+}
+
+async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
+  const fromEnv = ctx.env[REPLAY_ENV];
+  const fromRole = request.role.extensions[REPLAY_EXTENSION];
+  const [source, from] = fromEnv ? [fromEnv, `env ${REPLAY_ENV}`] : typeof fromRole === 'string' && fromRole ? [fromRole, `role field ${REPLAY_EXTENSION}`] : [undefined, ''];
+  if (!source) return { reply: exampleReply(request), source: null };
+  const file = await pickFile(await resolveSource(source, request, from), request.attempt);
+  return { reply: await readFile(file, 'utf8'), source: file };
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** A Claude Code `-p --output-format json` result object around the reply. */
+export function replayEnvelope(reply: string, prompt: string, source: string | null): Record<string, unknown> {
+  const usage = { input_tokens: estimateTokens(prompt), output_tokens: estimateTokens(reply), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  return {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    num_turns: 1,
+    result: reply,
+    session_id: `replay-${randomUUID()}`,
+    total_cost_usd: 0,
+    usage,
+    modelUsage: { [REPLAY_MODEL]: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0 } },
+    permission_denials: [],
+    replay_source: source,
+  };
+}
+
+async function replayCommand(request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
+  const { reply, source } = await loadReply(request, ctx);
+  ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : 'replay: no canned replies configured, answering with an example built from the output schema');
+  await mkdir(request.scratchDir, { recursive: true });
+  const file = join(request.scratchDir, `replay-envelope-${request.attempt}.json`);
+  await writeFile(file, `${JSON.stringify(replayEnvelope(reply, request.prompt, source))}\n`);
+  return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file] };
+}
+
+export default definePlugin({
+  kind: 'adapter',
+  name: 'replay',
+  description: 'Canned replies, offline (SUPERVISOR_REPLAY or x-replay; default: an example from the output schema)',
+  // Runs supervisor itself (`__emit`); `bin` is what doctor probes.
+  bin: 'node',
+  versionArgs: ['--version'],
+  instructions: 'prompt',
+  acceptsOutputSchema: false,
+  quietEnv: {},
+  command(request, ctx) {
+    return replayCommand(request, ctx);
+  },
+  extract(result) {
+    const { permissionDenials: _ignored, ...extraction } = readClaudeEnvelope(result, 'replay');
+    return extraction;
+  },
+});
