@@ -41,7 +41,11 @@ export interface Role {
   base_role: string | null;
   /** Output schema: a name from schemas/ or a path (resolved to absolute), when the role names one. */
   output_schema: string | null;
-  /** Instruction files (e.g. system.md), absolute paths, resolved relative to the role file that named them. */
+  /**
+   * Instruction files (e.g. system.md), absolute paths, resolved relative to the role file that
+   * named them. Built-in ones inside the single binary are "<builtin>/roles/x.md" assets: read them
+   * with core/roles/instructions.ts (readInstruction, instructionFileOnDisk).
+   */
   instructions: string[];
   /** Parser plugin name; null means the default (fenced-json). */
   parser: string | null;

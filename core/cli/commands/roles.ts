@@ -1,11 +1,119 @@
-import { errors } from '../../errors.ts';
+/** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
+import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+import { renderTable } from '../table.ts';
 
-// Placeholder until its issue lands: replaced wholesale by the real command.
+/** Load options for the roles in this repository, with the plugin names the registry knows. */
+async function roleOptions(ctx: CliContext): Promise<RoleLoadOptions> {
+  const registry = await ctx.registry();
+  // Parser and packer names only constrain roles when some are registered at all.
+  const known = (names: string[]) => (names.length ? names : undefined);
+  return {
+    repoRoot: ctx.repoRoot,
+    homeDir: ctx.deps.homeDir,
+    adapters: registry.names('adapter'),
+    parsers: known(registry.names('parser')),
+    packers: known(registry.names('packer')),
+  };
+}
+
+/** A role argument is a file when it looks like one, else a role name. */
+function looksLikeFile(arg: string): boolean {
+  return /[\\/]/.test(arg) || /\.ya?ml$/.test(arg);
+}
+
+const list = defineCommand({
+  command: 'list',
+  describe: 'List the roles of this repository, your home folder and the built-ins, with where each comes from',
+  async run(_args, ctx) {
+    const { listRoles } = await import('../../roles/load-role.ts');
+    const { displayPath } = await import('../../roles/render-role.ts');
+    const roles = await listRoles(await roleOptions(ctx));
+    if (ctx.options.json) {
+      ctx.out(JSON.stringify(roles, null, 2));
+      return 0;
+    }
+    const rows = roles.map((r) => [
+      r.name,
+      r.cli ?? '-',
+      r.extends ?? '-',
+      r.base_role ?? '-',
+      displayPath(r.file, ctx.deps.cwd),
+      [r.error ? `INVALID (${r.error.code}): run supervisor roles validate` : '', r.shadows.length ? `hides ${r.shadows.length} other` : ''].filter(Boolean).join('; '),
+    ]);
+    ctx.out(renderTable(['NAME', 'CLI', 'EXTENDS', 'BASE ROLE', 'FILE', 'NOTE'], rows));
+    return 0;
+  },
+});
+
+const show = defineCommand({
+  command: 'show <name>',
+  describe: 'Show a role after inheritance, and which file gave each field',
+  builder: (y) => y.positional('name', { type: 'string', describe: 'Role name, or the path of a role file' }),
+  async run(args, ctx) {
+    const { loadRoleDetailed, loadRoleFileDetailed } = await import('../../roles/load-role.ts');
+    const { renderRole } = await import('../../roles/render-role.ts');
+    const { resolve } = await import('node:path');
+    const name = String(args.name);
+    const opts = await roleOptions(ctx);
+    const loaded = looksLikeFile(name) ? await loadRoleFileDetailed(resolve(ctx.deps.cwd, name), opts) : await loadRoleDetailed(name, opts);
+    if (ctx.options.json) ctx.out(JSON.stringify({ ...loaded.role, chain: loaded.chain.map((f) => f.path) }, null, 2));
+    else ctx.out(renderRole(loaded, ctx.deps.cwd));
+    return 0;
+  },
+});
+
+interface Check {
+  file: string;
+  name: string;
+  ok: boolean;
+  error?: { code: string; message: string; hint?: string; details: Record<string, unknown> };
+}
+
+const validate = defineCommand({
+  command: 'validate [files..]',
+  describe: 'Check every role (or the given role files) and report every problem; exit 0 only if all are valid',
+  builder: (y) => y.positional('files', { type: 'string', array: true, describe: 'Role files to check (default: every role in every folder)' }),
+  async run(args, ctx) {
+    const roles = await import('../../roles/load-role.ts');
+    const { toSupervisorError } = await import('../render-error.ts');
+    const { basename, resolve } = await import('node:path');
+    const { displayPath } = await import('../../roles/render-role.ts');
+    const opts = await roleOptions(ctx);
+    const given = ((args.files as string[] | undefined) ?? []).map(String);
+    const targets = given.length
+      ? given.map((f) => ({ file: resolve(ctx.deps.cwd, f), load: () => roles.loadRoleFileDetailed(resolve(ctx.deps.cwd, f), opts) }))
+      : (await roles.listRoleFiles(opts)).map((f) => ({ file: f.path, load: () => roles.loadListedRoleFile(f, opts) }));
+    const checks: Check[] = [];
+    for (const target of targets) {
+      const name = basename(target.file).replace(/\.ya?ml$/, '');
+      try {
+        await target.load();
+        checks.push({ file: target.file, name, ok: true });
+      } catch (thrown) {
+        checks.push({ file: target.file, name, ok: false, error: toSupervisorError(thrown).toJSON() });
+      }
+    }
+    const failed = checks.filter((c) => !c.ok);
+    if (ctx.options.json) {
+      ctx.out(JSON.stringify({ ok: failed.length === 0, checked: checks.length, invalid: failed.length, roles: checks }, null, 2));
+    } else {
+      for (const check of checks) {
+        if (check.ok) ctx.out(`ok       ${displayPath(check.file, ctx.deps.cwd)}`);
+        else {
+          ctx.warn(`error [${check.error!.code}]: ${check.error!.message}`);
+          if (check.error!.hint) ctx.warn(`hint: ${check.error!.hint}`);
+        }
+      }
+      ctx.out(`${checks.length} role file${checks.length === 1 ? '' : 's'} checked, ${failed.length} invalid`);
+    }
+    return failed.length ? 2 : 0;
+  },
+});
+
 export default defineCommand({
   command: 'roles',
-  describe: '(roles: not implemented yet)',
-  async run() {
-    throw errors.notImplemented('supervisor roles');
-  },
+  describe: 'List, show and validate roles',
+  subcommands: [list, show, validate],
 });

@@ -1,0 +1,87 @@
+/**
+ * Checks one role file before it is merged: the fields the merge itself depends on must have
+ * the right shape (lists stay lists, mappings stay mappings), and the files it names
+ * (instructions, an output schema given as a path) are resolved relative to that role file and
+ * must exist. Everything else is left to the JSON Schema check of the merged role.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, posix, resolve, dirname } from 'node:path';
+import { readAsset } from '../assets.ts';
+import { roleErrors } from './errors.ts';
+import { describeKind } from './parse-role-yaml.ts';
+import type { RoleFile } from './role-files.ts';
+
+export const ROLE_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
+
+type Check = (value: unknown) => boolean;
+const isList: Check = Array.isArray;
+const isMapping: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString: Check = (v) => typeof v === 'string';
+const isStringList: Check = (v) => Array.isArray(v) && v.every((item) => typeof item === 'string' && item !== '');
+
+const PRE_MERGE_TYPES: [field: string, check: Check, expected: string][] = [
+  ['flags', isList, 'a list'],
+  ['gates', isList, 'a list'],
+  ['context', isMapping, 'a mapping'],
+  ['config', isMapping, 'a mapping'],
+  ['extends', isString, 'a string (the parent role name)'],
+  ['system_prompt_additions', isString, 'a string'],
+  ['output_schema', isString, 'a string (a schema name or a path)'],
+  ['instructions', isStringList, 'a list of file paths'],
+];
+
+/** Every pre-merge type problem of one file, thrown together as ROLE_TYPE. */
+export function checkPreMergeTypes(raw: Record<string, unknown>, file: string): void {
+  const problems = PRE_MERGE_TYPES.filter(([field, check]) => field in raw && !check(raw[field])).map(
+    ([field, , expected]) => `${field} must be ${expected}, got ${describeValue(raw[field], field === 'instructions')}`,
+  );
+  if (problems.length) throw roleErrors.types(file, problems);
+  if (typeof raw.extends === 'string' && !ROLE_NAME_PATTERN.test(raw.extends)) throw roleErrors.badName(raw.extends, file);
+}
+
+function describeValue(value: unknown, itemwise: boolean): string {
+  if (itemwise && Array.isArray(value)) return 'a list with an empty or non-string entry';
+  return describeKind(value);
+}
+
+/** An output schema value is a path (not a name) when it has a folder part or a .json ending. */
+export function isSchemaPath(value: string): boolean {
+  return /[\\/]/.test(value) || value.endsWith('.json');
+}
+
+interface Resolved {
+  /** What Role holds: an absolute path, or "<builtin>/..." for a built-in asset in the binary. */
+  path: string;
+  exists: boolean;
+}
+
+/** Resolves a path named in a role file, relative to that file; "~/" means the home folder. */
+export function resolveRolePath(given: string, file: RoleFile, homeDir: string): Resolved {
+  if (file.asset) {
+    const name = posix.normalize(posix.join(posix.dirname(file.asset), given));
+    const asset = readAsset(name);
+    return { path: asset?.displayPath ?? `<builtin>/${name}`, exists: asset !== undefined };
+  }
+  const path = given.startsWith('~/') ? resolve(homeDir, given.slice(2)) : isAbsolute(given) ? given : resolve(dirname(file.path), given);
+  return { path, exists: existsSync(path) && statSync(path).isFile() };
+}
+
+/**
+ * Replaces `instructions` and a path-like `output_schema` with resolved paths, so each path
+ * stays relative to the file that named it whatever the merge does later.
+ */
+export function resolveRolePaths(raw: Record<string, unknown>, file: RoleFile, homeDir: string): Record<string, unknown> {
+  const out = { ...raw };
+  if (Array.isArray(raw.instructions)) {
+    const resolved = (raw.instructions as string[]).map((given) => ({ given, ...resolveRolePath(given, file, homeDir) }));
+    const missing = resolved.filter((r) => !r.exists).map((r) => ({ given: r.given, resolved: r.path }));
+    if (missing.length) throw roleErrors.fileMissing(file.path, 'instruction files', missing);
+    out.instructions = resolved.map((r) => r.path);
+  }
+  if (typeof raw.output_schema === 'string' && isSchemaPath(raw.output_schema)) {
+    const resolved = resolveRolePath(raw.output_schema, file, homeDir);
+    if (!resolved.exists) throw roleErrors.fileMissing(file.path, 'an output schema file', [{ given: raw.output_schema, resolved: resolved.path }]);
+    out.output_schema = resolved.path;
+  }
+  return out;
+}
