@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import codex from '../../../plugins/adapters/codex.ts';
+import { capture, context, processResult, request, SCHEMA } from './helpers.ts';
+
+const QUIET = ['-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
+
+describe('codex adapter: command()', () => {
+  it('runs codex exec --json --skip-git-repo-check with the prompt on stdin ("-")', async () => {
+    const spec = await codex.command(request({ prompt: 'Do it.' }), context());
+    assert.deepEqual(spec, { args: ['exec', '--json', '--skip-git-repo-check', ...QUIET, '-'], stdin: 'Do it.' });
+  });
+
+  it('maps model, edits and the schema file; role flags come before the final "-"', async () => {
+    const spec = await codex.command(request({ model: 'o4', allowEdits: true, outputSchema: SCHEMA, flags: ['-c', 'model_reasoning_effort=high'] }), context());
+    assert.deepEqual(spec.args, [
+      'exec', '--json', '--skip-git-repo-check', ...QUIET,
+      '--model', 'o4',
+      '--sandbox', 'workspace-write',
+      '--output-schema', SCHEMA.file,
+      '-c', 'model_reasoning_effort=high',
+      '-',
+    ]);
+  });
+
+  it('codex reads the prompt from stdin with "-", not --stdin (a flag codex does not have)', async () => {
+    const spec = await codex.command(request(), context());
+    assert.ok(!spec.args.includes('--stdin'));
+    assert.equal(spec.args.at(-1), '-');
+    assert.equal(codex.acceptsOutputSchema, true);
+  });
+});
+
+describe('codex adapter: where the seeds guessed wrong', () => {
+  it('codex has no result event: text is the last agent_message', async () => {
+    const stdout = [
+      '{"type":"thread.started","thread_id":"t-1"}',
+      '{"type":"turn.started"}',
+      '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Looking at the files first."}}',
+      '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\\n","exit_code":0,"status":"completed"}}',
+      '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Final answer"}}',
+      '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":4,"output_tokens":3,"reasoning_output_tokens":1}}',
+    ].join('\n');
+    assert.doesNotMatch(stdout, /"type":"result"/);
+    const got = await codex.extract(processResult({ stdout }), request(), context());
+    assert.equal(got.text, 'Final answer');
+    assert.deepEqual([got.metrics.inputTokens, got.metrics.cachedTokens, got.metrics.outputTokens, got.metrics.sessionId], [10, 4, 3, 't-1']);
+  });
+
+  it('codex exits 0 on an empty reply: empty_output, not success', async () => {
+    const got = await codex.extract(processResult({ stdout: await capture('codex', 'exec-json-empty', 'stdout') }), request(), context());
+    assert.equal(got.failure?.class, 'empty_output');
+  });
+});
+
+describe('codex adapter: extract()', () => {
+  it('has no cost (null, never 0), measures the duration, and reports the model it asked for', async () => {
+    const got = await codex.extract(processResult({ stdout: await capture('codex', 'exec-json-ok', 'stdout'), durationMs: 777 }), request({ model: 'gpt-5' }), context());
+    assert.deepEqual([got.metrics.costUsd, got.metrics.durationMs, got.metrics.model], [null, 777, 'gpt-5']);
+  });
+
+  it('turn.failed is an api_error with the HTTP status named in the message', async () => {
+    const got = await codex.extract(processResult({ stdout: await capture('codex', 'exec-json-http429', 'stdout'), exitCode: 1 }), request(), context());
+    assert.deepEqual([got.failure?.class, got.failure?.httpStatus], ['api_error', 429]);
+  });
+
+  it('"Reconnecting..." errors followed by turn.completed are not a failure', async () => {
+    const stdout = [
+      '{"type":"thread.started","thread_id":"t-2"}',
+      '{"type":"turn.started"}',
+      '{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion)"}',
+      '{"type":"item.completed","item":{"id":"i","type":"agent_message","text":"ok"}}',
+      '{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1}}',
+    ].join('\n');
+    const got = await codex.extract(processResult({ stdout }), request(), context());
+    assert.deepEqual([got.text, got.failure], ['ok', undefined]);
+  });
+
+  it('an item of type error is a warning, not a failure', async () => {
+    const stdout = await capture('codex', 'exec-json-ok', 'stdout');
+    assert.match(stdout, /"type":"error","message":"Model metadata/);
+    assert.equal((await codex.extract(processResult({ stdout }), request(), context())).failure, undefined);
+  });
+});

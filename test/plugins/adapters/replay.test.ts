@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadOutputSchema, listOutputSchemas } from '../../../core/output/schemas.ts';
+import { parseExtraction } from '../../../core/output/parse-extraction.ts';
+import { emptyMetrics, type CommandRequest, type Extraction } from '../../../core/plugin/index.ts';
+import { builtinEntries } from '../../../core/plugins/load.ts';
+import { runProcess } from '../../../core/process/run-process.ts';
+import { createRegistry } from '../../../core/registry.ts';
+import { selfCommand } from '../../../core/self-command.ts';
+import replay, { exampleReply, replayEnvelope } from '../../../plugins/adapters/replay.ts';
+import { tempDir } from '../../helpers/git-repo.ts';
+import { context, processResult, request } from './helpers.ts';
+
+const registry = createRegistry(builtinEntries());
+
+/** command() → a real process (supervisor __emit) → extract(). */
+async function runReplay(req: CommandRequest, env: Record<string, string> = {}): Promise<{ extraction: Extraction; args: string[]; notices: string[] }> {
+  const ctx = { ...context(env), self: selfCommand() };
+  const spec = await replay.command(req, ctx);
+  const result = await runProcess({ bin: spec.bin ?? replay.bin, args: spec.args, cwd: req.cwd, env: { ...process.env, ...spec.env }, stdin: spec.stdin, timeoutMs: 30_000 });
+  assert.equal(result.exitCode, 0, result.stderr);
+  return { extraction: await replay.extract(result, req, ctx), args: spec.args, notices: ctx.notices };
+}
+
+async function scratchRequest(overrides: Partial<CommandRequest> = {}): Promise<CommandRequest> {
+  const dir = await tempDir('sv-replay-');
+  return request({ scratchDir: join(dir, 'scratch'), cwd: dir, prompt: 'Review README.md please.', ...overrides });
+}
+
+describe('replay adapter', () => {
+  it('with nothing configured, a real process answers with a fenced JSON example valid against the schema', async () => {
+    const schema = loadOutputSchema('review', { baseDir: process.cwd() });
+    const req = await scratchRequest({ outputSchema: { ...schema, file: '/unused.json' } });
+    const { extraction, args, notices } = await runReplay(req);
+    assert.deepEqual(args.slice(-2), ['__emit', join(req.scratchDir, 'replay-envelope-1.json')]);
+    assert.match(extraction.text ?? '', /replay adapter/);
+    assert.match(extraction.text ?? '', /```json\n\{/);
+    assert.equal(extraction.failure, undefined);
+    const output = parseExtraction(extraction, { registry, schema, adapter: 'replay' });
+    assert.equal(typeof output.status, 'string');
+    assert.equal(extraction.metrics.model, 'replay');
+    assert.equal(extraction.metrics.costUsd, 0);
+    assert.equal(extraction.metrics.inputTokens, Math.ceil(req.prompt.length / 4));
+    assert.ok((extraction.metrics.durationMs ?? 0) > 0, 'measured duration');
+    assert.match(notices[0] ?? '', /no canned replies/);
+  });
+
+  it('the default reply fits every built-in output schema', () => {
+    for (const name of listOutputSchemas()) {
+      const schema = loadOutputSchema(name, { baseDir: process.cwd() });
+      const text = exampleReply(request({ outputSchema: { ...schema, file: '/unused.json' } }));
+      assert.doesNotThrow(() => parseExtraction({ text, metrics: emptyMetrics() }, { registry, schema, adapter: 'replay' }), name);
+    }
+  });
+
+  it('SUPERVISOR_REPLAY folder: one file per attempt, sorted by name, the last repeats', async () => {
+    const dir = await tempDir('sv-replies-');
+    await writeFile(join(dir, '2.md'), 'second');
+    await writeFile(join(dir, '10.md'), 'tenth');
+    await writeFile(join(dir, '1.md'), 'first');
+    await writeFile(join(dir, '.hidden'), 'never');
+    const texts: string[] = [];
+    for (const attempt of [1, 2, 3, 4]) {
+      const spec = await replay.command(await scratchRequest({ attempt }), context({ SUPERVISOR_REPLAY: dir }));
+      const envelope = JSON.parse(await readFile(spec.args.at(-1) ?? '', 'utf8'));
+      texts.push(envelope.result);
+    }
+    assert.deepEqual(texts, ['first', 'second', 'tenth', 'tenth']);
+  });
+
+  it('x-replay on the role, relative to the run folder; SUPERVISOR_REPLAY wins over it', async () => {
+    const req = await scratchRequest();
+    await mkdir(join(req.cwd, 'replies'), { recursive: true });
+    await writeFile(join(req.cwd, 'replies', 'answer.md'), 'from the role ```json\n{"status":"APPROVED"}\n```');
+    await writeFile(join(req.cwd, 'env.md'), 'from env');
+    const roleReq = { ...req, role: { ...req.role, extensions: { 'x-replay': relative(req.cwd, join(req.cwd, 'replies', 'answer.md')) } } };
+    const fromRole = await runReplay(roleReq);
+    assert.match(fromRole.extraction.text ?? '', /^from the role/);
+    assert.match(fromRole.notices[0] ?? '', /answer\.md/);
+    const fromEnv = await replay.command(roleReq, context({ SUPERVISOR_REPLAY: join(req.cwd, 'env.md') }));
+    assert.equal(JSON.parse(await readFile(fromEnv.args.at(-1) ?? '', 'utf8')).result, 'from env');
+  });
+
+  it('a replay source that does not exist is REPLAY_NOT_FOUND; an empty folder REPLAY_EMPTY', async () => {
+    const req = await scratchRequest();
+    await assert.rejects(Promise.resolve(replay.command(req, context({ SUPERVISOR_REPLAY: 'no/such/file.md' }))), { code: 'REPLAY_NOT_FOUND' });
+    const empty = await tempDir('sv-empty-');
+    await assert.rejects(Promise.resolve(replay.command(req, context({ SUPERVISOR_REPLAY: empty }))), { code: 'REPLAY_EMPTY' });
+  });
+
+  it('reads its own envelope like a claude result (an empty reply is empty_output)', async () => {
+    const got = await replay.extract(processResult({ stdout: JSON.stringify(replayEnvelope('', 'p', null)) }), request(), context());
+    assert.equal(got.failure?.class, 'empty_output');
+  });
+});
