@@ -1,11 +1,144 @@
+/**
+ * `supervisor pack`: prints the packed file context — what the template flow puts into a
+ * prompt — for a role (its context spec) or for ad-hoc globs. --stats reports files, bytes
+ * and tokens per part, what was skipped and pruned, and the time taken, on stderr.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { PackedContext } from '../../context/types.ts';
+import type { Role } from '../../roles/role.ts';
 import { errors } from '../../errors.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand, type Args } from '../command.ts';
+import type { CliContext } from '../context.ts';
+import { renderTable } from '../table.ts';
+import { readKeyValues } from '../text-arg.ts';
 
-// Placeholder until its issue lands: replaced wholesale by the real command.
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** A role for packing without one: only the flags' context. */
+function adHocRole(repoRoot: string): Role {
+  return {
+    name: 'pack',
+    description: 'ad-hoc pack',
+    cli: 'replay',
+    flags: [],
+    system_prompt: '',
+    context: {},
+    gates: [],
+    config: {},
+    extends: null,
+    base_role: null,
+    output_schema: null,
+    instructions: [],
+    parser: null,
+    template: null,
+    extensions: {},
+    file: repoRoot,
+    sources: {},
+  };
+}
+
+async function loadRoleArg(name: string, ctx: CliContext): Promise<Role> {
+  const registry = await ctx.registry();
+  const { loadRole, loadRoleFile } = await import('../../roles/load-role.ts');
+  const known = (names: string[]) => (names.length ? names : undefined);
+  const options = {
+    repoRoot: ctx.repoRoot,
+    homeDir: ctx.deps.homeDir,
+    adapters: registry.names('adapter'),
+    parsers: known(registry.names('parser')),
+    packers: known(registry.names('packer')),
+  };
+  const isFile = /[\\/]/.test(name) || /\.ya?ml$/.test(name);
+  return isFile ? loadRoleFile(resolve(ctx.deps.cwd, name), options) : loadRole(name, options);
+}
+
+function budgetArg(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw errors.usage(`--budget must be a positive whole number of tokens, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): string {
+  const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
+  const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
+  const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
+  const skipped = packed.notices.filter((n) => n.includes('skipped'));
+  return [
+    renderTable(['part', 'files', 'bytes', 'tokens', ''], rows),
+    `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
+    `pruned: ${packed.pruned.length ? packed.pruned.join(', ') : 'nothing'}`,
+    skipped.length ? ['skipped:', ...skipped.map((n) => `  ${n}`)].join('\n') : 'skipped: nothing',
+    ...packed.warnings.map((w) => `warning: ${w}`),
+    `time: ${ms} ms`,
+  ].join('\n');
+}
+
+async function run(args: Args, ctx: CliContext): Promise<number> {
+  const started = performance.now();
+  const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
+  const style = args.style === 'xml' ? 'xml' : args.style === 'markdown' ? 'markdown' : undefined;
+  const roleName = typeof args.role === 'string' ? args.role : undefined;
+  const role = roleName ? await loadRoleArg(roleName, ctx) : adHocRole(ctx.repoRoot);
+  const include = list(args.include);
+  const extraContext = await readKeyValues(list(args.context), ctx.deps, 'context');
+  const registry = await ctx.registry();
+  const { packFileContext } = await import('../../context/pack.ts');
+  const packed = await packFileContext({
+    role,
+    repoRoot: ctx.repoRoot,
+    targets: list(args.target),
+    extraContext,
+    registry,
+    packers: list(args.packer),
+    // Without a role, an ad-hoc pack with no --include packs the whole repository.
+    include: roleName || include.length || list(args.target).length ? include : ['**/*'],
+    exclude: list(args.exclude),
+    budgetTokens: budgetArg(args.budget),
+    ...(style ? { style } : {}),
+    tokenizer,
+    env: ctx.deps.env,
+    notice: (message) => ctx.warn(`notice: ${message}`),
+  });
+  for (const warning of packed.warnings) ctx.warn(`warning: ${warning}`);
+  const ms = Math.round(performance.now() - started);
+  const output = ctx.options.json
+    ? JSON.stringify(
+        {
+          text: packed.text,
+          parts: packed.parts,
+          pruned: packed.pruned,
+          notices: packed.notices,
+          warnings: packed.warnings,
+          estimatedTokens: packed.estimatedTokens,
+          budgetTokens: Number.isFinite(packed.budgetTokens) ? packed.budgetTokens : null,
+        },
+        null,
+        2,
+      )
+    : packed.text;
+  if (typeof args.output === 'string') await writeFile(resolve(ctx.deps.cwd, args.output), output.endsWith('\n') ? output : `${output}\n`);
+  else ctx.out(output);
+  if (args.stats) ctx.warn(renderPackStats(packed, ms, tokenizer));
+  return 0;
+}
+
 export default defineCommand({
   command: 'pack',
-  describe: '(pack: not implemented yet)',
-  async run() {
-    throw errors.notImplemented('supervisor pack');
-  },
+  describe: 'Print the packed file context for a role or for globs (--stats: files, bytes, tokens per part, on stderr)',
+  builder: (y) =>
+    y
+      .option('role', { type: 'string', describe: "Pack the role's context spec (role name or .yaml file)" })
+      .option('packer', { type: 'string', array: true, default: [] as string[], describe: 'Packer plugin to gather files with (repeatable; default: the role\'s, else glob)' })
+      .option('include', { type: 'string', array: true, default: [] as string[], describe: 'Glob to include (repeatable; default without --role: everything)' })
+      .option('exclude', { type: 'string', array: true, default: [] as string[], describe: 'Glob to exclude (repeatable)' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra section: key=value or key=@file (repeatable)' })
+      .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
+      .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' })
+      .option('stats', { type: 'boolean', default: false, describe: 'Print files, bytes and tokens per part, skipped and pruned, and time to stderr' })
+      .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' }),
+  run,
 });

@@ -1,0 +1,91 @@
+/**
+ * The numbers and key orders of context packing, as seeds 000 (Task 2 and 4) and 002 give
+ * them. Changing one changes what every role's prompt holds: treat them as API.
+ */
+
+/** 4 characters ≈ 1 token: the default, deliberately conservative estimate. */
+export const CHARS_PER_TOKEN = 4;
+
+/** Reserved for system_prompt + task + output requirements in the template flow (~1000 tokens). */
+export const TEMPLATE_OVERHEAD_CHARS = 4000;
+
+/** Per-file cap: larger files are listed, never read. */
+export const MAX_FILE_SIZE = 1024 * 1024;
+
+/** Cap on everything a packer reads for one pack. */
+export const MAX_TOTAL_SIZE = 10 * 1024 * 1024;
+
+/** Cap on `always_include`: protected from pruning, so it gets its own hard limit. */
+export const MAX_ALWAYS_INCLUDE_SIZE = 2 * 1024 * 1024;
+
+/** Template flow: file-context keys, highest priority first (tree is pruned first). */
+export const FILE_CONTEXT_PRIORITY: readonly string[] = [
+  'target_file',
+  'git_diff',
+  'changed_files',
+  'imports',
+  'related',
+  'files',
+  'tree',
+];
+
+/**
+ * Template flow: a role's `priority_order` key → file-context key. `null`: a prompt-level key
+ * that the template renders itself, so it plays no part in file-context pruning. Keys not
+ * listed map to themselves.
+ */
+export const PRIORITY_KEY_MAP: Readonly<Record<string, string | null>> = {
+  target_file: 'target_file',
+  git_diff: 'git_diff',
+  changed_files: 'changed_files',
+  imports: 'imports',
+  related: 'related',
+  files: 'files',
+  tree: 'tree',
+  system_prompt: null,
+  task_description: null,
+  task: null,
+  readme: null,
+  docs: null,
+  standards: null,
+};
+
+/** Template flow: never pruned. */
+export const FILE_CONTEXT_PROTECTED: ReadonlySet<string> = new Set(['always_include']);
+
+/** Legacy flow: never pruned, whatever the budget. */
+export const PROTECTED_KEYS: ReadonlySet<string> = new Set(['system_prompt', 'task', 'always_include']);
+
+/** Legacy flow: prunable keys, highest priority first. Unlisted keys are pruned before these. */
+export const PRUNABLE_PRIORITY_ORDER: readonly string[] = [
+  'target_file',
+  'git_diff',
+  'changed_files',
+  'imports',
+  'related',
+  'files',
+  'tree',
+];
+
+/** Include entries that are directives, not file patterns. */
+export const SENTINEL_GIT_DIFF = 'git diff --cached';
+export const SENTINEL_CHANGED_FILES = '$CHANGED_FILES';
+export const SENTINELS: ReadonlySet<string> = new Set([SENTINEL_GIT_DIFF, SENTINEL_CHANGED_FILES]);
+export const VAR_TARGET = '$TARGET';
+export const VAR_TARGET_IMPORTS = '$TARGET_IMPORTS';
+
+/** The packer that answers the git sentinels (`git_diff: true`, "git diff --cached", $CHANGED_FILES). */
+export const GIT_DIFF_PACKER = 'git-diff';
+
+/** Packers used when neither the caller nor the role names any. */
+export const DEFAULT_PACKERS: readonly string[] = ['glob'];
+
+/** Text the seeds put into the packed context itself. */
+export const MARKERS = {
+  overheadExceedsBudget: '[WARNING: Template overhead exceeds token budget; no file context included]',
+  protectedExceedsBudget: '[WARNING: Context exceeds budget even with required content only]',
+  alwaysIncludeCapped: (capBytes: number) => `[WARNING: always_include capped at ${Math.floor(capBytes / 1024)}KB]`,
+  fileTooLarge: '[File exceeds size limit]',
+  couldNotRead: '[Could not read file]',
+  skippedTotalCap: '[Skipped: would exceed total size cap]',
+} as const;

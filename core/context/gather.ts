@@ -1,0 +1,81 @@
+/**
+ * Gathers every context part for a pack, in prompt order (seed `pack_file_context` /
+ * `pack_context`): always_include, target files, the git sentinels (through the git-diff
+ * packer), $TARGET_IMPORTS, the packers' files, then extra sections. Files packed by an
+ * earlier part are excluded from later ones, so nothing appears twice.
+ */
+import { escapePath } from 'tinyglobby';
+import type { PackRequest } from '../plugin/contracts.ts';
+import { packAlwaysInclude } from './always-include.ts';
+import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
+import { titleOf } from './file-section.ts';
+import { resolveTargetImports } from './imports.ts';
+import { mergeParts, runPacker, type MergedPart, type PackerHost } from './packers.ts';
+import { checkPattern } from './path-safety.ts';
+import { resolvePatterns } from './patterns.ts';
+import { packTargetFiles } from './target-files.ts';
+import type { PackOptions } from './types.ts';
+
+export interface Gathered {
+  /** Parts by key, in prompt order. */
+  parts: Map<string, MergedPart>;
+  warnings: string[];
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+export async function gatherParts(opts: PackOptions, host: PackerHost, targets: string[]): Promise<Gathered> {
+  const context = opts.role.context ?? {};
+  const include = [...strings(context.include), ...(opts.include ?? [])];
+  const exclude = [...strings(context.exclude), ...(opts.exclude ?? [])].map(checkPattern);
+  const resolved = resolvePatterns(include, targets, true);
+  for (const variable of resolved.unknownVariables) host.notice(`context: ignored unknown variable ${variable}`);
+  const packers = opts.packers?.length ? opts.packers : strings(context.packers).length ? strings(context.packers) : [...DEFAULT_PACKERS];
+  const style = opts.style ?? (context.style === 'xml' ? 'xml' : 'markdown');
+  const request = (patterns: string[], excluded: string[]): PackRequest => ({
+    repoRoot: host.guard.root,
+    include: patterns,
+    exclude: excluded,
+    targets,
+    context: { ...context, include, exclude },
+    style,
+  });
+
+  const parts = new Map<string, MergedPart>();
+  const warnings: string[] = [];
+  const wantsGit = context.git_diff === true || resolved.gitDiff || resolved.changedFiles;
+
+  const [always, target, imports, git] = await Promise.all([
+    packAlwaysInclude(host.guard, strings(context.always_include)),
+    packTargetFiles(host.guard, targets),
+    resolved.targetImports ? resolveTargetImports(host.guard, targets) : Promise.resolve([]),
+    wantsGit && !packers.includes(GIT_DIFF_PACKER) ? runPacker(host, GIT_DIFF_PACKER, request([], exclude)) : undefined,
+  ]);
+  if (always.content) parts.set('always_include', { content: always.content, files: always.files });
+  warnings.push(...always.warnings);
+  always.notices.forEach(host.notice);
+  if (target.content) parts.set('target_file', { content: target.content, files: target.files });
+  if (git) {
+    mergeParts(parts, git.parts);
+    git.notices.forEach(host.notice);
+  }
+  const importFiles = imports.filter((f) => !parts.get('changed_files')?.files.includes(f));
+  const importPart = await packTargetFiles(host.guard, importFiles, '## Imported Files');
+  if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
+
+  const packed = new Set([...parts.values()].flatMap((p) => p.files));
+  const excluded = [...exclude, ...[...packed].map(escapePath)];
+  for (const name of packers) {
+    const result = await runPacker(host, name, request(resolved.patterns, excluded));
+    mergeParts(parts, result.parts);
+    result.notices.forEach(host.notice);
+  }
+
+  for (const [key, value] of Object.entries(opts.extraContext ?? {})) {
+    const content = `## ${titleOf(key)}\n\n${value}`;
+    const existing = parts.get(key);
+    if (existing) existing.content = content, existing.files = [];
+    else parts.set(key, { content, files: [] });
+  }
+  return { parts, warnings };
+}

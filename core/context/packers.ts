@@ -1,0 +1,71 @@
+/**
+ * Running packer plugins: the PackContext the core hands them (safe paths, processes,
+ * notices, and other packers through the registry for fallbacks), and merging their parts
+ * by key. Plugin failures are attributed to the plugin once.
+ */
+import { runProcess } from '../process/run-process.ts';
+import { wrapPluginError } from '../errors.ts';
+import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugin/contracts.ts';
+import type { Registry } from '../registry.ts';
+import { contextErrors } from './errors.ts';
+import type { PathGuard } from './path-safety.ts';
+
+/** Default timeout of a packer's process (git, repomix). */
+export const PACKER_PROCESS_TIMEOUT_MS = 60_000;
+
+export interface PackerHost {
+  registry: Registry;
+  guard: PathGuard;
+  env: Record<string, string | undefined>;
+  notice(message: string): void;
+}
+
+/** The context one packer runs with; `chain` holds the packers already running (loop guard). */
+export function createPackContext(host: PackerHost, chain: string[]): PackContext {
+  return {
+    env: host.env,
+    notice: host.notice,
+    safePath: (relative) => host.guard.resolve(relative),
+    runProcess: (request) =>
+      runProcess({
+        bin: request.bin,
+        args: request.args,
+        cwd: request.cwd ?? host.guard.root,
+        env: { ...host.env, ...request.env },
+        timeoutMs: request.timeoutMs ?? PACKER_PROCESS_TIMEOUT_MS,
+        graceMs: 1000,
+        ...(request.maxOutputBytes ? { maxOutputBytes: request.maxOutputBytes } : {}),
+      }),
+    runPacker: (name, request) => runPacker(host, name, request, chain),
+  };
+}
+
+export async function runPacker(host: PackerHost, name: string, request: PackRequest, chain: string[] = []): Promise<PackResult> {
+  if (chain.includes(name)) throw contextErrors.packerLoop([...chain, name]);
+  const packer = host.registry.get('packer', name);
+  try {
+    const result = await packer.pack(request, createPackContext(host, [...chain, name]));
+    return { parts: result.parts ?? [], notices: result.notices ?? [] };
+  } catch (error) {
+    throw wrapPluginError(name, 'pack', error);
+  }
+}
+
+export interface MergedPart {
+  content: string;
+  files: string[];
+}
+
+/** Adds a packer's parts to `into`, joining parts that share a key. */
+export function mergeParts(into: Map<string, MergedPart>, parts: readonly ContextPart[]): void {
+  for (const part of parts) {
+    if (!part.content) continue;
+    const existing = into.get(part.key);
+    if (existing) {
+      existing.content += `\n\n${part.content}`;
+      existing.files = [...new Set([...existing.files, ...(part.files ?? [])])];
+    } else {
+      into.set(part.key, { content: part.content, files: [...(part.files ?? [])] });
+    }
+  }
+}

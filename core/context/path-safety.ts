@@ -1,0 +1,93 @@
+/**
+ * Packing never reads outside the repository. Every path or pattern from a role, a flag or a
+ * plugin passes through here: absolute paths and `..` out of the repo are refused before any
+ * file system call, and existing paths are resolved with realpath so that a symlink pointing
+ * outside is refused too. Odd names (NUL bytes, empty strings) are refused, never crash.
+ */
+import { realpath } from 'node:fs/promises';
+import { dirname, join, posix, sep, win32 } from 'node:path';
+import { contextErrors } from './errors.ts';
+
+function rejectInvalid(value: string, what: string): void {
+  if (typeof value !== 'string' || value.trim() === '') throw contextErrors.pathInvalid(String(value), `empty ${what}`);
+  if (value.includes('\0')) throw contextErrors.pathInvalid(value, `${what} contains a NUL byte`);
+}
+
+function isAbsoluteAnywhere(value: string): boolean {
+  return posix.isAbsolute(value) || win32.isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('~');
+}
+
+/** Separators as the platform reads them: on Windows a backslash is a separator too. */
+function toPosix(value: string): string {
+  return sep === '\\' ? value.replaceAll('\\', '/') : value;
+}
+
+/**
+ * Checks a repository-relative path lexically and returns it normalised (posix separators,
+ * no "./"). Throws PATH_INVALID / PATH_OUTSIDE_REPO.
+ */
+export function normaliseRelativePath(path: string): string {
+  rejectInvalid(path, 'path');
+  if (isAbsoluteAnywhere(path)) throw contextErrors.pathOutsideRepo(path, 'absolute paths are not allowed');
+  const normal = posix.normalize(toPosix(path)).replace(/\/+$/, '');
+  if (normal === '..' || normal.startsWith('../')) throw contextErrors.pathOutsideRepo(path, 'it leads out of the repository');
+  return normal === '' ? '.' : normal;
+}
+
+/**
+ * Checks a glob pattern: no absolute patterns, no `..` segment anywhere (also inside braces
+ * or extglobs, where normalisation cannot see it). A leading "!" (negation) is allowed.
+ */
+export function checkPattern(pattern: string): string {
+  rejectInvalid(pattern, 'pattern');
+  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+  if (isAbsoluteAnywhere(body)) throw contextErrors.pathOutsideRepo(pattern, 'absolute patterns are not allowed');
+  if (body.split(/[/\\{},()|@!+*?]+/).includes('..')) throw contextErrors.pathOutsideRepo(pattern, 'patterns may not contain ".."');
+  return pattern;
+}
+
+function isInside(real: string, realRoot: string): boolean {
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
+export interface PathGuard {
+  /** The repository root as given. */
+  root: string;
+  /** Absolute, symlink-free path of a repository-relative path; throws when it leaves the repo. */
+  resolve(relative: string): Promise<string>;
+  /** The normalised relative form of a path (lexical checks only). */
+  normalise(relative: string): string;
+}
+
+/** A guard for one repository root; caches the root's own realpath. */
+export function createPathGuard(root: string): PathGuard {
+  let realRoot: Promise<string> | undefined;
+  const rootReal = () => (realRoot ??= realpath(root).catch(() => root));
+
+  async function resolve(relative: string): Promise<string> {
+    const rel = normaliseRelativePath(relative);
+    const top = await rootReal();
+    const lexical = rel === '.' ? top : join(top, rel);
+    let probe = lexical;
+    // A path that does not exist yet: check its nearest existing ancestor instead, so a
+    // missing file under a symlinked folder that points outside is still refused.
+    for (;;) {
+      let real: string;
+      try {
+        real = await realpath(probe);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Loops, permissions: nothing can be read through this path, so reading fails later.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') return lexical;
+        const parent = dirname(probe);
+        if (parent === probe || !isInside(parent, top)) return lexical;
+        probe = parent;
+        continue;
+      }
+      if (!isInside(real, top)) throw contextErrors.pathOutsideRepo(relative, `it resolves outside the repository (to ${real})`);
+      return probe === lexical ? real : lexical;
+    }
+  }
+
+  return { root, resolve, normalise: normaliseRelativePath };
+}

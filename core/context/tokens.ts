@@ -1,0 +1,53 @@
+/**
+ * Token counting. "chars" is the seeds' estimate (4 chars ≈ 1 token, floor). "o200k" counts
+ * exactly with gpt-tokenizer's o200k_base (pure JS, offline); it is large, so it is imported
+ * only when asked for.
+ */
+import { CHARS_PER_TOKEN } from './constants.ts';
+import { contextErrors } from './errors.ts';
+
+export type TokenizerName = 'chars' | 'o200k';
+
+type CountTokens = (text: string) => number;
+
+let o200k: CountTokens | undefined;
+
+export function isTokenizerName(value: unknown): value is TokenizerName {
+  return value === 'chars' || value === 'o200k';
+}
+
+/** Loads a tokenizer so that estimateTokens can use it synchronously. */
+export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
+  if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
+  if (name === 'o200k' && !o200k) {
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
+    o200k = (text) => countTokens(text, { disallowedSpecial: new Set() });
+  }
+}
+
+/** Estimated tokens of a text. "o200k" must have been loaded with loadTokenizer first. */
+export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars'): number {
+  if (tokenizer === 'chars') return Math.floor(text.length / CHARS_PER_TOKEN);
+  if (tokenizer === 'o200k') {
+    if (!o200k) throw contextErrors.tokenizerNotLoaded(tokenizer);
+    return o200k(text);
+  }
+  throw contextErrors.tokenizerUnknown(String(tokenizer));
+}
+
+/** Async convenience: loads the tokenizer when needed, then counts. */
+export async function countTokens(text: string, tokenizer: TokenizerName = 'chars'): Promise<number> {
+  await loadTokenizer(tokenizer);
+  return estimateTokens(text, tokenizer);
+}
+
+/**
+ * Whether a text fits a token budget. With "chars" this is the seeds' exact test,
+ * `len(text) <= budget * 4`; with a real tokenizer, its count against the budget.
+ */
+export function fitsBudget(text: string, budgetTokens: number, tokenizer: TokenizerName = 'chars'): boolean {
+  if (budgetTokens === Number.POSITIVE_INFINITY) return true;
+  if (tokenizer === 'chars') return text.length <= budgetTokens * CHARS_PER_TOKEN;
+  return estimateTokens(text, tokenizer) <= budgetTokens;
+}

@@ -1,0 +1,117 @@
+/**
+ * Reads the files a packer selected, in their (sorted) order, a batch at a time with the
+ * reads of a batch running concurrently: files over the per-file cap are never read, binary
+ * files (a NUL in the first 8000 bytes) are dropped, and once the total cap is reached later
+ * files are skipped. Each folder is checked once to resolve inside the repository, and files
+ * are opened without following a final symlink, so nothing outside the repository is read.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isSupervisorError, type PackContext } from '../../core/plugin/index.ts';
+
+export const MAX_FILE_SIZE = 1024 * 1024;
+export const MAX_TOTAL_SIZE = 10 * 1024 * 1024;
+const BATCH = 64;
+
+export interface ReadFile {
+  path: string;
+  content: string;
+}
+
+export interface ReadReport {
+  files: ReadFile[];
+  tooLarge: string[];
+  binary: string[];
+  overTotal: string[];
+  unreadable: string[];
+  /** Symlinks (or paths through symlinked folders) that lead out of the repository. */
+  outside: string[];
+}
+
+export interface ReadLimits {
+  maxFileSize?: number;
+  maxTotalSize?: number;
+}
+
+type Outcome = { kind: 'file'; bytes: Buffer } | { kind: 'tooLarge' | 'binary' | 'overTotal' | 'unreadable' | 'outside' };
+
+function looksBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8000).includes(0);
+}
+
+export async function readFiles(paths: string[], ctx: PackContext, limits: ReadLimits = {}): Promise<ReadReport> {
+  const maxFile = limits.maxFileSize ?? MAX_FILE_SIZE;
+  const maxTotal = limits.maxTotalSize ?? MAX_TOTAL_SIZE;
+  const folders = new Map<string, Promise<string>>();
+  const folder = (dir: string) => {
+    let found = folders.get(dir);
+    if (!found) folders.set(dir, (found = ctx.safePath(dir)));
+    return found;
+  };
+  const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+  async function openSafely(path: string) {
+    const absolute = join(await folder(dirname(path)), path.slice(path.lastIndexOf('/') + 1));
+    try {
+      return await open(absolute, noFollow);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+      return open(await ctx.safePath(path), constants.O_RDONLY); // a symlinked file: check where it leads
+    }
+  }
+
+  async function readOne(path: string, room: number): Promise<Outcome> {
+    let handle;
+    try {
+      handle = await openSafely(path);
+    } catch (error) {
+      return { kind: isSupervisorError(error) ? 'outside' : 'unreadable' };
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return { kind: 'unreadable' };
+      if (info.size > maxFile) return { kind: 'tooLarge' };
+      if (info.size > room) return { kind: 'overTotal' };
+      const bytes = await handle.readFile();
+      return looksBinary(bytes) ? { kind: 'binary' } : { kind: 'file', bytes };
+    } catch {
+      return { kind: 'unreadable' };
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  const report: ReadReport = { files: [], tooLarge: [], binary: [], overTotal: [], unreadable: [], outside: [] };
+  let total = 0;
+  for (let start = 0; start < paths.length; start += BATCH) {
+    const batch = paths.slice(start, start + BATCH);
+    const room = maxTotal - total;
+    const outcomes = await Promise.all(batch.map((path) => readOne(path, room)));
+    outcomes.forEach((outcome, i) => {
+      const path = batch[i]!;
+      if (outcome.kind !== 'file') return void report[outcome.kind].push(path);
+      // Decided in sorted order, so the same files make the cut on every run.
+      if (total + outcome.bytes.length > maxTotal) return void report.overTotal.push(path);
+      total += outcome.bytes.length;
+      report.files.push({ path, content: outcome.bytes.toString('utf8') });
+    });
+  }
+  return report;
+}
+
+/** One-line notices for what was left out, naming a few files each. */
+export function skippedNotices(packer: string, report: ReadReport, limits: ReadLimits = {}): string[] {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
+  const name = (paths: string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+  const lines: [string[], string][] = [
+    [report.tooLarge, `over the per-file cap of ${mib(limits.maxFileSize ?? MAX_FILE_SIZE)}`],
+    [report.overTotal, `past the total cap of ${mib(limits.maxTotalSize ?? MAX_TOTAL_SIZE)}`],
+    [report.binary, 'binary'],
+    [report.outside, 'symlinks leading outside the repository'],
+    [report.unreadable, 'unreadable'],
+  ];
+  return lines
+    .filter(([paths]) => paths.length > 0)
+    .map(([paths, why]) => `${packer}: skipped ${paths.length} file${paths.length === 1 ? '' : 's'} (${why}): ${name(paths)}`);
+}

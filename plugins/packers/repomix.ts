@@ -1,0 +1,119 @@
+/**
+ * repomix: packs with repomix (https://github.com/yamadashy/repomix) and hands its output on
+ * as the `files` part. Looks for `<repo>/node_modules/.bin/repomix`, then `repomix` on PATH,
+ * then runs the pinned version through `npx` — offline (npm_config_offline), so with no
+ * network and no cached copy npx fails in seconds instead of hanging. Whenever repomix cannot
+ * be had, times out or fails, the glob packer does the job instead, with a notice (seed 002,
+ * "Fallback Behavior").
+ *
+ * Context options: `repomix_online: true` lets npx download; `repomix_timeout_ms` (default
+ * 120000) bounds the pack, `repomix_probe_timeout_ms` (default 15000) the npx availability
+ * check; `repomix_security_check: false` passes --no-security-check.
+ */
+import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { definePlugin, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
+
+/** Pinned for supply-chain safety; the newest release that runs on Node 20. */
+export const REPOMIX_VERSION = '1.13.1';
+
+/** Keeps npm/npx from touching the network, prompting or printing notices. */
+export const NPX_OFFLINE_ENV: Record<string, string> = {
+  npm_config_offline: 'true',
+  npm_config_yes: 'true',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
+interface Command {
+  bin: string;
+  prefix: string[];
+  env: Record<string, string>;
+  via: string;
+}
+
+const isExecutable = (path: string) => access(path, constants.X_OK).then(() => true, () => false);
+
+async function onPath(bin: string, env: PackContext['env']): Promise<string | undefined> {
+  const names = process.platform === 'win32' ? [`${bin}.cmd`, `${bin}.exe`, bin] : [bin];
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const name of names) if (await isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+const numberOption = (value: unknown, fallback: number) => (typeof value === 'number' && value > 0 ? value : fallback);
+
+/** How repomix can be run here, or why it cannot. */
+async function findRepomix(request: PackRequest, ctx: PackContext): Promise<Command | string> {
+  const local = join(request.repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'repomix.cmd' : 'repomix');
+  if (await isExecutable(local)) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
+  const global = await onPath('repomix', ctx.env);
+  if (global) return { bin: global, prefix: [], env: {}, via: 'PATH' };
+  const npx = await onPath('npx', ctx.env);
+  if (!npx) return 'repomix is not installed and npx is not on PATH';
+  const online = request.context.repomix_online === true;
+  const command: Command = { bin: npx, prefix: ['--yes', `repomix@${REPOMIX_VERSION}`], env: online ? {} : NPX_OFFLINE_ENV, via: 'npx' };
+  const probe = await ctx.runProcess({
+    bin: npx,
+    args: [...command.prefix, '--version'],
+    cwd: request.repoRoot,
+    env: command.env,
+    timeoutMs: numberOption(request.context.repomix_probe_timeout_ms, 15_000),
+    maxOutputBytes: 64 * 1024,
+  });
+  if (probe.timedOut) return `npx repomix@${REPOMIX_VERSION} did not answer within ${probe.durationMs} ms`;
+  if (probe.exitCode !== 0) {
+    const why = probe.stderr.trim().split('\n').find((l) => l.trim()) ?? `exit code ${probe.exitCode}`;
+    return `npx repomix@${REPOMIX_VERSION} is not available${online ? '' : ' offline'} (${why.slice(0, 200)})`;
+  }
+  return command;
+}
+
+function filesIn(output: string, style: 'markdown' | 'xml'): string[] {
+  const pattern = style === 'xml' ? /^<file path="([^"]+)">$/gm : /^## File: (.+)$/gm;
+  return [...output.matchAll(pattern)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
+}
+
+async function runRepomix(command: Command, request: PackRequest, ctx: PackContext): Promise<PackResult | string> {
+  const scratch = await mkdtemp(join(tmpdir(), 'sv-repomix-'));
+  const output = join(scratch, request.style === 'xml' ? 'out.xml' : 'out.md');
+  try {
+    const args = [...command.prefix, '--style', request.style, '--output', output, '--quiet', '--no-file-summary', '--include', request.include.join(',')];
+    if (request.exclude.length) args.push('--ignore', request.exclude.join(','));
+    if (request.context.repomix_security_check === false) args.push('--no-security-check');
+    args.push('.');
+    const result = await ctx.runProcess({
+      bin: command.bin,
+      args,
+      cwd: request.repoRoot,
+      env: command.env,
+      timeoutMs: numberOption(request.context.repomix_timeout_ms, 120_000),
+    });
+    if (result.timedOut) return `repomix timed out after ${result.durationMs} ms`;
+    if (result.exitCode !== 0) return `repomix failed (exit code ${result.exitCode}: ${result.stderr.trim().split('\n')[0] ?? ''})`;
+    const text = await readFile(output, 'utf8').catch(() => '');
+    if (!text.trim()) return 'repomix wrote no output';
+    return { parts: [{ key: 'files', content: text.trim(), files: filesIn(text, request.style) }], notices: [] };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export default definePlugin({
+  kind: 'packer',
+  name: 'repomix',
+  description: `Packs with repomix (node_modules, PATH, or offline npx repomix@${REPOMIX_VERSION}); falls back to glob`,
+  async pack(request, ctx) {
+    if (request.include.length === 0) return { parts: [], notices: [] };
+    const command = await findRepomix(request, ctx);
+    const result = typeof command === 'string' ? command : await runRepomix(command, request, ctx);
+    if (typeof result !== 'string') return result;
+    const fallback = await ctx.runPacker('glob', request);
+    return { parts: fallback.parts, notices: [`repomix: ${result}; packed with glob instead`, ...fallback.notices] };
+  },
+});

@@ -1,0 +1,39 @@
+/** Shared pieces of the context-packing tests: a Role built by hand, a registry of the built-in packers. */
+import { createRegistry, type Registry } from '../../../core/registry.ts';
+import type { Role, RoleContext } from '../../../core/roles/role.ts';
+import { packers } from '../../../plugins/packers/index.ts';
+import type { Plugin } from '../../../core/plugin/contracts.ts';
+
+export function makeRole(context: RoleContext = {}, over: Partial<Role> = {}): Role {
+  return {
+    name: 'tester',
+    description: 'test role',
+    cli: 'replay',
+    flags: [],
+    system_prompt: 'You are a careful tester.',
+    context,
+    gates: [],
+    config: {},
+    extends: null,
+    base_role: null,
+    output_schema: null,
+    instructions: [],
+    parser: null,
+    template: null,
+    extensions: {},
+    file: '/dev/null',
+    sources: {},
+    ...over,
+  };
+}
+
+/** The built-in packers, plus any extra (fake) plugins given. */
+export function packerRegistry(...extra: Plugin[]): Registry {
+  return createRegistry([
+    ...packers.map((b) => ({ plugin: b.plugin, source: 'builtin', layer: 'builtin' })),
+    ...extra.map((plugin) => ({ plugin, source: 'test', layer: 'cli' })),
+  ]);
+}
+
+/** A string of exactly n characters. */
+export const chars = (n: number, c = 'x') => c.repeat(n);

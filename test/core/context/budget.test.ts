@@ -1,0 +1,93 @@
+/** The budget arithmetic on its own: estimation, both pruning orders, protected keys. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { combineFileContext, packWithBudget, resolveFilePriority, type Part } from '../../../core/context/budget.ts';
+import { MARKERS } from '../../../core/context/constants.ts';
+import { estimateTokens, fitsBudget, loadTokenizer } from '../../../core/context/tokens.ts';
+import { chars } from './_helpers.ts';
+
+const part = (key: string, n: number): Part => ({ key, content: chars(n, key[0]) });
+
+describe('estimateTokens', () => {
+  it('counts 4 characters as one token, rounding down', () => {
+    assert.equal(estimateTokens(''), 0);
+    assert.equal(estimateTokens('abc'), 0);
+    assert.equal(estimateTokens('abcd'), 1);
+    assert.equal(estimateTokens(chars(4003)), 1000);
+  });
+
+  it('fits exactly at budget * 4 characters, not one more', () => {
+    assert.equal(fitsBudget(chars(400), 100), true);
+    assert.equal(fitsBudget(chars(401), 100), false);
+  });
+
+  it('counts o200k tokens exactly once loaded, and treats special-token text as data', async () => {
+    assert.throws(() => estimateTokens('x', 'nope' as 'chars'), { code: 'TOKENIZER_UNKNOWN' });
+    await loadTokenizer('o200k');
+    assert.equal(estimateTokens('hello world', 'o200k'), 2);
+    assert.ok(estimateTokens('a <|endoftext|> b', 'o200k') > 3);
+  });
+});
+
+describe('combineFileContext (template flow)', () => {
+  it('keeps everything when it fits', () => {
+    const parts = [part('target_file', 100), part('files', 100)];
+    const r = combineFileContext(parts, 1000, undefined, 'chars');
+    assert.deepEqual(r.pruned, []);
+    assert.equal(r.text, `${parts[0]!.content}\n\n${parts[1]!.content}`);
+  });
+
+  it('drops tree, then files, then related ... before target_file (FILE_CONTEXT_PRIORITY)', () => {
+    const parts = [part('target_file', 400), part('git_diff', 400), part('files', 400), part('tree', 400)];
+    const r = combineFileContext(parts, 210, undefined, 'chars'); // 840 chars: two parts + join
+    assert.deepEqual(r.pruned, ['tree', 'files']);
+    assert.ok(r.text.length <= 840);
+  });
+
+  it("follows the role's priority_order mapped through PRIORITY_KEY_MAP", () => {
+    const parts = [part('target_file', 400), part('files', 400)];
+    const r = combineFileContext(parts, 150, ['system_prompt', 'files', 'target_file'], 'chars');
+    assert.deepEqual(r.pruned, ['target_file']);
+    assert.equal(r.text, parts[1]!.content);
+  });
+
+  it('falls back to FILE_CONTEXT_PRIORITY when priority_order has no file-context key', () => {
+    assert.deepEqual(resolveFilePriority(['task', 'readme', 'docs'], new Set(['files'])), ['target_file', 'git_diff', 'changed_files', 'imports', 'related', 'files', 'tree']);
+    assert.deepEqual(resolveFilePriority(['files', 'custom', 'target_file'], new Set(['files', 'custom', 'target_file'])), ['files', 'custom', 'target_file']);
+  });
+
+  it('never prunes always_include, and warns when it alone is over budget', () => {
+    const parts = [part('always_include', 1000), part('target_file', 100)];
+    const r = combineFileContext(parts, 100, ['always_include', 'target_file'], 'chars');
+    assert.deepEqual(r.pruned, ['target_file']);
+    assert.equal(r.text, parts[0]!.content);
+    assert.equal(r.warnings.length, 1);
+  });
+
+  it('drops unlisted extra sections after the listed keys, keeping those that still fit', () => {
+    const parts = [part('target_file', 400), part('files', 400), part('test_output', 100)];
+    const r = combineFileContext(parts, 30, undefined, 'chars');
+    assert.deepEqual(r.pruned, ['files', 'target_file']);
+    assert.equal(r.text, parts[2]!.content);
+  });
+});
+
+describe('packWithBudget (legacy flow)', () => {
+  const base = () => [part('system_prompt', 100), part('task', 100)];
+
+  it('prunes unlisted keys first, then tree → files → ... → target_file', () => {
+    const parts = [...base(), part('target_file', 100), part('files', 100), part('tree', 100), part('test_output', 100)];
+    const r = packWithBudget(parts, 75, 'chars'); // 300 chars: system_prompt + task + target_file is 304 with its joins
+    assert.deepEqual(r.pruned, ['test_output', 'tree', 'files', 'target_file']);
+    assert.equal(r.text, `${parts[0]!.content}\n\n${parts[1]!.content}`);
+  });
+
+  it('never prunes system_prompt, task or always_include; adds the truncation notice when they alone are over', () => {
+    const parts = [part('system_prompt', 500), part('task', 500), part('always_include', 500), part('files', 10)];
+    const r = packWithBudget(parts, 100, 'chars');
+    assert.deepEqual(r.pruned, ['files']);
+    assert.ok(r.text.startsWith(`${parts[0]!.content}\n\n${parts[1]!.content}\n\n${parts[2]!.content}`));
+    assert.ok(r.text.endsWith(MARKERS.protectedExceedsBudget));
+    assert.equal(r.warnings.length, 1);
+  });
+});
