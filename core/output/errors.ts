@@ -12,4 +12,13 @@ export const outputErrors = {
       details: { file },
       hint: 'An output schema is a JSON file holding a JSON Schema (draft-07) that describes an object.',
     }),
+  cliReportedFailure: (adapter: string, failure: { class: string; detail: string }) =>
+    new SupervisorError('CLI_FAILED', `The ${adapter} output reports a failed attempt (${failure.class}): ${failure.detail}`, {
+      details: { adapter, failure },
+    }),
+  noAnswerText: (adapter: string) =>
+    new SupervisorError('PARSE_NO_JSON', `The ${adapter} output holds no final answer text`, {
+      details: { adapter },
+      hint: 'Check that --cli names the CLI that printed this output.',
+    }),
 } as const;

@@ -40,6 +40,7 @@ export function parseOutput(text: string, opts: ParseOutputOptions): Record<stri
     throw wrapPluginError(name, 'parse', error);
   }
   if (result instanceof Promise) {
+    result.catch(() => {});
     throw errors.pluginHook(name, 'parse', new Error('returned a Promise; parse must return the object synchronously'));
   }
   // The core guarantees a schema-valid object whatever a (user's) parser returned.

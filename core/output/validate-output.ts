@@ -7,6 +7,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A missing required field is reported at the field's own pointer ("/status"), not its parent's. */
+function pointAtMissingField(violation: SchemaViolation): SchemaViolation {
+  const field = violation.keyword === 'required' ? /required property "(.*)"/.exec(violation.message)?.[1] : undefined;
+  if (field === undefined) return violation;
+  return { ...violation, pointer: `${violation.pointer}/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `missing: ${field} is required` };
+}
+
 /** Throws OUTPUT_INVALID naming the schema and listing every violation with its JSON pointer. */
 export function outputInvalid(schema: Pick<OutputSchema, 'name' | 'file'>, violations: SchemaViolation[]) {
   return errors.outputInvalid(`The answer does not match the ${schema.name} schema: ${formatViolations(violations)}`, {
@@ -21,10 +28,17 @@ export function outputInvalid(schema: Pick<OutputSchema, 'name' | 'file'>, viola
  * answer must be a JSON object whatever the schema says. Throws OUTPUT_INVALID.
  */
 export function validateOutput(schema: Pick<OutputSchema, 'name' | 'file' | 'schema'>, value: unknown): Record<string, unknown> {
-  const outcome = validateJson(schema.schema, value, { defaults: true });
+  let outcome: ReturnType<typeof validateJson>;
+  try {
+    outcome = validateJson(schema.schema, value, { defaults: true });
+  } catch (cause) {
+    // A recursive user schema walking a very deep answer can overflow the stack.
+    if (!(cause instanceof RangeError)) throw cause;
+    throw outputInvalid(schema, [{ pointer: '', keyword: 'depth', message: 'the answer is nested too deeply to validate' }]);
+  }
   if (!outcome.valid) {
     const violations = outcome.violations.length
-      ? outcome.violations
+      ? outcome.violations.map(pointAtMissingField)
       : [{ pointer: '', keyword: 'schema', message: 'does not match the schema' }];
     throw outputInvalid(schema, violations);
   }

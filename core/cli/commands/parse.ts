@@ -1,11 +1,25 @@
-import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 
-// Placeholder until its issue lands: replaced wholesale by the real command.
 export default defineCommand({
-  command: 'parse',
-  describe: '(parse: not implemented yet)',
-  async run() {
-    throw errors.notImplemented('supervisor parse');
+  command: 'parse [file]',
+  describe: "Parse a CLI's raw output, validate it against an output schema, print the validated JSON",
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', describe: 'File holding the output (default, or -: stdin)' })
+      .option('role', { type: 'string', describe: "Validate as this role's answer: its output schema, parser and grammar" })
+      .option('schema', {
+        type: 'string',
+        describe: 'Output schema: a built-in name (plan, implementation, review, generic, llm-chat, v2-result) or a JSON Schema file',
+      })
+      .option('parser', { type: 'string', describe: "Parser plugin (default: the role's, else fenced-json)" })
+      .option('cli', { type: 'string', describe: "The adapter whose raw output this is: its extract() pulls out the model's text first" })
+      .option('legacy', { type: 'boolean', default: false, describe: 'Also accept the legacy free-text grammar (v2-headers parser)' })
+      .conflicts('role', 'schema')
+      .example('$0 parse --role reviewer answer.md', 'Validate a reviewer answer (fenced ```json block)')
+      .example('claude -p --output-format json "..." | $0 parse --cli claude --schema review', 'Read claude\'s JSON envelope first')
+      .example('$0 parse --parser v2-headers --role worker result.txt', 'Check a v2 result against the acceptance matrix'),
+  async run(args, ctx) {
+    const { runParse } = await import('../../output/parse-command.ts');
+    return runParse(args, ctx);
   },
 });

@@ -47,17 +47,26 @@ function runEnd(text: string, start: number, end: number, char: number): number 
   return i;
 }
 
-function openingFence(text: string, start: number, end: number): Omit<OpenFence, 'contentStart' | 'openLine'> | undefined {
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/** The opening fence on this line, if it is one; the info string is read without copying the line. */
+function openingFence(text: string, start: number, end: number, line: number, next: number): OpenFence | undefined {
   const i = afterIndent(text, start, end);
   if (i < 0) return undefined;
   const char = text.charCodeAt(i);
   if (char !== BACKTICK && char !== TILDE) return undefined;
   const j = runEnd(text, i, end, char);
   if (j - i < 3) return undefined;
-  const info = text.slice(j, end);
-  if (char === BACKTICK && info.includes('`')) return undefined;
-  const lang = /^[ \t]*([^ \t]*)/.exec(info)?.[1] ?? '';
-  return { char, length: j - i, lang };
+  if (char === BACKTICK) {
+    for (let k = j; k < end; k++) if (text.charCodeAt(k) === BACKTICK) return undefined;
+  }
+  let langStart = j;
+  while (langStart < end && isBlank(text.charCodeAt(langStart))) langStart++;
+  let langEnd = langStart;
+  while (langEnd < end && !isBlank(text.charCodeAt(langEnd))) langEnd++;
+  return { char, length: j - i, lang: text.slice(langStart, langEnd), contentStart: next, openLine: line };
 }
 
 function isClosingFence(text: string, start: number, end: number, open: OpenFence): boolean {
@@ -65,7 +74,7 @@ function isClosingFence(text: string, start: number, end: number, open: OpenFenc
   if (i < 0 || text.charCodeAt(i) !== open.char) return false;
   let j = runEnd(text, i, end, open.char);
   if (j - i < open.length) return false;
-  while (j < end && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
+  while (j < end && isBlank(text.charCodeAt(j))) j++;
   return j === end;
 }
 
@@ -84,8 +93,7 @@ export function scanFencedBlocks(text: string, visit: (block: FencedBlock) => vo
         open = undefined;
       }
     } else {
-      const fence = openingFence(text, pos, lineEnd);
-      if (fence) open = { ...fence, contentStart: Math.min(end + 1, text.length), openLine: line };
+      open = openingFence(text, pos, lineEnd, line, newline < 0 ? text.length : newline + 1);
     }
     if (newline < 0) break;
     pos = newline + 1;
