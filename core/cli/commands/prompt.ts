@@ -1,11 +1,89 @@
-import { errors } from '../../errors.ts';
+/**
+ * `supervisor prompt <role> --task ...`: prints the exact prompt `run` would send (stdout), and
+ * with --stats the estimated tokens of each part and what was pruned (stderr).
+ */
+import { resolve } from 'node:path';
+import type { BuiltPrompt } from '../../prompt/build-prompt.ts';
+import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+import { renderTable } from '../table.ts';
+import { readKeyValues, readTextArg } from '../text-arg.ts';
 
-// Placeholder until its issue lands: replaced wholesale by the real command.
+async function roleOptions(ctx: CliContext): Promise<RoleLoadOptions> {
+  const registry = await ctx.registry();
+  const known = (names: string[]) => (names.length ? names : undefined);
+  return {
+    repoRoot: ctx.repoRoot,
+    homeDir: ctx.deps.homeDir,
+    adapters: registry.names('adapter'),
+    parsers: known(registry.names('parser')),
+    packers: known(registry.names('packer')),
+  };
+}
+
+/** A role argument is a file when it looks like one, else a role name. */
+function looksLikeFile(arg: string): boolean {
+  return /[\\/]/.test(arg) || /\.ya?ml$/.test(arg);
+}
+
+/** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
+export function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {
+  const { stats } = built;
+  const head = `prompt: ~${stats.promptTokens} tokens (${tokenizer}), ${Buffer.byteLength(built.prompt)} bytes; template: ${built.template ?? '(none: plain prompt)'}; output schema: ${built.outputSchema.name}`;
+  const rows = stats.parts.map((p) => [p.key, String(p.tokens), String(p.bytes), String(p.files.length), p.pruned ? 'pruned' : '']);
+  const lines = [head, renderTable(['part', 'tokens', 'bytes', 'files', ''], rows)];
+  const budget = stats.contextBudgetTokens == null ? 'unlimited' : `~${stats.contextBudgetTokens} tokens`;
+  lines.push(`context budget: ${budget}; pruned: ${stats.pruned.length ? stats.pruned.join(', ') : 'nothing'}`);
+  if (built.instructionFiles.length) lines.push(`instruction files handed to the CLI: ${built.instructionFiles.join(', ')}`);
+  for (const warning of stats.warnings) lines.push(`warning: ${warning}`);
+  return lines.join('\n');
+}
+
 export default defineCommand({
-  command: 'prompt',
-  describe: '(prompt: not implemented yet)',
-  async run() {
-    throw errors.notImplemented('supervisor prompt');
+  command: 'prompt <role>',
+  describe: 'Print the exact prompt `run` would send for a role (--stats: token estimate per part, on stderr)',
+  builder: (y) =>
+    y
+      .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })
+      .option('task', { type: 'string', demandOption: true, describe: 'The task: text, @file, or - for stdin' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
+      .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
+  async run(args, ctx) {
+    const task = await readTextArg(String(args.task), ctx.deps, 'task');
+    const extraContext = await readKeyValues((args.context as string[] | undefined) ?? [], ctx.deps, 'context');
+    const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
+    const roleArg = String(args.role);
+    const registry = await ctx.registry();
+    const { loadRole, loadRoleFile } = await import('../../roles/load-role.ts');
+    const options = await roleOptions(ctx);
+    const role = looksLikeFile(roleArg) ? await loadRoleFile(resolve(ctx.deps.cwd, roleArg), options) : await loadRole(roleArg, options);
+    const adapter = registry.get('adapter', role.cli);
+    const { buildPrompt } = await import('../../prompt/build-prompt.ts');
+    const built = await buildPrompt({
+      role,
+      task,
+      targets: (args.target as string[] | undefined) ?? [],
+      extraContext,
+      repoRoot: ctx.repoRoot,
+      registry,
+      instructionsAsArguments: adapter.instructions === 'argument',
+      tokenizer,
+      notice: (message) => ctx.warn(`notice: ${message}`),
+    });
+    if (ctx.options.json) {
+      const { prompt, template, outputSchema, instructionFiles, stats } = built;
+      ctx.out(JSON.stringify({ role: role.name, template, outputSchema: outputSchema.name, instructionFiles, prompt, stats }, null, 2));
+    } else {
+      ctx.deps.stdout.write(built.prompt);
+    }
+    if (args.stats) ctx.warn(renderPromptStats(built, tokenizer));
+    else {
+      for (const warning of built.stats.warnings) ctx.warn(`warning: ${warning}`);
+      if (built.instructionFiles.length) ctx.warn(`note: instruction files are handed to ${role.cli} as arguments, not printed: ${built.instructionFiles.join(', ')}`);
+    }
+    return 0;
   },
 });

@@ -61,3 +61,14 @@ export function fakeData(overrides: Partial<Parameters<typeof templateData>[0]> 
 export function asRecord(data: TemplateData): Record<string, unknown> {
   return data as unknown as Record<string, unknown>;
 }
+
+/** A registry with the built-in packers the prompt tests need (adapters are not used here). */
+export async function packerRegistry(): Promise<import('../../../core/registry.ts').Registry> {
+  const { createRegistry } = await import('../../../core/registry.ts');
+  const glob = (await import('../../../plugins/packers/glob.ts')).default;
+  const gitDiff = (await import('../../../plugins/packers/git-diff.ts')).default;
+  return createRegistry([glob, gitDiff].map((plugin) => ({ plugin, source: 'builtin', layer: 'builtin' })));
+}
+
+/** Adapter names roles may use in these tests. */
+export const ADAPTERS = ['claude', 'codex', 'gemini', 'cline', 'replay'];
