@@ -21,7 +21,7 @@ export const roleErrors = {
     new SupervisorError('ROLE_NOT_FOUND', `No role named "${name}" (looked in ${searched.join(', ')})`, {
       details: { name, searched, known },
       hint: known.length
-        ? `Known roles: ${known.join(', ')}. Add one as .supervisor/roles/${name}.yaml in the repository.`
+        ? `Known roles: ${some(known)}. Add one as .supervisor/roles/${name}.yaml in the repository.`
         : `Add one as .supervisor/roles/${name}.yaml in the repository.`,
     }),
 
@@ -94,7 +94,7 @@ export const roleErrors = {
   parentMissing: (file: string, parent: string, searched: string[], known: string[]) =>
     new SupervisorError('ROLE_PARENT_MISSING', `${file} extends "${parent}", but no role named "${parent}" exists (looked in ${searched.join(', ')})`, {
       details: { file, parent, searched, known },
-      hint: known.length ? `Known roles: ${known.join(', ')}.` : undefined,
+      hint: known.length ? `Known roles: ${some(known)}.` : undefined,
     }),
 
   invalid: (name: string, file: string, violations: RoleViolation[]) =>
@@ -104,6 +104,11 @@ export const roleErrors = {
       { details: { file, name, violations }, hint: 'Fix the fields listed; `supervisor roles validate` checks every role at once.' },
     ),
 } as const;
+
+/** A list short enough to read in a hint. */
+function some(names: string[], max = 20): string {
+  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more (supervisor roles list)`;
+}
 
 function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;

@@ -5,6 +5,7 @@
  * lower-precedence folder, so a repository can refine a built-in role under the same name.
  */
 import { resolve } from 'node:path';
+import { isSupervisorError, SupervisorError } from '../errors.ts';
 import { roleErrors } from './errors.ts';
 import { mergeChain, type MergedRole } from './merge.ts';
 import { parseRoleYaml } from './parse-role-yaml.ts';
@@ -61,6 +62,19 @@ async function knownNames(layers: SearchLayer[]): Promise<string[]> {
   return [...new Set(all.flat().map((f) => f.name))].sort();
 }
 
+/** A parent's error, saying which role asked for that parent: the file a user started from is often not the broken one. */
+function reachedThrough(error: unknown, chain: ChainLink[], parent: RoleFile): unknown {
+  if (!isSupervisorError(error) || chain.length === 0) return error;
+  const route = [...chain.map((l) => l.file.name), parent.name].join(' -> ');
+  const start = chain[0]!.file.path;
+  return new SupervisorError(error.code, `${error.message}\n  (parent of ${start}: ${route})`, {
+    hint: error.hint,
+    details: { ...error.details, requestedBy: start, chain: route },
+    cause: error.cause,
+    exitCode: error.exitCode,
+  });
+}
+
 /** Reads the chain from the leaf up to its root, detecting cycles and over-deep chains. */
 async function readChain(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions): Promise<ChainLink[]> {
   const chain: ChainLink[] = [];
@@ -69,7 +83,9 @@ async function readChain(start: RoleFile, layers: SearchLayer[], opts: RoleLoadO
     const seen = chain.findIndex((link) => link.file.path === current.path);
     if (seen >= 0) throw roleErrors.cycle([...chain.slice(seen).map((l) => l.file.name), current.name], current.path);
     if (chain.length >= MAX_EXTENDS_DEPTH) throw roleErrors.tooDeep(chain.map((l) => l.file.name), start.path, MAX_EXTENDS_DEPTH);
-    const link = await readLink(current, opts);
+    const link = await readLink(current, opts).catch((error: unknown) => {
+      throw reachedThrough(error, chain, current);
+    });
     chain.push(link);
     const parent = link.raw.extends;
     if (typeof parent !== 'string') return chain;

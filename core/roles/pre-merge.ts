@@ -46,7 +46,7 @@ function describeValue(value: unknown, itemwise: boolean): string {
 
 /** An output schema value is a path (not a name) when it has a folder part or a .json ending. */
 export function isSchemaPath(value: string): boolean {
-  return /[\\/]/.test(value) || value.endsWith('.json');
+  return /[\\/]/.test(value) || /\.json$/i.test(value);
 }
 
 interface Resolved {

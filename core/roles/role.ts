@@ -43,8 +43,8 @@ export interface Role {
   output_schema: string | null;
   /**
    * Instruction files (e.g. system.md), absolute paths, resolved relative to the role file that
-   * named them. Built-in ones inside the single binary are "<builtin>/roles/x.md" assets: read them
-   * with core/roles/instructions.ts (readInstruction, instructionFileOnDisk).
+   * named them. Built-in ones inside the single binary are "<builtin>/roles/x.md" assets with no
+   * file on disk: read them with core/roles/instructions.ts (readInstruction, instructionFileOnDisk).
    */
   instructions: string[];
   /** Parser plugin name; null means the default (fenced-json). */

@@ -7,7 +7,9 @@
 import { readAsset } from '../assets.ts';
 import { validateJson, type SchemaViolation } from '../json-schema.ts';
 import { SupervisorError } from '../errors.ts';
+import { listOutputSchemas } from '../output/schemas.ts';
 import type { RoleViolation } from './errors.ts';
+import { isSchemaPath } from './pre-merge.ts';
 import { sourceOf, type MergedRole } from './merge.ts';
 
 /** Plugin names a role may use. */
@@ -60,22 +62,22 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value;
 }
 
+/** Edit distance counting a swap of neighbours as one edit ("reveiw" is one edit from "review"). */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const saved = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = saved;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
     }
   }
-  return row[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 function suggest(field: string, known: string[]): string {
-  const close = known.filter((k) => distance(field.toLowerCase(), k) <= Math.max(1, Math.floor(k.length / 4)));
+  const close = known.filter((k) => distance(field.toLowerCase(), k) <= (k.length <= 4 ? 1 : 2));
   return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
 }
 
@@ -127,7 +129,10 @@ function normalise(v: SchemaViolation): SchemaViolation {
 /** Every problem of a merged role, attributed to files; empty when the role is valid. */
 export function roleViolations(merged: MergedRole, leaf: { name: string; path: string }, names: RolePluginNames): RoleViolation[] {
   const outcome = validateJson(roleSchema(names), merged.config);
-  const violations: RoleViolation[] = outcome.violations.map(normalise).map((v) => {
+  // A value of the wrong type fails its enum and pattern too; the type is the one to report.
+  const wrongType = new Set(outcome.violations.filter((v) => v.keyword === 'type').map((v) => v.pointer));
+  const relevant = outcome.violations.filter((v) => v.keyword === 'type' || !wrongType.has(v.pointer));
+  const violations: RoleViolation[] = relevant.map(normalise).map((v) => {
     const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
     let message = describe(v, merged.config, names, parent);
     if (v.pointer === '/system_prompt' && v.keyword === 'required' && merged.orphanAdditions) {
@@ -135,6 +140,16 @@ export function roleViolations(merged: MergedRole, leaf: { name: string; path: s
     }
     return { pointer: v.pointer, keyword: v.keyword, message, file: sourceOf(merged, v.pointer, leaf.path) };
   });
+  const schema = merged.config.output_schema;
+  const known = listOutputSchemas();
+  if (typeof schema === 'string' && schema !== '' && !isSchemaPath(schema) && known.length && !known.includes(schema)) {
+    violations.push({
+      pointer: '/output_schema',
+      keyword: 'output_schema',
+      message: `"${schema}" is not a built-in output schema (built-in: ${known.join(', ')}); to use your own, give the path of a .json file${suggest(schema, known)}`,
+      file: sourceOf(merged, '/output_schema', leaf.path),
+    });
+  }
   const name = merged.config.name;
   if (typeof name === 'string' && name !== leaf.name) {
     violations.push({
