@@ -117,14 +117,25 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       child.stdin.on('error', () => {}); // the CLI may exit without reading its input
       child.stdin.end(options.stdin);
     }
-    // The leader has exited: end whatever it left behind in its group so pipes close.
-    child.on('exit', () => killGroup(child.pid, 'SIGKILL'));
+    // The leader has exited: end whatever it left behind in its group so pipes close. A
+    // descendant that left the group (setsid) could still hold the pipes open: stop waiting
+    // for it after the grace period rather than hang.
+    let pipeTimer: NodeJS.Timeout | undefined;
+    child.on('exit', () => {
+      killGroup(child.pid, 'SIGKILL');
+      pipeTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, options.graceMs ?? DEFAULT_GRACE_MS);
+      pipeTimer.unref();
+    });
     child.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error;
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
+      if (pipeTimer) clearTimeout(pipeTimer);
       options.signal?.removeEventListener('abort', onAbort);
       const notFound = spawnError !== undefined && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(spawnError.code ?? '');
       resolve({

@@ -1,11 +1,33 @@
-import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 
-// Placeholder until its issue lands: replaced wholesale by the real command.
+const list = defineCommand({
+  command: 'list',
+  describe: 'List the runs of this repository, newest first (status, role, cli, attempts, tokens, cost, duration)',
+  builder: (y) => y.option('limit', { type: 'number', default: 50, describe: 'Show at most this many runs' }),
+  async run(args, ctx) {
+    const { listRuns } = await import('../../engine/runs-store.ts');
+    const { renderRunsList } = await import('../../engine/render.ts');
+    const runs = listRuns(ctx.repoRoot).slice(0, Math.max(1, Number(args.limit) || 50));
+    ctx.out(ctx.options.json ? JSON.stringify(runs, null, 2) : renderRunsList(runs));
+    return 0;
+  },
+});
+
+const show = defineCommand({
+  command: 'show <run-id>',
+  describe: 'Show one run: its result and its events (a run id, a unique part of one, or "last")',
+  builder: (y) => y.positional('run-id', { type: 'string' }),
+  async run(args, ctx) {
+    const { readRun } = await import('../../engine/runs-store.ts');
+    const { renderRunShow } = await import('../../engine/render.ts');
+    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
+    ctx.out(ctx.options.json ? JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2) : renderRunShow(record, ctx.deps.cwd));
+    return 0;
+  },
+});
+
 export default defineCommand({
   command: 'runs',
-  describe: '(runs: not implemented yet)',
-  async run() {
-    throw errors.notImplemented('supervisor runs');
-  },
+  describe: 'Read back the run log (.supervisor/runs/)',
+  subcommands: [list, show],
 });

@@ -1,0 +1,145 @@
+/**
+ * One attempt: ask the adapter for the command, spawn it in the workspace, keep its raw
+ * output in the run log, read the answer, map its status, and run the gates on a pass.
+ */
+import type { Extraction, Failure } from '../plugin/contracts.ts';
+import { emptyMetrics } from '../plugin/index.ts';
+import type { RunProcessResult } from '../process/run-process.ts';
+import { clip, processFailure, readAnswer } from './answer.ts';
+import type { GateOutcome } from './feedback.ts';
+import { runGates } from './gates.ts';
+import type { AttemptMetrics } from './metrics.ts';
+import type { PreparedRun } from './prepare.ts';
+import { adapterContext, buildRequest, cliEnv, commandFor } from './request.ts';
+import { failureGroup } from './retry-policy.ts';
+import type { RunLog } from './run-log.ts';
+import { mapStatus, type MappedStatus } from './status-map.ts';
+import type { Workspace } from './worktree.ts';
+
+export interface AttemptEnv {
+  prepared: PreparedRun;
+  log: RunLog;
+  workspace: Workspace;
+  runId: string;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  notice(message: string): void;
+}
+
+export interface AttemptOutcome {
+  attempt: number;
+  /** Why this attempt is not the final answer (null: it is). */
+  failure: Failure | null;
+  /** The validated answer, when there was one (also on a failed gate). */
+  output: Record<string, unknown> | null;
+  mapped: MappedStatus | null;
+  /** The gate that failed, if one did. */
+  gate: GateOutcome | null;
+  metrics: AttemptMetrics;
+}
+
+const ARG_LOG_CHARS = 300;
+
+export async function runAttempt(env: AttemptEnv, attempt: number, prompt: string, maxBudgetUsd?: number): Promise<AttemptOutcome> {
+  const { prepared, log, workspace } = env;
+  const { settings, adapter } = prepared;
+  const request = buildRequest(prepared, { prompt, cwd: workspace.path, scratchDir: log.folder(`attempt-${attempt}`), attempt, maxBudgetUsd });
+  const actx = adapterContext(prepared, env.env, env.notice);
+  const spec = await commandFor(prepared, request, actx);
+  const bin = spec.bin ?? adapter.bin;
+  log.event('attempt_started', {
+    attempt,
+    bin,
+    args: spec.args.map((a) => (a.length > ARG_LOG_CHARS ? `${a.slice(0, ARG_LOG_CHARS)}… (${a.length} chars)` : a)),
+    stdin_bytes: spec.stdin === undefined ? null : Buffer.byteLength(spec.stdin),
+    cwd: workspace.path,
+    ...(request.maxBudgetUsd !== undefined ? { max_budget_usd: request.maxBudgetUsd } : {}),
+  });
+  const proc = await prepared.peers.runProcess({
+    bin,
+    args: spec.args,
+    cwd: workspace.path,
+    env: cliEnv(prepared, env.env, spec, { runId: env.runId, attempt }),
+    ...(spec.stdin === undefined ? {} : { stdin: spec.stdin }),
+    timeoutMs: settings.timeoutMs,
+    graceMs: settings.graceMs,
+    maxOutputBytes: settings.maxOutputBytes,
+    signal: env.signal,
+  });
+  log.write(`attempt-${attempt}.stdout`, proc.stdout);
+  log.write(`attempt-${attempt}.stderr`, proc.stderr);
+  log.event('cli_exited', {
+    attempt,
+    bin,
+    exit_code: proc.exitCode,
+    signal: proc.signal,
+    duration_ms: proc.durationMs,
+    timed_out: proc.timedOut,
+    interrupted: proc.interrupted,
+    not_found: proc.notFound,
+    stdout_bytes: Buffer.byteLength(proc.stdout),
+    stderr_bytes: Buffer.byteLength(proc.stderr),
+    truncated: proc.truncated,
+  });
+  if (proc.truncated.stdout || proc.truncated.stderr) {
+    env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);
+  }
+  const base = { attempt, output: null, mapped: null, gate: null };
+  const early = processFailure(proc, bin, settings.timeoutMs);
+  if (early && early.class !== 'timeout') {
+    log.event('cli_failed', { attempt, failure: early });
+    return { ...base, failure: early, metrics: { metrics: null, ran: !proc.notFound, processDurationMs: proc.durationMs } };
+  }
+  const extraction = await extract(env, proc, request);
+  const metrics: AttemptMetrics = { metrics: extraction.metrics, ran: true, processDurationMs: proc.durationMs };
+  if (early) {
+    log.event('cli_failed', { attempt, failure: early });
+    return { ...base, failure: early, metrics };
+  }
+  const answer = readAnswer(proc, extraction, { bin, schema: prepared.built.outputSchema.schema, parse: prepared.parse });
+  if (!answer.ok) {
+    log.event(failureGroup(answer.failure) === 'answer' ? 'parse_failed' : 'cli_failed', { attempt, failure: answer.failure });
+    return { ...base, failure: answer.failure, metrics };
+  }
+  const mapped = mapStatus(answer.output.status);
+  log.event('parsed', { attempt, source: answer.source, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
+  if (mapped.status !== 'pass' || settings.gates.length === 0) return { ...base, failure: null, output: answer.output, mapped, metrics };
+  return { attempt, ...(await gate(env, attempt)), output: answer.output, mapped, metrics };
+}
+
+async function extract(env: AttemptEnv, proc: RunProcessResult, request: Parameters<PreparedRun['adapter']['extract']>[1]): Promise<Extraction> {
+  const { prepared } = env;
+  try {
+    return await prepared.adapter.extract(proc, request, adapterContext(prepared, env.env, env.notice));
+  } catch (error) {
+    // Envelopes are untrusted text: an adapter choking on one is an unusable answer, not a crash.
+    const detail = `adapter ${prepared.adapterName} could not read the output: ${clip(error instanceof Error ? error.message : String(error), 300)}`;
+    return { text: null, metrics: emptyMetrics(), failure: { class: 'invalid_envelope', detail } };
+  }
+}
+
+async function gate(env: AttemptEnv, attempt: number): Promise<Pick<AttemptOutcome, 'failure' | 'gate'>> {
+  const { prepared, log, workspace } = env;
+  const result = await runGates({
+    gates: prepared.settings.gates,
+    cwd: workspace.path,
+    env: { ...env.env, SUPERVISOR_RUN_ID: env.runId, SUPERVISOR_ATTEMPT: String(attempt) },
+    timeoutMs: prepared.settings.gateTimeoutMs,
+    graceMs: prepared.settings.graceMs,
+    signal: env.signal,
+    runProcess: prepared.peers.runProcess,
+    onGate: (g) =>
+      log.event(g.passed ? 'gate_passed' : 'gate_failed', {
+        attempt,
+        command: g.command,
+        exit_code: g.exitCode,
+        timed_out: g.timedOut,
+        duration_ms: g.durationMs,
+        ...(g.passed ? {} : { output_tail: clip(g.output.slice(-2000), 2000) }),
+      }),
+  });
+  if (result.interrupted) return { failure: { class: 'interrupted', detail: 'interrupted while a gate was running' }, gate: null };
+  if (!result.failed) return { failure: null, gate: null };
+  const how = result.failed.timedOut ? 'timed out' : `exit ${result.failed.exitCode}`;
+  return { failure: { class: 'gate_failed', detail: `gate \`${result.failed.command}\` failed (${how})` }, gate: result.failed };
+}

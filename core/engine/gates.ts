@@ -1,0 +1,61 @@
+/**
+ * Gates: the role's check commands (and --gate), run one after another in the workspace
+ * through the shell, each with its own timeout. The first failure stops the rest.
+ */
+import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import type { GateOutcome } from './feedback.ts';
+
+export const DEFAULT_GATE_TIMEOUT_S = 300;
+const GATE_OUTPUT_BYTES = 1024 * 1024;
+
+export interface RunGatesOptions {
+  gates: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  graceMs: number;
+  signal?: AbortSignal;
+  runProcess: (options: RunProcessOptions) => Promise<RunProcessResult>;
+  /** Called after each gate (the run log records it). */
+  onGate?: (outcome: GateOutcome & { passed: boolean }) => void;
+}
+
+export interface GatesResult {
+  passed: boolean;
+  /** The failing gate, when one failed. */
+  failed: GateOutcome | null;
+  interrupted: boolean;
+  ran: (GateOutcome & { passed: boolean })[];
+}
+
+function shell(command: string): { bin: string; args: string[] } {
+  return process.platform === 'win32' ? { bin: 'cmd.exe', args: ['/d', '/s', '/c', command] } : { bin: '/bin/sh', args: ['-c', command] };
+}
+
+export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
+  const ran: GatesResult['ran'] = [];
+  for (const command of options.gates) {
+    const proc = await options.runProcess({
+      ...shell(command),
+      cwd: options.cwd,
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+      graceMs: options.graceMs,
+      maxOutputBytes: GATE_OUTPUT_BYTES,
+      signal: options.signal,
+    });
+    if (proc.interrupted) return { passed: false, failed: null, interrupted: true, ran };
+    const outcome = {
+      command,
+      exitCode: proc.exitCode,
+      timedOut: proc.timedOut,
+      output: [proc.stdout, proc.stderr].filter(Boolean).join(proc.stdout.endsWith('\n') || !proc.stdout ? '' : '\n'),
+      durationMs: proc.durationMs,
+      passed: proc.exitCode === 0 && !proc.timedOut,
+    };
+    ran.push(outcome);
+    options.onGate?.(outcome);
+    if (!outcome.passed) return { passed: false, failed: outcome, interrupted: false, ran };
+  }
+  return { passed: true, failed: null, interrupted: false, ran };
+}

@@ -1,0 +1,50 @@
+/** What a caller (the `run` command, a script, a test) hands to `runRole` and `dryRunRole`. */
+import type { Registry } from '../registry.ts';
+import type { EnginePeers } from './peers.ts';
+import type { RunEvent } from './run-log.ts';
+
+export interface RunRoleOptions {
+  /** Role name (built-in, ~/.supervisor/roles, <repo>/.supervisor/roles). */
+  role: string;
+  task: string;
+  targets?: string[];
+  /** --context key=value pairs. */
+  extraContext?: Record<string, string>;
+  repoRoot: string;
+  homeDir: string;
+  /** The environment the CLI and gates inherit. */
+  env: Record<string, string | undefined>;
+  registry: Registry;
+  /** Adapter to use instead of the role's `cli`. */
+  cli?: string;
+  /** Seconds; overrides the role's config.timeout. */
+  timeoutSec?: number;
+  /** Retries after the first attempt; overrides config.max_retries. */
+  retries?: number;
+  /** Extra gate commands, run after the role's own. */
+  gates?: string[];
+  /** false: run in place (--no-worktree). Default true. */
+  worktree?: boolean;
+  /** Keep the worktree folder after the run (the branch always stays). */
+  keepWorktree?: boolean;
+  /** Cost ceiling in USD; overrides config.max_cost_usd. */
+  maxCostUsd?: number;
+  /** Time between TERM and KILL when ending a process tree. */
+  graceMs?: number;
+  /** First backoff delay after a CLI failure (doubles each time). */
+  backoffMs?: number;
+  /** Consecutive CLI failures that open the circuit breaker. */
+  breakerThreshold?: number;
+  /** Seconds per gate; overrides config.gate_timeout. */
+  gateTimeoutSec?: number;
+  /** Bytes kept of each of the CLI's stdout and stderr. */
+  maxOutputBytes?: number;
+  /** Aborting (Ctrl-C) ends the CLI's process tree and finishes the run as interrupted. */
+  signal?: AbortSignal;
+  /** Every run-log event as it is recorded (progress display). */
+  onEvent?: (event: RunEvent) => void;
+  /** One-line notices for the user. */
+  onNotice?: (message: string) => void;
+  /** Replace any neighbour (tests); the rest are the real modules. */
+  peers?: Partial<EnginePeers>;
+}

@@ -1,0 +1,123 @@
+/**
+ * Everything before the first spawn, shared by `runRole` and `dryRunRole`: load the role,
+ * pick the adapter, settle the settings (flags over role config over defaults), build the
+ * prompt, and get the parser ready. Errors here are configuration errors (exit 2).
+ */
+import { errors } from '../errors.ts';
+import { formatViolations, validateJson } from '../json-schema.ts';
+import type { AdapterPlugin, ParserContext } from '../plugin/contracts.ts';
+import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
+import type { Role } from '../roles/role.ts';
+import { fencedJsonFormat } from './feedback.ts';
+import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
+import type { RunRoleOptions } from './options.ts';
+import { resolvePeers, type BuiltPrompt, type EnginePeers } from './peers.ts';
+import { DEFAULT_BACKOFF_MS, DEFAULT_BREAKER_THRESHOLD, DEFAULT_MAX_RETRIES } from './retry-policy.ts';
+
+export const DEFAULT_TIMEOUT_S = 600;
+export const DEFAULT_PARSER = 'fenced-json';
+export const CLI_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+export interface RunSettings {
+  maxRetries: number;
+  timeoutMs: number;
+  gates: string[];
+  gateTimeoutMs: number;
+  maxCostUsd: number | null;
+  graceMs: number;
+  backoffMs: number;
+  breakerThreshold: number;
+  maxOutputBytes: number;
+}
+
+export interface PreparedRun {
+  role: Role;
+  adapterName: string;
+  adapter: AdapterPlugin;
+  built: BuiltPrompt;
+  settings: RunSettings;
+  peers: EnginePeers;
+  /** Parses model text with the role's parser and schema; throws parse errors. */
+  parse(text: string): Record<string, unknown>;
+  /** The exact answer format, for stricter-instruction retries. */
+  formatText: string;
+  /** Notices gathered before the run log existed. */
+  notices: string[];
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function resolveSettings(role: Role, options: RunRoleOptions): RunSettings {
+  const maxCost = options.maxCostUsd ?? num(role.config.max_cost_usd);
+  return {
+    maxRetries: Math.max(0, Math.floor(options.retries ?? num(role.config.max_retries) ?? DEFAULT_MAX_RETRIES)),
+    timeoutMs: Math.round((options.timeoutSec ?? num(role.config.timeout) ?? DEFAULT_TIMEOUT_S) * 1000),
+    gates: [...role.gates, ...(options.gates ?? [])],
+    gateTimeoutMs: Math.round((options.gateTimeoutSec ?? num(role.config.gate_timeout) ?? DEFAULT_GATE_TIMEOUT_S) * 1000),
+    maxCostUsd: maxCost === undefined ? null : maxCost,
+    graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+    backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
+    breakerThreshold: options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD,
+    maxOutputBytes: options.maxOutputBytes ?? CLI_OUTPUT_BYTES,
+  };
+}
+
+/** Roles that change files get edit permission from their CLI (config.allow_edits overrides). */
+export function roleEditsFiles(role: Role): boolean {
+  if (typeof role.config.allow_edits === 'boolean') return role.config.allow_edits;
+  return ['implementer', 'worker'].includes(role.base_role ?? role.name);
+}
+
+export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> {
+  const peers = await resolvePeers(options.peers);
+  const { registry } = options;
+  const notices: string[] = [];
+  const notice = (message: string) => {
+    notices.push(message);
+    options.onNotice?.(message);
+  };
+  let role = await peers.loadRole(options.role, {
+    repoRoot: options.repoRoot,
+    homeDir: options.homeDir,
+    adapters: registry.names('adapter'),
+    parsers: registry.names('parser'),
+    packers: registry.names('packer'),
+  });
+  if (options.cli) role = { ...role, cli: options.cli };
+  const adapter = registry.get('adapter', role.cli);
+  const built = await peers.buildPrompt({
+    role,
+    task: options.task,
+    targets: options.targets ?? [],
+    extraContext: options.extraContext ?? {},
+    repoRoot: options.repoRoot,
+    registry,
+    instructionsAsArguments: adapter.instructions === 'argument',
+    notice,
+  });
+  const schema = built.outputSchema;
+  const parserName = role.parser ?? DEFAULT_PARSER;
+  const roleRef = { name: role.name, baseRole: role.base_role };
+  const legacy = role.config.legacy === true;
+  const parse = (text: string) =>
+    peers.parseOutput(text, { registry, parser: role.parser ?? undefined, schema, role: roleRef, legacy });
+  let formatText = fencedJsonFormat(schema.name, schema.schema);
+  const parser = registry.has('parser', parserName) ? registry.get('parser', parserName) : undefined;
+  if (parser?.formatInstructions) {
+    const ctx: ParserContext = {
+      schemaName: schema.name,
+      schema: schema.schema,
+      role: roleRef,
+      legacy,
+      validate(value) {
+        const checked = validateJson(schema.schema, value, { defaults: true });
+        if (!checked.valid) throw errors.outputInvalid(`The answer does not match the "${schema.name}" schema: ${formatViolations(checked.violations)}`);
+        return checked.value as Record<string, unknown>;
+      },
+    };
+    formatText = parser.formatInstructions(ctx);
+  }
+  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices };
+}

@@ -1,0 +1,70 @@
+/** The adapter's view of one attempt (CommandRequest), shared by real runs and --dry-run. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { wrapPluginError } from '../errors.ts';
+import type { AdapterContext, CommandRequest, CommandSpec } from '../plugin/contracts.ts';
+import { roleEditsFiles, type PreparedRun } from './prepare.ts';
+
+export interface RequestInput {
+  prompt: string;
+  cwd: string;
+  scratchDir: string;
+  attempt: number;
+  maxBudgetUsd?: number;
+}
+
+export function buildRequest(prepared: PreparedRun, input: RequestInput): CommandRequest {
+  const { role, adapter, built } = prepared;
+  let outputSchema: CommandRequest['outputSchema'];
+  if (adapter.acceptsOutputSchema) {
+    // The CLI gets the schema as a file of its own, inside the attempt's scratch folder.
+    const file = join(input.scratchDir, 'output-schema.json');
+    writeFileSync(file, `${JSON.stringify(built.outputSchema.schema, null, 2)}\n`);
+    outputSchema = { name: built.outputSchema.name, schema: built.outputSchema.schema, file };
+  }
+  const model = role.extensions['x-model'];
+  return {
+    prompt: input.prompt,
+    cwd: input.cwd,
+    scratchDir: input.scratchDir,
+    ...(outputSchema ? { outputSchema } : {}),
+    instructionFiles: built.instructionFiles,
+    flags: role.flags,
+    ...(typeof model === 'string' ? { model } : {}),
+    config: role.config,
+    allowEdits: roleEditsFiles(role),
+    ...(input.maxBudgetUsd !== undefined && adapter.acceptsBudget ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
+    stream: false,
+    attempt: input.attempt,
+    role: { name: role.name, baseRole: role.base_role, extensions: role.extensions },
+  };
+}
+
+export function adapterContext(prepared: PreparedRun, env: Record<string, string | undefined>, notice: (m: string) => void): AdapterContext {
+  return { env: Object.freeze({ ...env }), self: prepared.peers.self, notice };
+}
+
+/** Calls adapter.command, attributing a throw to the adapter. */
+export async function commandFor(prepared: PreparedRun, request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
+  try {
+    return await prepared.adapter.command(request, ctx);
+  } catch (error) {
+    throw wrapPluginError(prepared.adapterName, 'command', error);
+  }
+}
+
+/** The CLI's environment: the caller's, then the adapter's quiet settings, then the command's own. */
+export function cliEnv(
+  prepared: PreparedRun,
+  base: Record<string, string | undefined>,
+  spec: CommandSpec,
+  run: { runId: string; attempt: number },
+): Record<string, string | undefined> {
+  return {
+    ...base,
+    ...prepared.adapter.quietEnv,
+    ...spec.env,
+    SUPERVISOR_RUN_ID: run.runId,
+    SUPERVISOR_ATTEMPT: String(run.attempt),
+  };
+}

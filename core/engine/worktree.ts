@@ -1,0 +1,102 @@
+/**
+ * Isolation: each run gets its own git worktree, detached at HEAD, under
+ * `.supervisor/worktrees/<run-id>`. Afterwards changes (untracked files included) are
+ * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched.
+ * Outside a git repository (or when asked) the run happens in place, and says so.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git, gitOrThrow } from './git.ts';
+
+export interface Workspace {
+  mode: 'worktree' | 'in-place';
+  /** Where the CLI and the gates run. */
+  path: string;
+  /** The commit the worktree was created from (null in place). */
+  base: string | null;
+  /** Why the run is in place, when it is. */
+  reason: string | null;
+}
+
+export interface RepoState {
+  isRepo: boolean;
+  /** HEAD's commit, or null in a repository without commits. */
+  head: string | null;
+  /** The checkout has uncommitted changes (they are not in a worktree made from HEAD). */
+  dirty: boolean;
+}
+
+export interface WorkspaceChanges {
+  branch: string;
+  /** `base..head`, full commit ids. */
+  gitRange: string;
+  filesChanged: string[];
+}
+
+export function branchName(runId: string): string {
+  return `supervisor/${runId}`;
+}
+
+export async function inspectRepo(dir: string): Promise<RepoState> {
+  const inside = await git(dir, ['rev-parse', '--is-inside-work-tree']);
+  if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
+  const [head, status] = await Promise.all([
+    git(dir, ['rev-parse', '--verify', '-q', 'HEAD']),
+    git(dir, ['status', '--porcelain', '-z']),
+  ]);
+  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status.ok && status.stdout.length > 0 };
+}
+
+export interface OpenWorkspaceOptions {
+  repoRoot: string;
+  runId: string;
+  worktreesDir: string;
+  /** false: --no-worktree. */
+  useWorktree: boolean;
+  repo: RepoState;
+}
+
+export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
+  const { repoRoot, repo } = options;
+  const inPlace = (reason: string): Workspace => ({ mode: 'in-place', path: repoRoot, base: null, reason });
+  if (!options.useWorktree) return inPlace('--no-worktree was given');
+  if (!repo.isRepo) return inPlace('not a git repository');
+  if (!repo.head) return inPlace('the repository has no commits yet');
+  const path = join(options.worktreesDir, options.runId);
+  await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head]);
+  return { mode: 'worktree', path, base: repo.head, reason: null };
+}
+
+const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
+
+/**
+ * Commits whatever the CLI left in the worktree (including commits it made itself) and
+ * points `supervisor/<run-id>` at the result. Returns null when nothing changed.
+ */
+export async function commitWorkspace(workspace: Workspace, runId: string, message: string): Promise<WorkspaceChanges | null> {
+  if (workspace.mode !== 'worktree' || !workspace.base) return null;
+  const cwd = workspace.path;
+  await gitOrThrow(cwd, ['add', '-A']);
+  const staged = await git(cwd, ['diff', '--cached', '--quiet']);
+  if (!staged.ok) {
+    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
+    const first = await git(cwd, commit);
+    // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
+    if (!first.ok) await gitOrThrow(cwd, [...FALLBACK_IDENTITY, ...commit]);
+  }
+  const head = (await gitOrThrow(cwd, ['rev-parse', 'HEAD'])).trim();
+  if (head === workspace.base) return null;
+  const branch = branchName(runId);
+  await gitOrThrow(cwd, ['branch', branch, head]);
+  const names = await gitOrThrow(cwd, ['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
+  return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
+}
+
+/** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
+export async function closeWorkspace(repoRoot: string, workspace: Workspace): Promise<void> {
+  if (workspace.mode !== 'worktree') return;
+  const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path]);
+  if (removed.ok) return;
+  await rm(workspace.path, { recursive: true, force: true });
+  await git(repoRoot, ['worktree', 'prune']);
+}
