@@ -140,6 +140,24 @@ export const errors = {
     new SupervisorError('OUTPUT_INVALID', message, { details }),
 
   interrupted: () => new SupervisorError('INTERRUPTED', 'Interrupted'),
+
+  // engine (runs, worktrees, run log)
+  worktreeFailed: (repoRoot: string, cause: unknown) =>
+    new SupervisorError('WORKTREE_FAILED', `Cannot create a git worktree for the run in ${repoRoot}: ${describe(cause)}`, {
+      details: { repoRoot },
+      cause,
+      hint: 'Check `git worktree list` and the repository state, or run with --no-worktree to work in place.',
+    }),
+  runNotFound: (id: string, known: string[]) =>
+    new SupervisorError('RUN_NOT_FOUND', `No run "${id}" in the run log`, {
+      details: { id, known },
+      hint: known.length ? `Recent runs: ${known.slice(0, 5).join(', ')} (see: supervisor runs list)` : 'No runs recorded in this repository yet.',
+    }),
+  runAmbiguous: (id: string, matches: string[]) =>
+    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs`, {
+      details: { id, matches },
+      hint: `Give more of the run id: ${matches.slice(0, 5).join(', ')}`,
+    }),
 } as const;
 
 /** Wraps anything thrown by plugin code once, attributing it to the plugin and hook. */

@@ -246,6 +246,12 @@ export interface ParserHooks {
    * PARSE_UNRECOGNISED when nothing usable is found, OUTPUT_INVALID on schema violations.
    */
   parse(text: string, ctx: ParserContext): Record<string, unknown>;
+  /**
+   * Optional: the exact answer format, in words and with an example, for the model. The engine
+   * appends it to the prompt when it retries after an unusable answer. Without it the engine
+   * asks for a fenced ```json block valid against the schema, with an example built from it.
+   */
+  formatInstructions?(ctx: ParserContext): string;
 }
 
 // ---------------------------------------------------------------------------------------
