@@ -32,9 +32,10 @@ export function validateOutput(schema: Pick<OutputSchema, 'name' | 'file' | 'sch
   try {
     outcome = validateJson(schema.schema, value, { defaults: true });
   } catch (cause) {
-    // A recursive user schema walking a very deep answer can overflow the stack.
-    if (!(cause instanceof RangeError)) throw cause;
-    throw outputInvalid(schema, [{ pointer: '', keyword: 'depth', message: 'the answer is nested too deeply to validate' }]);
+    // The validator can throw on hostile values: a recursive user schema walking a very deep
+    // answer overflows the stack, a "format" check meets a malformed URI. Neither is valid.
+    const message = cause instanceof RangeError ? 'the answer is nested too deeply to validate' : `the answer cannot be validated (${(cause as Error)?.message ?? String(cause)})`;
+    throw outputInvalid(schema, [{ pointer: '', keyword: 'validator', message }]);
   }
   if (!outcome.valid) {
     const violations = outcome.violations.length

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { definePlugin, SupervisorError } from '../../../core/plugin/index.ts';
 import { parseOutput } from '../../../core/output/parse-output.ts';
 import { loadOutputSchema, resolveOutputSchema } from '../../../core/output/schemas.ts';
+import { validateOutput } from '../../../core/output/validate-output.ts';
 import { parserRegistry } from './_registry.ts';
 
 const registry = parserRegistry();
@@ -145,5 +146,16 @@ describe('parseOutput', () => {
     const error = parseError(() => parseOutput('```json\n[1]\n```', { registry, schema: anything }));
     assert.equal(error.code, 'OUTPUT_INVALID');
     assert.match(error.message, /must be a JSON object, not an array/);
+  });
+
+  it('turns a validator crash on a hostile value into OUTPUT_INVALID (found by the fuzz test)', () => {
+    const uri = { name: 'uri', file: '/x/uri.json', schema: { type: 'object', properties: { u: { type: 'string', format: 'uri' } } } };
+    assert.equal(parseError(() => validateOutput(uri, { u: 'http://x/\ud800' })).code, 'OUTPUT_INVALID');
+    const tree = { name: 'tree', file: '/x/tree.json', schema: { type: 'object', properties: { t: { $ref: '#/definitions/t' } }, definitions: { t: { type: 'array', items: { $ref: '#/definitions/t' } } } } };
+    let deep: unknown[] = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const error = parseError(() => validateOutput(tree, { t: deep }));
+    assert.equal(error.code, 'OUTPUT_INVALID');
+    assert.match(error.message, /nested too deeply/);
   });
 });
