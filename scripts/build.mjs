@@ -5,7 +5,8 @@
 //   2. bundles core/binary/main.ts into one CommonJS file with esbuild, assets inlined
 //   3. lays the stock Node of each target (pinned npm packages node-<os>-<arch>) into pkg's
 //      SEA cache, stripped, so pkg never downloads
-//   4. runs pkg in SEA mode with that same Node 24 → dist/supervisor-<target>
+//   4. runs pkg's SEA pipeline with that same Node 24 → dist/supervisor-<target> (with V8's code
+//      cache for the host's own target; see scripts/pkg/pack.cjs)
 //
 // SUPERVISOR_TARGETS=linux-x64,win-x64 narrows the targets (default: all; a cross target whose
 // Node package the registry cannot provide is skipped with a warning).
@@ -60,7 +61,7 @@ step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} b
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
 const pkgHome = join(work, 'pkg-home');
-const pkgBin = join(toolchain, 'node_modules', '@yao-pkg', 'pkg', 'lib-es5', 'bin.js');
+const packScript = join(toolchain, 'pack.cjs');
 const built = [];
 for (const id of wanted) {
   const target = TARGETS.find((t) => t.id === id);
@@ -74,7 +75,8 @@ for (const id of wanted) {
   rmSync(output, { force: true });
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
-  await $({ env })`${hostNode.path} ${pkgBin} ${bundled} --sea --targets ${pkgTarget(target)} --output ${output}`;
+  const codeCache = target === host ? ['--code-cache'] : [];
+  await $({ env })`${hostNode.path} ${packScript} ${bundled} ${pkgTarget(target)} ${output} ${codeCache}`;
   built.push(output);
 }
 

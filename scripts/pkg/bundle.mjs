@@ -1,9 +1,10 @@
 // Bundles the binary's entry (core/binary/main.ts) into one CommonJS file for pkg's SEA mode,
 // with the built-in roles/, prompts/ and schemas/ inlined as strings.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { LAZY_REQUIRE_HELPER, makeBuiltinsLazy } from './lazy-builtins.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const shim = (name) => join(here, 'shims', name);
@@ -27,12 +28,18 @@ const startupShims = {
   name: 'supervisor-startup-shims',
   setup(build) {
     build.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.importer === shim('string-width.cjs')) {
-        const real = await build.resolve('string-width', { kind: 'import-statement', resolveDir: build.initialOptions.absWorkingDir });
-        return { path: real.path };
-      }
-      return { path: shim('string-width.cjs') };
+      if (args.pluginData === 'real') return undefined;
+      if (args.importer !== shim('string-width.cjs')) return { path: shim('string-width.cjs') };
+      const real = await build.resolve('string-width', { kind: 'import-statement', resolveDir: build.initialOptions.absWorkingDir, pluginData: 'real' });
+      if (real.errors.length) return { errors: real.errors };
+      return { path: real.path };
     });
+    build.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: shim('yargs-assert.mjs') } : undefined,
+    );
+    build.onResolve({ filter: /^escalade\/sync$/ }, (args) =>
+      /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: shim('escalade-sync.mjs') } : undefined,
+    );
     build.onLoad({ filter: /[\\/]y18n[\\/]build[\\/]lib[\\/]platform-shims[\\/]node\.js$/ }, () => ({
       contents: readFileSync(shim('y18n-node-shim.mjs'), 'utf8'),
       loader: 'js',
@@ -42,8 +49,9 @@ const startupShims = {
 };
 
 /**
- * Builds `outfile` from the project at `root`. Returns esbuild's metafile for size checks.
- * Deterministic: same sources and pinned esbuild give the same bytes.
+ * Builds `outfile` from the project at `root`: esbuild bundles (unminified, so the lazy-builtin
+ * rewrite can read it), then one esbuild transform minifies. Deterministic: same sources and
+ * pinned esbuild give the same bytes.
  */
 export async function bundle({ root, entry, outfile, assetFolders, minify = true }) {
   const assets = collectAssets(root, assetFolders);
@@ -51,18 +59,22 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     absWorkingDir: root,
     entryPoints: [entry],
     outfile,
+    write: false,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node24',
-    minify,
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    banner: { js: `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};` },
     define: { 'import.meta.url': 'importMetaUrl' },
     inject: [shim('import-meta-url.mjs')],
     plugins: [startupShims],
   });
-  return { metafile: result.metafile, assetCount: Object.keys(assets).length };
+  const lazy = makeBuiltinsLazy(result.outputFiles[0].text);
+  const banner = `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};\n${LAZY_REQUIRE_HELPER}\n`;
+  const final = await esbuild.transform(banner + lazy.code, { loader: 'js', format: 'cjs', platform: 'node', target: 'node24', minify, legalComments: 'none' });
+  mkdirSync(dirname(outfile), { recursive: true });
+  writeFileSync(outfile, final.code);
+  return { metafile: result.metafile, assetCount: Object.keys(assets).length, lazyBuiltins: lazy.count };
 }

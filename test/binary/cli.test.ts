@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { VERSION } from '../../core/version.ts';
+import { makeRepo, writeFiles } from '../helpers/git-repo.ts';
+import { binarySuite, makeSandbox, runProgram, type Sandbox } from './binary.ts';
+
+describe('the single binary, alone in a folder, without node', binarySuite(), () => {
+  let box: Sandbox;
+  before(async () => {
+    box = await makeSandbox();
+  });
+
+  it('really has no node on its PATH', async () => {
+    assert.equal(existsSync(join(box.path, 'node')), false);
+    const probe = await runProgram(join(box.path, 'sh'), ['-c', 'command -v node'], { cwd: box.home, env: { PATH: box.path } });
+    assert.notEqual(probe.code, 0, `node was found at ${probe.stdout}`);
+  });
+
+  it('prints its version', async () => {
+    const run = await box.run(['--version']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), VERSION);
+  });
+
+  it('prints help listing the commands', async () => {
+    const run = await box.run(['--help']);
+    assert.equal(run.code, 0, run.stderr);
+    for (const command of ['run', 'runs', 'prompt', 'pack', 'parse', 'roles', 'plugins', 'doctor']) {
+      assert.match(run.stdout, new RegExp(`supervisor ${command}\\b`), `help lists ${command}`);
+    }
+    assert.equal(run.stderr, '');
+  });
+
+  it('rejects an unknown command with a usage error (exit 2, JSON on stderr)', async () => {
+    const run = await box.run(['frobnicate', '--json']);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, '');
+    assert.equal((JSON.parse(run.stderr) as { error: { code: string } }).error.code, 'USAGE');
+  });
+
+  it('runs doctor: the embedded Node, git, and the plugins/ folder beside the executable', async () => {
+    const repo = await makeRepo();
+    const run = await box.run(['doctor', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as {
+      supervisor: { version: string; node: string };
+      repo: { root: string; git: boolean };
+      git: { found: boolean };
+      pluginFolders: { layer: string; dir: string }[];
+    };
+    assert.equal(report.supervisor.version, VERSION);
+    assert.match(report.supervisor.node, /^v24\./);
+    assert.equal(report.repo.git, true);
+    assert.equal(report.git.found, true);
+    assert.deepEqual(report.pluginFolders[0], { ...report.pluginFolders[0], layer: 'beside-binary', dir: join(box.binDir, 'plugins') });
+  });
+
+  it('validates the built-in roles from inside the binary', async () => {
+    const repo = await makeRepo();
+    const run = await box.run(['roles', 'validate', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as { ok: boolean; checked: number; roles: { name: string; file: string }[] };
+    assert.equal(report.ok, true);
+    assert.ok(report.roles.some((r) => r.name === 'planner' && r.file.startsWith('<builtin>/')), 'built-in planner checked from the inlined assets');
+  });
+
+  it('reports an invalid user role with exit 2', async () => {
+    const repo = await makeRepo();
+    await writeFiles(repo, { '.supervisor/roles/broken.yaml': 'name: broken\ncli: replay\nunknown_field: 1\n' });
+    const run = await box.run(['roles', 'validate', '--json'], { cwd: repo });
+    assert.equal(run.code, 2);
+    const report = JSON.parse(run.stdout) as { ok: boolean; roles: { name: string; ok: boolean }[] };
+    assert.equal(report.ok, false);
+    assert.equal(report.roles.find((r) => r.name === 'broken')?.ok, false);
+  });
+});
