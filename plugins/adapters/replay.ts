@@ -22,12 +22,22 @@ export const REPLAY_MODEL = 'replay';
 
 const DEFAULT_ANSWER = { status: 'SUCCESS', summary: 'Offline example answer from the replay adapter.' };
 
+type SchemaNode = { type?: unknown; minItems?: number; properties?: Record<string, SchemaNode> };
+
+/** Empties the example's arrays where the schema allows it: a calm "nothing found" answer, not placeholder findings. */
+function withoutOptionalItems(schema: SchemaNode | undefined, value: unknown): unknown {
+  if (Array.isArray(value)) return schema?.minItems ? value : [];
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutOptionalItems(schema?.properties?.[key], item)]));
+}
+
 /** The default reply: a short explanation and a fenced JSON example that fits the output schema. */
 export function exampleReply(request: CommandRequest): string {
-  const example = request.outputSchema ? exampleFromSchema(request.outputSchema.schema) : DEFAULT_ANSWER;
-  const schema = request.outputSchema ? ` built from the "${request.outputSchema.name}" output schema` : '';
+  const schema = request.outputSchema?.schema;
+  const example = schema ? withoutOptionalItems(schema as SchemaNode, exampleFromSchema(schema)) : DEFAULT_ANSWER;
+  const from = request.outputSchema ? ` built from the "${request.outputSchema.name}" output schema` : '';
   return [
-    `This answer comes from the replay adapter (offline, no model was called): an example${schema}.`,
+    `This answer comes from the replay adapter (offline, no model was called): an example${from}.`,
     `Set ${REPLAY_ENV} or the role's ${REPLAY_EXTENSION} to a file or folder of canned replies to replay real answers.`,
     '',
     '```json',
@@ -107,7 +117,8 @@ export default definePlugin({
   bin: 'node',
   versionArgs: ['--version'],
   instructions: 'prompt',
-  acceptsOutputSchema: false,
+  // Not a CLI's native schema support: replay needs the schema to build its default example.
+  acceptsOutputSchema: true,
   quietEnv: {},
   command(request, ctx) {
     return replayCommand(request, ctx);

@@ -39,12 +39,17 @@ describe('replay adapter', () => {
     assert.match(extraction.text ?? '', /```json\n\{/);
     assert.equal(extraction.failure, undefined);
     const output = parseExtraction(extraction, { registry, schema, adapter: 'replay' });
-    assert.equal(typeof output.status, 'string');
+    assert.equal(output.status, 'APPROVED');
+    assert.deepEqual(output.issues, [], 'no placeholder findings in the offline example');
     assert.equal(extraction.metrics.model, 'replay');
     assert.equal(extraction.metrics.costUsd, 0);
     assert.equal(extraction.metrics.inputTokens, Math.ceil(req.prompt.length / 4));
     assert.ok((extraction.metrics.durationMs ?? 0) > 0, 'measured duration');
     assert.match(notices[0] ?? '', /no canned replies/);
+  });
+
+  it('asks the engine for the output schema (acceptsOutputSchema), which its default reply is built from', () => {
+    assert.equal(replay.acceptsOutputSchema, true);
   });
 
   it('the default reply fits every built-in output schema', () => {
