@@ -68,7 +68,8 @@ async function findRepomix(request: PackRequest, ctx: PackContext): Promise<Comm
   });
   if (probe.timedOut) return `npx repomix@${REPOMIX_VERSION} did not answer within ${probe.durationMs} ms`;
   if (probe.exitCode !== 0) {
-    const why = probe.stderr.trim().split('\n').find((l) => l.trim()) ?? `exit code ${probe.exitCode}`;
+    const lines = probe.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+    const why = lines.find((l) => /error/i.test(l)) ?? lines[0] ?? `exit code ${probe.exitCode}`;
     return `npx repomix@${REPOMIX_VERSION} is not available${online ? '' : ' offline'} (${why.slice(0, 200)})`;
   }
   return command;

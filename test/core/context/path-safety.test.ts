@@ -1,0 +1,113 @@
+/**
+ * Packing never reads outside the repository: every escape attempt — absolute paths and
+ * patterns, `..` (also hidden in braces), symlinks to /etc as target, as always_include, in a
+ * glob, through a symlinked folder — is refused with PATH_OUTSIDE_REPO or skipped with a
+ * notice, and nothing from outside ever lands in the text. Odd names do not crash.
+ */
+import assert from 'node:assert/strict';
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { packFileContext } from '../../../core/context/pack.ts';
+import { checkPattern, createPathGuard, normaliseRelativePath } from '../../../core/context/path-safety.ts';
+import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
+import { makeRole, packerRegistry } from './_helpers.ts';
+
+const registry = packerRegistry();
+const SECRET = 'TOP-SECRET-OUTSIDE';
+
+async function repoWithLinks(): Promise<{ repo: string; outside: string }> {
+  const outside = await tempDir('sv-outside-');
+  await writeFiles(outside, { 'secret.txt': `${SECRET}\n`, 'dir/inner.txt': `${SECRET}\n` });
+  const repo = await makeRepo({ 'src/a.ts': 'a\n' });
+  await symlink('/etc', join(repo, 'etc-link'));
+  await symlink(join(outside, 'secret.txt'), join(repo, 'src/secret-link.txt'));
+  await symlink(join(outside, 'dir'), join(repo, 'out-dir'));
+  await symlink('../src/a.ts', join(repo, 'src/inside-link.ts')).catch(() => {});
+  return { repo, outside };
+}
+
+describe('path checks', () => {
+  it('refuses absolute paths and .. escapes lexically', () => {
+    for (const bad of ['/etc/passwd', '../x', 'src/../../x', 'C:\\Windows\\x', '~/secrets', '..']) {
+      assert.throws(() => normaliseRelativePath(bad), { code: 'PATH_OUTSIDE_REPO' }, bad);
+    }
+    assert.equal(normaliseRelativePath('./src//a/../b.ts'), 'src/b.ts');
+  });
+
+  it('refuses NUL bytes and empty names with PATH_INVALID', () => {
+    assert.throws(() => normaliseRelativePath('a\0b'), { code: 'PATH_INVALID' });
+    assert.throws(() => normaliseRelativePath(''), { code: 'PATH_INVALID' });
+    assert.throws(() => checkPattern('src/*\0'), { code: 'PATH_INVALID' });
+  });
+
+  it('refuses patterns that are absolute or hold .. anywhere, also in braces and negations', () => {
+    for (const bad of ['/etc/*', '../**', 'src/../../*', '{..,src}/*', 'src/{a,..}/x', '!../x', '@(..)/x']) {
+      assert.throws(() => checkPattern(bad), { code: 'PATH_OUTSIDE_REPO' }, bad);
+    }
+    for (const good of ['src/**/*.ts', '!dist/**', '**/..foo', 'a..b/*']) assert.equal(checkPattern(good), good);
+  });
+
+  it('resolves symlinks and refuses those that lead outside, even to missing files beneath them', async () => {
+    const { repo } = await repoWithLinks();
+    const guard = createPathGuard(repo);
+    await assert.rejects(guard.resolve('etc-link/passwd'), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(guard.resolve('etc-link/no-such-file'), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(guard.resolve('src/secret-link.txt'), { code: 'PATH_OUTSIDE_REPO' });
+    assert.ok((await guard.resolve('src/inside-link.ts')).endsWith(join('src', 'a.ts')));
+    assert.ok((await guard.resolve('src/missing.ts')).endsWith(join('src', 'missing.ts')));
+  });
+});
+
+describe('packing refuses to leave the repository', () => {
+  const pack = (repo: string, context: Record<string, unknown>, targets: string[] = []) =>
+    packFileContext({ role: makeRole(context), repoRoot: repo, targets, registry });
+
+  it('refuses targets outside the repository before reading anything', async () => {
+    const { repo, outside } = await repoWithLinks();
+    for (const target of ['/etc/passwd', join(outside, 'secret.txt'), '../secret.txt', 'src/../../x', 'etc-link/passwd', 'src/secret-link.txt']) {
+      await assert.rejects(pack(repo, {}, [target]), { code: 'PATH_OUTSIDE_REPO' }, target);
+    }
+  });
+
+  it('refuses include, exclude and always_include patterns that escape', async () => {
+    const { repo } = await repoWithLinks();
+    await assert.rejects(pack(repo, { include: ['/etc/*'] }), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(pack(repo, { include: ['../**'] }), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(pack(repo, { exclude: ['/tmp/**'] }), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(pack(repo, { always_include: ['/etc/passwd'] }), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(pack(repo, { always_include: ['etc-link/passwd'] }), { code: 'PATH_OUTSIDE_REPO' });
+    await assert.rejects(pack(repo, { always_include: ['src/secret-link.txt'] }), { code: 'PATH_OUTSIDE_REPO' });
+  });
+
+  it('globs never follow symlinks out: not with **, not through a linked folder, not in always_include', async () => {
+    const { repo } = await repoWithLinks();
+    const notices: string[] = [];
+    const packed = await packFileContext({
+      role: makeRole({ include: ['**/*', 'etc-link/passwd', 'etc-link/hostname', 'out-dir/inner.txt', 'src/secret-link.txt'], always_include: ['src/*', 'out-dir/*'] }),
+      repoRoot: repo,
+      targets: [],
+      registry,
+      notice: (m) => notices.push(m),
+    });
+    assert.doesNotMatch(packed.text, new RegExp(SECRET));
+    assert.doesNotMatch(packed.text, /root:x:0:0/);
+    assert.match(packed.text, /### src\/a\.ts/);
+    assert.ok(notices.some((n) => n.startsWith('always_include: skipped out-dir/inner.txt')), notices.join('\n'));
+
+    // A lone static pattern through a linked folder comes back from the glob: the read is refused.
+    const direct: string[] = [];
+    const only = await packFileContext({ role: makeRole({ include: ['etc-link/passwd'] }), repoRoot: repo, targets: [], registry, notice: (m) => direct.push(m) });
+    assert.equal(only.text, '');
+    assert.ok(direct.some((n) => /symlinks leading outside/.test(n) && n.includes('etc-link/passwd')), direct.join('\n'));
+  });
+
+  it('does not crash on odd file names', async () => {
+    const repo = await makeRepo({ 'odd name (1).ts': 'paren\n', 'brack[et].ts': 'bracket\n', 'new\nline.ts': 'nl\n', 'ünï.ts': 'uni\n', '-dash.ts': 'dash\n', 'star*.ts': 'star\n' });
+    const packed = await packFileContext({ role: makeRole({ include: ['**/*'] }), repoRoot: repo, targets: ['odd name (1).ts', 'brack[et].ts', 'star*.ts'], registry });
+    for (const text of ['paren', 'bracket', 'nl', 'uni', 'dash', 'star']) assert.match(packed.text, new RegExp(`\n${text}\n`), text);
+    assert.equal(packed.text.split('### brack[et].ts').length - 1, 1);
+    assert.equal(packed.text.split('### star*.ts').length - 1, 1);
+    await assert.rejects(packFileContext({ role: makeRole(), repoRoot: repo, targets: ['bad\0name'], registry }), { code: 'PATH_INVALID' });
+  });
+});

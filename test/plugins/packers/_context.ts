@@ -1,0 +1,15 @@
+/** A real PackContext (the core's) for driving one packer plugin directly. */
+import { createPackContext } from '../../../core/context/packers.ts';
+import { createPathGuard } from '../../../core/context/path-safety.ts';
+import type { PackContext, PackRequest } from '../../../core/plugin/contracts.ts';
+import { packerRegistry } from '../../core/context/_helpers.ts';
+
+export function packContextFor(repoRoot: string, env: Record<string, string | undefined> = process.env): PackContext & { notices: string[] } {
+  const notices: string[] = [];
+  const ctx = createPackContext({ registry: packerRegistry(), guard: createPathGuard(repoRoot), env, notice: (m) => notices.push(m) }, []);
+  return Object.assign(ctx, { notices });
+}
+
+export function request(repoRoot: string, over: Partial<PackRequest> = {}): PackRequest {
+  return { repoRoot, include: ['**/*'], exclude: [], targets: [], context: {}, style: 'markdown', ...over };
+}

@@ -1,0 +1,67 @@
+/** The git-diff packer on real repositories: staged and unstaged diffs, $CHANGED_FILES, no repository. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import gitDiff from '../../../plugins/packers/git-diff.ts';
+import { git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
+import { packContextFor, request } from './_context.ts';
+
+async function changedRepo(): Promise<string> {
+  const repo = await makeRepo({ 'a.ts': 'alpha\n', 'b.ts': 'beta\n', 'gone.ts': 'bye\n', 'c.ts': 'gamma\n' });
+  await writeFiles(repo, { 'a.ts': 'ALPHA\n', 'new.ts': 'fresh\n', 'c.ts': 'GAMMA (unstaged)\n' });
+  git(repo, 'rm', '-q', 'gone.ts');
+  git(repo, 'add', 'a.ts', 'new.ts');
+  return repo;
+}
+
+const pack = async (repo: string, context: Record<string, unknown>, targets: string[] = []) => {
+  const ctx = packContextFor(repo);
+  const result = await gitDiff.pack(request(repo, { context, targets }), ctx);
+  return { ...result, byKey: Object.fromEntries(result.parts.map((p) => [p.key, p])) };
+};
+
+describe('git-diff packer', () => {
+  it('gives the staged diff only, for git_diff: true', async () => {
+    const repo = await changedRepo();
+    const { parts, byKey } = await pack(repo, { git_diff: true });
+    assert.deepEqual(parts.map((p) => p.key), ['git_diff']);
+    const diff = byKey.git_diff!.content;
+    assert.match(diff, /^## Git Diff \(Staged\)\n\n```diff\ndiff --git a\/a\.ts b\/a\.ts/);
+    assert.match(diff, /-alpha\n\+ALPHA/);
+    assert.match(diff, /\+fresh/);
+    assert.doesNotMatch(diff, /GAMMA/);
+    assert.ok(diff.endsWith('\n```'));
+  });
+
+  it('adds the unstaged diff when asked', async () => {
+    const repo = await changedRepo();
+    const { byKey } = await pack(repo, { git_diff: true, git_diff_unstaged: true });
+    assert.match(byKey.git_diff!.content, /## Git Diff \(Unstaged\)\n\n```diff\n[^]*\+GAMMA \(unstaged\)/);
+  });
+
+  it('packs $CHANGED_FILES in full: staged, not deleted, not targets, sorted', async () => {
+    const repo = await changedRepo();
+    const { parts, byKey } = await pack(repo, { include: ['$CHANGED_FILES'] }, ['a.ts']);
+    assert.deepEqual(parts.map((p) => p.key), ['changed_files']);
+    assert.deepEqual(byKey.changed_files!.files, ['new.ts']);
+    assert.equal(byKey.changed_files!.content, '## Changed Files\n\n### new.ts\n\n```\nfresh\n\n```\n');
+  });
+
+  it('takes the "git diff --cached" sentinel, and defaults to the staged diff when chosen with no option', async () => {
+    const repo = await changedRepo();
+    assert.deepEqual((await pack(repo, { include: ['git diff --cached'] })).parts.map((p) => p.key), ['git_diff']);
+    assert.deepEqual((await pack(repo, {})).parts.map((p) => p.key), ['git_diff']);
+    assert.deepEqual((await pack(repo, { git_diff: false })).parts, []);
+  });
+
+  it('gives nothing when nothing is staged', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    assert.deepEqual((await pack(repo, { git_diff: true, include: ['$CHANGED_FILES'] })).parts, []);
+  });
+
+  it('outside a git repository: no parts, a notice, no crash', async () => {
+    const dir = await tempDir();
+    const { parts, notices } = await pack(dir, { git_diff: true });
+    assert.deepEqual(parts, []);
+    assert.ok(notices.some((n) => n.startsWith('git-diff: no diff:')), notices.join('\n'));
+  });
+});
