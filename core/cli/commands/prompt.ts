@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { BuiltPrompt } from '../../prompt/build-prompt.ts';
 import type { RoleLoadOptions } from '../../roles/load-role.ts';
+import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
@@ -40,19 +41,33 @@ export function renderPromptStats(built: BuiltPrompt, tokenizer: string): string
   return lines.join('\n');
 }
 
+/**
+ * yargs takes a lone "-" for a positional, which the [task] positional catches as "", so
+ * `--task -` arrives empty: read stdin then, unless stdin is a terminal (an empty task is then
+ * a mistake, not a pipe).
+ */
+function taskArg(value: unknown, ctx: CliContext): string {
+  if (value === undefined) throw errors.usage('Missing the task', 'Give it with --task <text|@file|->.');
+  const text = String(value);
+  if (text !== '') return text;
+  if ((ctx.deps.stdin as { isTTY?: boolean }).isTTY) throw errors.usage('--task is empty', 'Give the task as text, @file, or - to read it from stdin.');
+  return '-';
+}
+
 export default defineCommand({
-  command: 'prompt <role>',
+  command: 'prompt <role> [task]',
   describe: 'Print the exact prompt `run` would send for a role (--stats: token estimate per part, on stderr)',
   builder: (y) =>
     y
       .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })
-      .option('task', { type: 'string', demandOption: true, describe: 'The task: text, @file, or - for stdin' })
+      .positional('task', { type: 'string', describe: 'The task, as with --task' })
+      .option('task', { type: 'string', describe: 'The task: text, @file, or - for stdin (required)' })
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
   async run(args, ctx) {
-    const task = await readTextArg(String(args.task), ctx.deps, 'task');
+    const task = await readTextArg(taskArg(args.task, ctx), ctx.deps, 'task');
     const extraContext = await readKeyValues((args.context as string[] | undefined) ?? [], ctx.deps, 'context');
     const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
     const roleArg = String(args.role);
