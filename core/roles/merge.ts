@@ -36,6 +36,11 @@ const isMapping = (v: unknown): v is Mapping => typeof v === 'object' && v !== n
 const combines = (parent: unknown, child: unknown) => (isMapping(parent) && isMapping(child)) || (Array.isArray(parent) && Array.isArray(child));
 const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
+/** Sets an own property even for a key like "__proto__", so YAML keys never change prototypes. */
+function setOwn(target: Mapping, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function forget(pointers: Map<string, string>, prefix: string): void {
   for (const key of pointers.keys()) if (key.startsWith(`${prefix}/`)) pointers.delete(key);
 }
@@ -57,13 +62,13 @@ function mergeInto(target: Mapping, patch: Mapping, pointer: string, file: strin
     if (isMapping(current) && isMapping(value)) {
       const copy = { ...current };
       mergeInto(copy, value, at, file, pointers);
-      target[key] = copy;
+      setOwn(target, key, copy);
     } else if (Array.isArray(current) && Array.isArray(value)) {
-      target[key] = mergeList(current, value, at, file, at !== '/flags', pointers);
+      setOwn(target, key, mergeList(current, value, at, file, at !== '/flags', pointers));
     } else {
       forget(pointers, at);
       pointers.set(at, file);
-      target[key] = value;
+      setOwn(target, key, value);
       if (isMapping(value)) recordLeaves(value, at, file, pointers);
     }
   }
@@ -85,13 +90,14 @@ function appendPrompt(prompt: string, additions: string): string {
 /** Merges a chain given root first. Raw mappings have passed the pre-merge checks. */
 export function mergeChain(chain: MergeLayer[]): MergedRole {
   const config: Mapping = {};
-  const sources: Record<string, string> = {};
-  const contributors: Record<string, string[]> = {};
+  // Maps, not objects: a YAML key such as "__proto__" must be an ordinary key here too.
+  const sources = new Map<string, string>();
+  const contributors = new Map<string, string[]>();
   const pointerSources = new Map<string, string>();
   let orphanAdditions: string | null = null;
   const touch = (key: string, file: string, merging: boolean) => {
-    sources[key] = file;
-    contributors[key] = merging ? [...(contributors[key] ?? []), file] : [file];
+    sources.set(key, file);
+    contributors.set(key, merging ? [...(contributors.get(key) ?? []), file] : [file]);
   };
   for (const { file, raw } of chain) {
     const { extends: parent, system_prompt_additions: additions, ...rest } = raw;
@@ -102,8 +108,7 @@ export function mergeChain(chain: MergeLayer[]): MergedRole {
     if (typeof parent === 'string') {
       config.extends = parent;
       pointerSources.set('/extends', file);
-      sources.extends = file;
-      contributors.extends = [file];
+      touch('extends', file, false);
     }
     if (typeof additions === 'string') {
       if (typeof config.system_prompt === 'string') {
@@ -115,7 +120,7 @@ export function mergeChain(chain: MergeLayer[]): MergedRole {
       }
     }
   }
-  return { config, sources, contributors, pointerSources, orphanAdditions };
+  return { config, sources: Object.fromEntries(sources), contributors: Object.fromEntries(contributors), pointerSources, orphanAdditions };
 }
 
 /** The file that gave the value at a JSON pointer: the nearest recorded pointer above it. */
