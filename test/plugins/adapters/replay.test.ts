@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { loadOutputSchema, listOutputSchemas } from '../../../core/output/schemas.ts';
 import { parseExtraction } from '../../../core/output/parse-extraction.ts';
 import { emptyMetrics, type CommandRequest, type Extraction } from '../../../core/plugin/index.ts';
@@ -73,6 +74,30 @@ describe('replay adapter', () => {
       texts.push(envelope.result);
     }
     assert.deepEqual(texts, ['first', 'second', 'tenth', 'tenth']);
+  });
+
+  it('the canned replies in test/fixtures/replay are valid answers for their schemas', async () => {
+    const cases = { 'review-approved.md': 'review', 'review-changes-requested.md': 'review', 'implementation-success.md': 'implementation' };
+    for (const [file, name] of Object.entries(cases)) {
+      const text = await readFile(fileURLToPath(new URL(`../../fixtures/replay/${file}`, import.meta.url)), 'utf8');
+      const schema = loadOutputSchema(name, { baseDir: process.cwd() });
+      assert.doesNotThrow(() => parseExtraction({ text, metrics: emptyMetrics() }, { registry, schema, adapter: 'replay' }), file);
+    }
+  });
+
+  it('the canned folder in test/fixtures/replay: attempt 1 has no JSON, attempt 2 is a valid answer', async () => {
+    const schema = loadOutputSchema('implementation', { baseDir: process.cwd() });
+    const folder = fileURLToPath(new URL('../../fixtures/replay/no-json-then-valid/', import.meta.url));
+    const outcomes = [];
+    for (const attempt of [1, 2]) {
+      const { extraction } = await runReplay(await scratchRequest({ attempt }), { SUPERVISOR_REPLAY: folder });
+      try {
+        outcomes.push(parseExtraction(extraction, { registry, schema, adapter: 'replay' }).status);
+      } catch (error) {
+        outcomes.push((error as { code?: string }).code);
+      }
+    }
+    assert.deepEqual(outcomes, ['PARSE_NO_JSON', 'SUCCESS']);
   });
 
   it('x-replay on the role, relative to the run folder; SUPERVISOR_REPLAY wins over it', async () => {
