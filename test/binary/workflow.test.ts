@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { makeRepo } from '../helpers/git-repo.ts';
+import { binarySuite, makeSandbox, runProgram } from './binary.ts';
+
+const examples = fileURLToPath(new URL('../../scripts/examples/', import.meta.url));
+
+interface Summary {
+  approved: boolean;
+  rounds: number;
+  runs: { role: string; round?: number; run_id: string; status: string; verdict?: string }[];
+}
+
+/** Runs the zx example with this Node; the supervisor it drives is the sandboxed binary. */
+async function workflow(args: string[]) {
+  const box = await makeSandbox();
+  const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+  const run = await runProgram(process.execPath, [join(examples, 'plan-implement-review.mjs'), '--task', 'Validate the arguments of add()', '--target', 'math.js', '--replay-dir', join(examples, 'replies'), ...args], {
+    cwd: repo,
+    env: { PATH: box.path, HOME: box.home, SUPERVISOR_BIN: box.binary },
+  });
+  return { run, repo };
+}
+
+describe('the zx plan → implement → review example, driving the binary', binarySuite(), () => {
+  it('loops until the reviewer approves, feeding the review back to the implementer', async () => {
+    const { run, repo } = await workflow([]);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as Summary;
+    assert.equal(summary.approved, true);
+    assert.equal(summary.rounds, 2);
+    assert.deepEqual(
+      summary.runs.map((r) => `${r.role}:${r.verdict ?? r.status}`),
+      ['planner:pass', 'implementer:pass', 'reviewer:CHANGES_REQUESTED', 'implementer:pass', 'reviewer:APPROVED'],
+    );
+    const second = summary.runs.filter((r) => r.role === 'implementer')[1]!;
+    const prompt = await readFile(join(repo, '.supervisor', 'runs', second.run_id, 'prompt.md'), 'utf8');
+    assert.match(prompt, /The reviewer asked for these changes/);
+    assert.match(prompt, /not covered by a test/);
+    assert.match(prompt, /Reject non-numeric arguments/, 'the plan reaches the implementer');
+  });
+
+  it('stops at the round limit without approval (exit 1)', async () => {
+    const { run } = await workflow(['--max-rounds', '1']);
+    assert.equal(run.code, 1, run.stderr);
+    const summary = JSON.parse(run.stdout) as Summary;
+    assert.equal(summary.approved, false);
+    assert.equal(summary.rounds, 1);
+  });
+});
