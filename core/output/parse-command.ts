@@ -16,10 +16,11 @@ import { parseExtraction } from './parse-extraction.ts';
 import { DEFAULT_PARSER, parseOutput, type ParseOutputOptions } from './parse-output.ts';
 import { GENERIC_SCHEMA, loadOutputSchema, resolveOutputSchema } from './schemas.ts';
 
-type RoleLike = Pick<Role, 'name' | 'base_role' | 'output_schema'> & Partial<Pick<Role, 'parser' | 'extensions' | 'file'>>;
+type RoleLike = Pick<Role, 'name' | 'base_role' | 'output_schema'> & Partial<Pick<Role, 'parser' | 'config' | 'file'>>;
 
 async function readInput(file: string | undefined, ctx: CliContext): Promise<string> {
-  if (file === undefined || file === '-') {
+  // yargs hands over "-" as "" (no file can have an empty name).
+  if (file === undefined || file === '-' || file === '') {
     if (file === undefined && (ctx.deps.stdin as { isTTY?: boolean }).isTTY) {
       throw errors.usage('supervisor parse needs the output to parse', 'Give a file, or pipe the output in (e.g. claude -p ... | supervisor parse --role reviewer).');
     }

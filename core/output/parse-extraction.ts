@@ -1,7 +1,7 @@
 /**
- * Parses what an adapter extracted: the CLI's natively validated object, the final text, then
- * older texts newest first (cline's rule); the first that passes wins. When none does, the
- * final text's error is the one reported (it is what the model was asked to get right).
+ * Parses what an adapter extracted, in the engine's order: the final text, then the object the
+ * CLI validated natively (claude's structured_output), then older texts newest first (cline's
+ * rule); the first that passes wins. When none does, the first error is reported.
  */
 import type { Extraction } from '../plugin/contracts.ts';
 import { parseOutput, type ParseOutputOptions } from './parse-output.ts';
@@ -10,18 +10,18 @@ import { validateOutput } from './validate-output.ts';
 
 export function parseExtraction(extraction: Extraction, opts: ParseOutputOptions & { adapter: string }): Record<string, unknown> {
   const attempts: Array<() => Record<string, unknown>> = [];
-  if (extraction.text !== null && extraction.text !== undefined) attempts.push(() => parseOutput(extraction.text!, opts));
-  if (extraction.structured !== undefined && extraction.structured !== null) attempts.unshift(() => validateOutput(opts.schema, extraction.structured));
-  for (const text of extraction.alternates ?? []) attempts.push(() => parseOutput(text, opts));
+  const text = extraction.text?.trim() ? extraction.text : null;
+  if (text !== null) attempts.push(() => parseOutput(text, opts));
+  if (extraction.structured !== undefined && extraction.structured !== null) attempts.push(() => validateOutput(opts.schema, extraction.structured));
+  for (const alternate of extraction.alternates ?? []) if (alternate.trim()) attempts.push(() => parseOutput(alternate, opts));
   if (!attempts.length) throw outputErrors.noAnswerText(opts.adapter);
-  const failures: unknown[] = [];
+  let first: unknown;
   for (const attempt of attempts) {
     try {
       return attempt();
     } catch (error) {
-      failures.push(error);
+      first ??= error;
     }
   }
-  const structuredFirst = extraction.structured !== undefined && extraction.structured !== null && extraction.text != null;
-  throw failures[structuredFirst ? 1 : 0];
+  throw first;
 }

@@ -8,6 +8,7 @@
 import { definePlugin, errors, isSupervisorError, type ParserContext } from '../../core/plugin/index.ts';
 import { legacyGitRange, legacyIssues, legacyVerdict } from './lib/legacy-grammar.ts';
 import { acceptanceViolations, expectedV2Role, V2_ROLES, type Violation } from './lib/v2-contract.ts';
+import { v2FormatInstructions } from './lib/v2-format.ts';
 import { looksLikeV2, readV2Result } from './lib/v2-headers-grammar.ts';
 
 const EXPECTED_FORMAT = 'role: <worker|spec-reviewer|code-quality-reviewer>\ntask_id: <id>\nstatus: <pass|gaps|error>\n[git_range, files_changed, issues, confidence]\n\n<free-form body>';
@@ -91,4 +92,5 @@ export default definePlugin({
       { expected: EXPECTED_FORMAT },
     );
   },
+  formatInstructions: (ctx) => v2FormatInstructions(expectedV2Role(ctx.role)),
 });

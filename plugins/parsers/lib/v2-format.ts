@@ -1,0 +1,27 @@
+/** The v2 answer format in words and with an example: what a retry asks the model for (seed 003). */
+import { ACCEPTANCE_MATRIX, type V2Role } from './v2-contract.ts';
+
+const EXAMPLES: Record<V2Role, string> = {
+  worker: 'role: worker\ntask_id: 7f3c2a9e\nstatus: pass\ngit_range: a1b2c3d..e4f5a6b\nfiles_changed: src/auth.ts, src/auth.test.ts\n\nImplemented refresh-token rotation. Tests: 12/12 passing. Self-review: clean.',
+  'spec-reviewer': 'role: spec-reviewer\ntask_id: 7f3c2a9e\nstatus: gaps\nconfidence: high\nissues: missing progress reporting (requirement 3); extra --json flag not requested\n\nIssues found:\n- Missing: progress reporting — src/recovery.ts:45\n- Extra: --json flag — src/recovery.ts:12',
+  'code-quality-reviewer': 'role: code-quality-reviewer\ntask_id: 7f3c2a9e\nstatus: pass\nconfidence: high\n\nCode quality review passed. Strengths: small functions, clear names. No detector findings.',
+};
+
+export function v2FormatInstructions(role: V2Role | undefined): string {
+  const rows = ACCEPTANCE_MATRIX.filter((row) => role === undefined || row.role === role).map(
+    (row) => `- ${row.role} with status ${row.statuses.join(' or ')}: ${row.required.join(', ')}`,
+  );
+  return [
+    'Start your answer with v2 structured headers: the very first line is',
+    `\`role: ${role ?? '<worker|spec-reviewer|code-quality-reviewer>'}\`, then one \`key: value\` per line, then ONE blank line, then a free-form body.`,
+    'Headers: role, task_id (the task id given with the task), status (pass|gaps|error), git_range (<base>..<head>),',
+    'files_changed (comma-separated paths), issues (semicolon-separated), confidence (high|medium|low, reviewers only).',
+    'Required fields:',
+    ...rows,
+    'No code fences around the headers, nothing before the role line.',
+    '',
+    'For example (use your real values):',
+    '',
+    EXAMPLES[role ?? 'worker'],
+  ].join('\n');
+}
