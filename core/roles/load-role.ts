@@ -124,9 +124,18 @@ function toRole(merged: MergedRole, chain: ChainLink[]): Role {
   };
 }
 
+/** A role is named after its file: a file that gives no name gets that one, never its parent's. */
+function nameAfterFile(merged: MergedRole, file: RoleFile): void {
+  merged.config.name = file.name;
+  merged.sources.name = file.path;
+  merged.contributors.name = [file.path];
+  merged.pointerSources.set('/name', file.path);
+}
+
 async function loadFrom(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions): Promise<LoadedRole> {
   const chain = await readChain(start, layers, opts);
   const merged = mergeChain([...chain].reverse().map((link) => ({ file: link.file.path, raw: link.raw })));
+  if (!('name' in chain[0]!.raw)) nameAfterFile(merged, start);
   const violations = roleViolations(merged, start, opts);
   if (violations.length) throw roleErrors.invalid(start.name, start.path, violations);
   return { role: toRole(merged, chain), merged, chain: chain.map((l) => l.file) };

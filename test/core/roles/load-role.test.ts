@@ -144,6 +144,21 @@ describe('loadRole: merge rules', () => {
     assert.equal(role.file, c);
   });
 
+  it('names a role after its file: a name left out is the file name, never the parent\'s', async () => {
+    const env = await roleEnv({
+      repo: {
+        'p.yaml': { name: 'p', ...BASE },
+        'anon.yaml': { extends: 'p', description: 'No name of its own.' },
+        'wrong.yaml': { name: 'p', extends: 'p', description: 'Copied the parent name.' },
+      },
+    });
+    const role = await loadRole('anon', env.opts);
+    assert.equal(role.name, 'anon');
+    assert.equal(role.sources.name, join(env.repoRoles, 'anon.yaml'));
+    const error = await rejects(() => loadRole('wrong', env.opts), 'ROLE_INVALID');
+    assert.match(error.message, /\/name: "p" does not match the file name; .* name: wrong/);
+  });
+
   it('reports every violation at once, each with its JSON pointer', async () => {
     const env = await roleEnv({
       repo: {
