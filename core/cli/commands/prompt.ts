@@ -42,32 +42,35 @@ export function renderPromptStats(built: BuiltPrompt, tokenizer: string): string
 }
 
 /**
- * yargs takes a lone "-" for a positional, which the [task] positional catches as "", so
- * `--task -` arrives empty: read stdin then, unless stdin is a terminal (an empty task is then
- * a mistake, not a pipe).
+ * The task from --task or the [text] positional. yargs reads a lone "-" as a positional, so
+ * `--task -` (and a bare `-`) arrive as text === "": that means stdin.
  */
-function taskArg(value: unknown, ctx: CliContext): string {
+function taskArg(option: unknown, positional: unknown): string {
+  const given = [option, positional].filter((v) => typeof v === 'string' && v !== '').length;
+  if (given > 1 || (positional === '' && typeof option === 'string' && option !== '')) {
+    throw errors.usage('The task was given more than once', 'Give one task, either with --task or after the role name.');
+  }
+  if (positional === '') return '-';
+  const value = typeof option === 'string' ? option : positional;
   if (value === undefined) throw errors.usage('Missing the task', 'Give it with --task <text|@file|->.');
-  const text = String(value);
-  if (text !== '') return text;
-  if ((ctx.deps.stdin as { isTTY?: boolean }).isTTY) throw errors.usage('--task is empty', 'Give the task as text, @file, or - to read it from stdin.');
-  return '-';
+  if (value === '') throw errors.usage('The task is empty', 'Give the task as text, @file, or - to read it from stdin.');
+  return String(value);
 }
 
 export default defineCommand({
-  command: 'prompt <role> [task]',
+  command: 'prompt <role> [text]',
   describe: 'Print the exact prompt `run` would send for a role (--stats: token estimate per part, on stderr)',
   builder: (y) =>
     y
       .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })
-      .positional('task', { type: 'string', describe: 'The task, as with --task' })
+      .positional('text', { type: 'string', describe: 'The task, instead of --task' })
       .option('task', { type: 'string', describe: 'The task: text, @file, or - for stdin (required)' })
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
   async run(args, ctx) {
-    const task = await readTextArg(taskArg(args.task, ctx), ctx.deps, 'task');
+    const task = await readTextArg(taskArg(args.task, args.text), ctx.deps, 'task');
     const extraContext = await readKeyValues((args.context as string[] | undefined) ?? [], ctx.deps, 'context');
     const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
     const roleArg = String(args.role);

@@ -95,6 +95,11 @@ describe('supervisor prompt', () => {
     const result = await runCli(['prompt', 'planner'], { cwd: repo });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /task/);
+    for (const argv of [['A', '--task', 'B'], ['-', '--task', 'B'], ['--task', '']]) {
+      const bad = await runCli(['prompt', 'planner', ...argv], { cwd: repo });
+      assert.equal(bad.code, 2, argv.join(' '));
+      assert.match(bad.stderr, /more than once|empty/);
+    }
     const positional = await runCli(['prompt', 'planner', 'Plan the greeting'], { cwd: repo });
     assert.match(positional.stdout, /## Task\n\nPlan the greeting\n/);
   });
