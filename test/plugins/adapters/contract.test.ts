@@ -60,6 +60,28 @@ describe('built-in adapters: contract', () => {
   }
 });
 
+describe('every CLI adapter: role flags and x-model', () => {
+  const modelFlag: Record<string, string> = { claude: '--model', codex: '--model', gemini: '-m', cline: '-m' };
+  for (const { plugin } of adapters.filter((a) => a.plugin.name !== 'replay')) {
+    const adapter = plugin as AdapterPlugin;
+    it(`${adapter.name} appends the role's flags to its command line (the seeds deferred them)`, async () => {
+      const scratch = await tempDir('sv-flags-');
+      const spec = await adapter.command(request({ scratchDir: scratch, prompt: 'do the task', flags: ['--extra-flag', 'value with spaces'] }), context());
+      const at = spec.args.indexOf('--extra-flag');
+      assert.ok(at > 0, JSON.stringify(spec.args));
+      assert.equal(spec.args[at + 1], 'value with spaces');
+    });
+
+    it(`${adapter.name} maps x-model to ${modelFlag[adapter.name]}`, async () => {
+      const scratch = await tempDir('sv-model-');
+      const spec = await adapter.command(request({ scratchDir: scratch, prompt: 'do the task', model: 'some-model' }), context());
+      assert.equal(spec.args[spec.args.indexOf(modelFlag[adapter.name] ?? '') + 1], 'some-model');
+      const none = await adapter.command(request({ scratchDir: scratch, prompt: 'do the task' }), context());
+      assert.ok(!none.args.includes(modelFlag[adapter.name] ?? ''), 'no model flag without x-model');
+    });
+  }
+});
+
 describe('supervisor doctor lists the built-in adapters', () => {
   it('finds the four CLIs (fake bins on PATH) with their versions and quiet env, and replay', async () => {
     const repo = await makeRepo();
