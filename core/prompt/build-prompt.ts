@@ -74,16 +74,68 @@ function appendInstructions(prompt: string, instructions: InstructionText[]): st
   return `${prompt.trimEnd()}\n\n${sections.join('\n\n')}\n`;
 }
 
+interface Flow {
+  prompt: string;
+  template: string | null;
+  packed: PackedContext;
+}
+
+/** Template flow: pack the file context (budget minus overhead), then render the template. */
+async function templateFlow(name: string, opts: BuildPromptOptions, pack: PackOptions, packing: PackingDeps, instructions: InstructionText[], outputSchema: OutputSchema): Promise<Flow> {
+  // Resolve the template before packing: a bad name should fail fast, not after reading files.
+  const templates = await loadTemplateSet(opts.repoRoot);
+  const template = getTemplate(templates, name).name;
+  const renderer = createRenderer(templates);
+  const packed = await packing.packFileContext(pack);
+  const data = templateData({ role: opts.role, task: opts.task, context: packed.text, targets: opts.targets, extraContext: opts.extraContext, instructions, outputSchema });
+  const prompt = `${renderer.render(template, data as unknown as Record<string, unknown>).trimEnd()}\n`;
+  return { prompt, template, packed };
+}
+
+/** Legacy flow: the packer assembles the whole prompt; instruction files follow it. */
+async function legacyFlow(opts: BuildPromptOptions, pack: PackOptions, packing: PackingDeps, instructions: InstructionText[]): Promise<Flow> {
+  const packed = await packing.packContext({ ...pack, task: opts.task });
+  return { prompt: appendInstructions(packed.text, instructions), template: null, packed };
+}
+
+/** Sizes: the packed parts, then what the prompt adds (system prompt, task, instructions, template text). */
+function promptStats(flow: Flow, opts: BuildPromptOptions, instructions: InstructionText[], tokenizer: TokenizerName): PromptStats {
+  const promptTokens = estimateTokens(flow.prompt, tokenizer);
+  const parts = [...flow.packed.parts];
+  if (flow.template !== null) parts.push(part('system_prompt', opts.role.system_prompt, tokenizer), part('task', opts.task, tokenizer));
+  if (instructions.length) parts.push(part('instructions', instructions.map((i) => i.content).join('\n'), tokenizer));
+  if (flow.template !== null) {
+    // What the template itself adds: headings, guidance, output requirements and schema.
+    const kept = parts.filter((p) => !p.pruned);
+    const tokens = Math.max(0, promptTokens - kept.reduce((sum, p) => sum + p.tokens, 0));
+    const bytes = Math.max(0, Buffer.byteLength(flow.prompt) - kept.reduce((sum, p) => sum + p.bytes, 0));
+    parts.push({ key: 'template', tokens, bytes, files: [], pruned: false });
+  }
+  const warnings = [...flow.packed.warnings];
+  const budget = opts.role.context.token_budget;
+  if (typeof budget === 'number' && promptTokens > budget) {
+    warnings.push(`The prompt is about ${promptTokens} tokens, over the role's token_budget of ${budget}: the system prompt, task, instructions and always_include are never pruned.`);
+  }
+  const { packed } = flow;
+  return {
+    promptTokens,
+    parts,
+    pruned: [...packed.pruned],
+    warnings,
+    notices: [...packed.notices],
+    contextBudgetTokens: Number.isFinite(packed.budgetTokens) ? packed.budgetTokens : null,
+  };
+}
+
 export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<PackingDeps>): Promise<BuiltPrompt> {
   const tokenizer = opts.tokenizer ?? 'chars';
   await loadTokenizer(tokenizer);
   const packing = { ...(deps?.packFileContext && deps.packContext ? {} : await defaultPacking()), ...deps } as PackingDeps;
   const { role } = opts;
   const outputSchema = resolveOutputSchema(role);
-  const chosen = chooseTemplate(role);
   const instructionFiles = opts.instructionsAsArguments ? await instructionPaths(role.instructions, role.name) : [];
   const instructions = opts.instructionsAsArguments ? [] : await readInstructions(role.instructions, role.name);
-  const packOptions: PackOptions = {
+  const pack: PackOptions = {
     role,
     repoRoot: opts.repoRoot,
     targets: opts.targets,
@@ -92,53 +144,7 @@ export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<Packi
     tokenizer,
     ...(opts.notice ? { notice: opts.notice } : {}),
   };
-
-  let prompt: string;
-  let packed: PackedContext;
-  const extraParts: PackedContext['parts'] = [];
-  let template: string | null = null;
-  if (chosen === null) {
-    packed = await packing.packContext({ ...packOptions, task: opts.task });
-    prompt = appendInstructions(packed.text, instructions);
-    if (instructions.length) extraParts.push(part('instructions', instructions.map((i) => i.content).join('\n'), tokenizer));
-  } else {
-    // Resolve the template before packing: a bad name should fail fast, not after reading files.
-    const templates = await loadTemplateSet(opts.repoRoot);
-    template = getTemplate(templates, chosen).name;
-    const renderer = createRenderer(templates);
-    packed = await packing.packFileContext(packOptions);
-    const data = templateData({ role, task: opts.task, context: packed.text, targets: opts.targets, extraContext: opts.extraContext, instructions, outputSchema });
-    prompt = `${renderer.render(template, data as unknown as Record<string, unknown>).trimEnd()}\n`;
-    extraParts.push(part('system_prompt', role.system_prompt, tokenizer), part('task', opts.task, tokenizer));
-    if (instructions.length) extraParts.push(part('instructions', instructions.map((i) => i.content).join('\n'), tokenizer));
-  }
-
-  const promptTokens = estimateTokens(prompt, tokenizer);
-  const parts = [...packed.parts, ...extraParts];
-  if (template !== null) {
-    // What the template itself adds: headings, guidance, output requirements and schema.
-    const kept = parts.filter((p) => !p.pruned);
-    const tokens = Math.max(0, promptTokens - kept.reduce((sum, p) => sum + p.tokens, 0));
-    const bytes = Math.max(0, Buffer.byteLength(prompt) - kept.reduce((sum, p) => sum + p.bytes, 0));
-    parts.push({ key: 'template', tokens, bytes, files: [], pruned: false });
-  }
-  const warnings = [...packed.warnings];
-  const budget = role.context.token_budget;
-  if (typeof budget === 'number' && promptTokens > budget) {
-    warnings.push(`The prompt is about ${promptTokens} tokens, over the role's token_budget of ${budget}: the system prompt, task, instructions and always_include are never pruned.`);
-  }
-  return {
-    prompt,
-    template,
-    outputSchema,
-    instructionFiles,
-    stats: {
-      promptTokens,
-      parts,
-      pruned: [...packed.pruned],
-      warnings,
-      notices: [...packed.notices],
-      contextBudgetTokens: Number.isFinite(packed.budgetTokens) ? packed.budgetTokens : null,
-    },
-  };
+  const chosen = chooseTemplate(role);
+  const flow = chosen === null ? await legacyFlow(opts, pack, packing, instructions) : await templateFlow(chosen, opts, pack, packing, instructions, outputSchema);
+  return { prompt: flow.prompt, template: flow.template, outputSchema, instructionFiles, stats: promptStats(flow, opts, instructions, tokenizer) };
 }
