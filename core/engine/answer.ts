@@ -6,7 +6,7 @@
  * in both directions (cli-formats.md), the envelope decides.
  */
 import { isSupervisorError, wrapPluginError } from '../errors.ts';
-import { validateJson } from '../json-schema.ts';
+import { formatViolations, validateJson } from '../json-schema.ts';
 import type { Extraction, Failure, FailureClass } from '../plugin/contracts.ts';
 import type { RunProcessResult } from '../process/run-process.ts';
 
@@ -58,7 +58,7 @@ export function readAnswer(proc: RunProcessResult, extraction: Extraction, optio
   if (text === null && extraction.structured === undefined && alternates.length === 0) {
     return { ok: false, failure: failed ? nonzero(proc, options.bin) : { class: 'empty_output', detail: `${options.bin} returned no answer text` } };
   }
-  let first: Failure | null = null;
+  let first = null as Failure | null;
   const tryParse = (candidate: string): Record<string, unknown> | null => {
     try {
       return options.parse(candidate);
@@ -76,13 +76,18 @@ export function readAnswer(proc: RunProcessResult, extraction: Extraction, optio
     if (checked.valid && typeof checked.value === 'object' && !Array.isArray(checked.value)) {
       return { ok: true, output: checked.value as Record<string, unknown>, source: 'structured' };
     }
+    // The CLI returned an object (claude --json-schema puts unfenced JSON in the text): say
+    // what is wrong with it rather than "no JSON block".
+    if (!first || first.class === 'no_json') {
+      first = { class: 'invalid_output', detail: clip(`the structured answer does not match the output schema: ${formatViolations(checked.violations)}`) };
+    }
   }
   for (const alternate of alternates) {
     const output = tryParse(alternate);
     if (output) return { ok: true, output, source: 'alternate' };
   }
   if (failed) return { ok: false, failure: nonzero(proc, options.bin) };
-  return { ok: false, failure: first ?? { class: 'invalid_output', detail: 'the structured answer does not match the output schema' } };
+  return { ok: false, failure: first ?? { class: 'no_json', detail: 'no answer found' } };
 }
 
 function parseFailure(error: unknown): Failure {

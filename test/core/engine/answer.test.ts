@@ -62,3 +62,11 @@ describe('reading an answer', () => {
     assert.throws(() => readAnswer(proc(), ex({ text: 'x' }), { ...opts, parse: () => { throw errors.pluginNotFound('parser', 'nope', []); } }), { code: 'PLUGIN_NOT_FOUND' });
   });
 });
+
+describe('reading a structured answer', () => {
+  it('names the schema violations of an invalid structured answer instead of "no JSON"', () => {
+    const out = readAnswer(proc(), ex({ text: '{"status": 5}', structured: { status: 5 } }), opts) as { failure: { class: string; detail: string } };
+    assert.equal(out.failure.class, 'invalid_output');
+    assert.match(out.failure.detail, /\/status/);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Process handling end to end: a timeout ends the CLI's whole process tree (grandchild
+ * included), Ctrl-C on the real `supervisor` process exits 130 and cleans up, and two real
+ * `supervisor run` processes share one repository.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { RunResult } from '../../core/engine/result.ts';
+import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from './_checkout.ts';
+import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
+
+const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
+
+/** Gone, or a zombie nobody has reaped yet (it holds no resources and runs no code). */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
+  } catch {
+    return true;
+  }
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function spawnSupervisor(cwd: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...fakeEnv(env) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+describe('supervisor run: processes (end to end)', () => {
+  it('a timeout ends the whole process tree, grandchild included, even when the CLI ignores TERM', async () => {
+    const repo = await makeRepo();
+    const before = snapshotCheckout(repo);
+    const tmp = await tempDir();
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--timeout', '0.5', '--retries', '0'], {
+      FAKE_CLI_HANG: '1',
+      FAKE_CLI_IGNORE_TERM: '1',
+      FAKE_CLI_GRANDCHILD: '1',
+      FAKE_CLI_GRANDCHILD_PID_FILE: join(tmp, 'grandchild.pid'),
+      FAKE_CLI_LOG: join(tmp, 'calls.jsonl'),
+    });
+    assert.equal(run.code, 4);
+    assert.equal(run.result.failure?.class, 'timeout');
+    assert.match(run.result.failure!.detail, /within 0.5s/);
+    const cliPid = cliCalls(join(tmp, 'calls.jsonl'))[0]!.pid;
+    const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
+    await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI and its grandchild to be gone', 3000);
+    assert.ok(!existsSync(run.result.worktree.path));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('Ctrl-C mid-run: exit 130, interrupted recorded, CLI tree ended, worktree gone, checkout untouched', async () => {
+    const repo = await makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    const before = snapshotCheckout(repo);
+    const tmp = await tempDir();
+    const log = join(tmp, 'calls.jsonl');
+    const { child, done } = spawnSupervisor(repo, ['run', 'implementer', '--task', 'change a', '--json'], {
+      FAKE_CLI_HANG: '1',
+      FAKE_CLI_GRANDCHILD: '1',
+      FAKE_CLI_GRANDCHILD_PID_FILE: join(tmp, 'grandchild.pid'),
+      FAKE_CLI_EDITS: JSON.stringify({ 'src/a.ts': 'half-done\n' }),
+      FAKE_CLI_LOG: log,
+    });
+    await waitFor(() => cliCalls(log).length === 1 && existsSync(join(tmp, 'grandchild.pid')), 'the CLI to start');
+    child.kill('SIGINT');
+    const out = await done;
+    assert.equal(out.code, 130, out.stderr);
+    const result = JSON.parse(out.stdout) as RunResult;
+    assert.equal(result.failure?.class, 'interrupted');
+    assert.equal(result.exit_code, 130);
+    const kinds = eventKinds(result);
+    assert.ok(kinds.includes('interrupted'), kinds.join(','));
+    assert.equal(kinds.at(-1), 'run_finished');
+    assert.ok(kinds.includes('workspace_removed'));
+    const cliPid = cliCalls(log)[0]!.pid;
+    const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
+    await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI tree to be gone', 3000);
+    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1);
+    assert.equal(git(repo, 'branch', '--list', 'supervisor/*'), '');
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('two supervisor processes run at once in one repository', async () => {
+    const repo = await makeRepo();
+    const before = snapshotCheckout(repo);
+    const reply = await replies(fenced({ status: 'SUCCESS', action_taken: 'x' }));
+    const runs = ['one', 'two'].map((name) =>
+      spawnSupervisor(repo, ['run', 'implementer', '--task', name, '--json'], {
+        FAKE_CLI_REPLY_FILE: reply,
+        FAKE_CLI_DELAY_MS: '300',
+        FAKE_CLI_EDITS: JSON.stringify({ [`${name}.txt`]: name }),
+      }).done,
+    );
+    const [a, b] = await Promise.all(runs);
+    assert.equal(a!.code, 0, a!.stderr);
+    assert.equal(b!.code, 0, b!.stderr);
+    const ra = JSON.parse(a!.stdout) as RunResult;
+    const rb = JSON.parse(b!.stdout) as RunResult;
+    assert.deepEqual([ra.files_changed, rb.files_changed], [['one.txt'], ['two.txt']]);
+    assert.notEqual(ra.branch, rb.branch);
+    // they really overlapped in time
+    assert.ok(ra.started_at < rb.finished_at && rb.started_at < ra.finished_at);
+    assertCheckoutUnchanged(repo, before);
+  });
+});
