@@ -63,11 +63,24 @@ interface ParseOutcome {
   action: Action | undefined;
 }
 
+/** Options whose value may be "-" (stdin); yargs would otherwise read a lone "-" as a positional. */
+const STDIN_OPTIONS = new Set(['--task', '-t']);
+
+export function joinStdinValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (const token of argv) {
+    const previous = out[out.length - 1];
+    if (token === '-' && previous !== undefined && STDIN_OPTIONS.has(previous)) out[out.length - 1] = `${previous}=-`;
+    else out.push(token);
+  }
+  return out;
+}
+
 function parse(argv: string[]): Promise<ParseOutcome> {
   let action: Action | undefined;
   const parser = buildParser((chosen) => (action = chosen));
   return new Promise((resolve) => {
-    void parser.parse(argv, {}, (error: Error | undefined, _args: unknown, output: string) => {
+    void parser.parse(joinStdinValues(argv), {}, (error: Error | undefined, _args: unknown, output: string) => {
       resolve({ error: error ?? undefined, output, action });
     });
   });
