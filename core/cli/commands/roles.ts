@@ -1,4 +1,6 @@
 /** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
+// Node built-ins are imported statically: the single binary cannot import them dynamically.
+import { basename, resolve } from 'node:path';
 import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
@@ -54,7 +56,6 @@ const show = defineCommand({
   async run(args, ctx) {
     const { loadRoleDetailed, loadRoleFileDetailed } = await import('../../roles/load-role.ts');
     const { renderRole } = await import('../../roles/render-role.ts');
-    const { resolve } = await import('node:path');
     const name = String(args.name);
     const opts = await roleOptions(ctx);
     const loaded = looksLikeFile(name) ? await loadRoleFileDetailed(resolve(ctx.deps.cwd, name), opts) : await loadRoleDetailed(name, opts);
@@ -78,7 +79,6 @@ const validate = defineCommand({
   async run(args, ctx) {
     const roles = await import('../../roles/load-role.ts');
     const { toSupervisorError } = await import('../render-error.ts');
-    const { basename, resolve } = await import('node:path');
     const { displayPath } = await import('../../roles/render-role.ts');
     const opts = await roleOptions(ctx);
     const given = ((args.files as string[] | undefined) ?? []).map(String);
