@@ -213,3 +213,15 @@ describe('v2-headers: recognition and the legacy grammar', () => {
     assert.equal(thrown(() => parse('Implementation complete.', { legacy: true })).code, 'PARSE_UNRECOGNISED');
   });
 });
+
+describe('v2-headers: format instructions for a stricter retry', () => {
+  for (const role of ['worker', 'spec-reviewer', 'code-quality-reviewer']) {
+    it(`tells a ${role} the exact format, and its example parses`, () => {
+      const text = v2Headers.formatInstructions!(ctx({ role: { name: role, baseRole: null } }));
+      assert.match(text, new RegExp(`role: ${role}`));
+      for (const row of ACCEPTANCE_MATRIX.filter((r) => r.role === role)) assert.ok(text.includes(row.required.join(', ')));
+      const example = text.slice(text.indexOf('For example (use your real values):') + 36).trim();
+      assert.equal(parse(example, { role: { name: role, baseRole: null } }).role, role);
+    });
+  }
+});
