@@ -5,14 +5,32 @@
  * files are skipped. Each folder is checked once to resolve inside the repository, and files
  * are opened without following a final symlink, so nothing outside the repository is read.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, constants, fstat, open, read } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { isSupervisorError, type PackContext } from '../../core/plugin/index.ts';
 
 export const MAX_FILE_SIZE = 1024 * 1024;
 export const MAX_TOTAL_SIZE = 10 * 1024 * 1024;
-const BATCH = 64;
+const BATCH = 128;
+
+// Plain fd calls: several times cheaper per file than FileHandle for thousands of small files.
+const openFd = promisify(open);
+const fstatFd = promisify(fstat);
+const closeFd = promisify(close);
+const readFd = (fd: number, buffer: Buffer, offset: number) =>
+  new Promise<number>((resolve, reject) => read(fd, buffer, offset, buffer.length - offset, offset, (e, n) => (e ? reject(e) : resolve(n))));
+
+async function readAll(fd: number, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const n = await readFd(fd, buffer, filled);
+    if (n === 0) break; // the file shrank while we read it
+    filled += n;
+  }
+  return filled === size ? buffer : buffer.subarray(0, filled);
+}
 
 export interface ReadFile {
   path: string;
@@ -51,34 +69,34 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
   };
   const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
-  async function openSafely(path: string) {
+  async function openSafely(path: string): Promise<number> {
     const absolute = join(await folder(dirname(path)), path.slice(path.lastIndexOf('/') + 1));
     try {
-      return await open(absolute, noFollow);
+      return await openFd(absolute, noFollow);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-      return open(await ctx.safePath(path), constants.O_RDONLY); // a symlinked file: check where it leads
+      return openFd(await ctx.safePath(path), constants.O_RDONLY); // a symlinked file: check where it leads
     }
   }
 
   async function readOne(path: string, room: number): Promise<Outcome> {
-    let handle;
+    let fd: number;
     try {
-      handle = await openSafely(path);
+      fd = await openSafely(path);
     } catch (error) {
       return { kind: isSupervisorError(error) ? 'outside' : 'unreadable' };
     }
     try {
-      const info = await handle.stat();
+      const info = await fstatFd(fd);
       if (!info.isFile()) return { kind: 'unreadable' };
       if (info.size > maxFile) return { kind: 'tooLarge' };
       if (info.size > room) return { kind: 'overTotal' };
-      const bytes = await handle.readFile();
+      const bytes = await readAll(fd, info.size);
       return looksBinary(bytes) ? { kind: 'binary' } : { kind: 'file', bytes };
     } catch {
       return { kind: 'unreadable' };
     } finally {
-      await handle.close().catch(() => {});
+      await closeFd(fd).catch(() => {});
     }
   }
 

@@ -9,29 +9,36 @@ import { createGitignoreFs } from './_gitignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
 import { renderFiles } from './_render.ts';
 
-/** Never packed: dependencies, VCS and build output, lock files, secrets, supervisor's own state. */
-export const DEFAULT_IGNORES: readonly string[] = [
-  '**/.git/**', '**/.hg/**', '**/.svn/**',
-  '**/node_modules/**', '**/bower_components/**', '**/.venv/**', '**/venv/**', '**/__pycache__/**',
-  '**/.tox/**', '**/.mypy_cache/**', '**/.pytest_cache/**', '**/.ruff_cache/**',
-  '**/dist/**', '**/build/**', '**/coverage/**', '**/.next/**', '**/.nuxt/**', '**/.turbo/**', '**/.cache/**',
-  '**/.supervisor/**',
-  '**/package-lock.json', '**/npm-shrinkwrap.json', '**/yarn.lock', '**/pnpm-lock.yaml', '**/bun.lock', '**/bun.lockb',
-  '**/Cargo.lock', '**/poetry.lock', '**/Pipfile.lock', '**/uv.lock', '**/composer.lock', '**/Gemfile.lock', '**/go.sum',
-  '**/.DS_Store', '**/*.log', '**/.env', '**/.env.*',
-];
+/** Folders never entered: VCS, dependencies, virtualenvs, caches, build output, supervisor's state. */
+export const DEFAULT_IGNORED_FOLDERS: ReadonlySet<string> = new Set([
+  '.git', '.hg', '.svn', 'node_modules', 'bower_components', 'jspm_packages', '.venv', 'venv', '__pycache__',
+  '.tox', '.mypy_cache', '.pytest_cache', '.ruff_cache', 'dist', 'build', 'coverage', '.next', '.nuxt', '.turbo',
+  '.cache', '.supervisor',
+]);
+
+/** Files never packed: lock files, logs, OS litter, secrets. */
+export const DEFAULT_IGNORED_FILES: ReadonlySet<string> = new Set([
+  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb', 'Cargo.lock',
+  'poetry.lock', 'Pipfile.lock', 'uv.lock', 'composer.lock', 'Gemfile.lock', 'go.sum', '.DS_Store', 'Thumbs.db', '.env',
+]);
+const IGNORED_FILE_PATTERN = /(?:\.log|\.py[cod])$|^\.env\./;
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The repository-relative files a request selects, sorted. */
 export async function selectFiles(request: PackRequest): Promise<string[]> {
   if (request.include.length === 0) return [];
+  const defaults = request.context.default_ignores !== false;
   const found = await glob([...request.include], {
     cwd: request.repoRoot,
-    ignore: [...(request.context.default_ignores === false ? [] : DEFAULT_IGNORES), ...request.exclude],
+    ignore: [...request.exclude],
     dot: true,
     followSymbolicLinks: false,
-    fs: request.context.gitignore === false ? undefined : createGitignoreFs(request.repoRoot),
+    fs: createGitignoreFs(request.repoRoot, {
+      gitignore: request.context.gitignore !== false,
+      skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
+      skipFile: (name) => defaults && (DEFAULT_IGNORED_FILES.has(name) || IGNORED_FILE_PATTERN.test(name)),
+    }),
   });
   return found.sort(byCodeUnit);
 }
