@@ -5,8 +5,9 @@
 //   2. bundles core/binary/main.ts into one CommonJS file with esbuild, assets inlined
 //   3. lays the stock Node of each target (pinned npm packages node-<os>-<arch>) into pkg's
 //      SEA cache, stripped, so pkg never downloads
-//   4. runs pkg's SEA pipeline with that same Node 24 → dist/supervisor-<target> (with V8's code
-//      cache for the host's own target; see scripts/pkg/pack.cjs)
+//   4. makes V8's code cache of the bundle by a warm run of `--help` on that Node 24
+//   5. runs pkg's SEA pipeline with that same Node: a small loader as the SEA main, the bundle
+//      and its code cache as SEA assets → dist/supervisor-<target> (see scripts/pkg/pack.cjs)
 //
 // SUPERVISOR_TARGETS=linux-x64,win-x64 narrows the targets (default: all; a cross target whose
 // Node package the registry cannot provide is skipped with a warning).
@@ -24,6 +25,7 @@ const step = (text) => console.error(chalk.bold(`build: ${text}`) + chalk.dim(` 
 
 $.cwd = root;
 $.verbose = false;
+$.quiet = true;
 
 function toolchainInstalled() {
   try {
@@ -55,9 +57,14 @@ if (unknown.length) throw new Error(`Unknown target(s) ${unknown.join(', ')}; kn
 
 mkdirSync(work, { recursive: true });
 step('bundling core/binary/main.ts with esbuild');
-const bundled = join(work, 'supervisor.cjs');
+const bundled = join(work, 'supervisor.js');
 const { assetCount } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined`);
+
+step('making the V8 code cache (a warm run of --help with the embedded Node)');
+const appCache = join(work, 'supervisor.cache');
+const seaMain = join(toolchain, 'sea-main.cjs');
+await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
 const pkgHome = join(work, 'pkg-home');
@@ -75,13 +82,16 @@ for (const id of wanted) {
   rmSync(output, { force: true });
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
-  const codeCache = target === host ? ['--code-cache'] : [];
-  await $({ env })`${hostNode.path} ${packScript} ${bundled} ${pkgTarget(target)} ${output} ${codeCache}`;
+  // The code cache is made by, and valid for, the host's Node: cross targets go without.
+  const native = target === host ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
+  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${native}`;
   built.push(output);
 }
 
 if (existsSync(join(dist, outputName(host)))) {
-  const version = (await $`${join(dist, outputName(host))} --version`).stdout.trim();
+  const checked = await $({ env: { ...process.env, SUPERVISOR_CODE_CACHE_CHECK: '1' } })`${join(dist, outputName(host))} --version`;
+  const version = checked.stdout.trim();
+  if (!checked.stderr.includes('code cache: accepted')) console.error(chalk.yellow(`build: the code cache was not used (${checked.stderr.trim()}): start-up will be slower`));
   const expected = /VERSION = '([^']+)'/.exec(readFileSync(join(root, 'core', 'version.ts'), 'utf8'))?.[1];
   if (version !== expected) throw new Error(`The built binary says "${version}" for --version, expected "${expected}"`);
 }

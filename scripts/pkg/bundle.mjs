@@ -49,6 +49,14 @@ const startupShims = {
 };
 
 /**
+ * One non-ASCII character makes V8 hold the whole multi-megabyte source as UTF-16 (and Node
+ * convert it at every start); escape the few esbuild leaves (in regular expressions).
+ */
+function asciiOnly(code) {
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Builds `outfile` from the project at `root`: esbuild bundles (unminified, so the lazy-builtin
  * rewrite can read it), then one esbuild transform minifies. Deterministic: same sources and
  * pinned esbuild give the same bytes.
@@ -68,6 +76,8 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     metafile: true,
     logLevel: 'warning',
     define: { 'import.meta.url': 'importMetaUrl' },
+    // import() of a built-in becomes require: the bundle runs through vm, whose import() has no loader.
+    supported: { 'dynamic-import': false },
     inject: [shim('import-meta-url.mjs')],
     plugins: [startupShims],
   });
@@ -75,6 +85,7 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
   const banner = `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};\n${LAZY_REQUIRE_HELPER}\n`;
   const final = await esbuild.transform(banner + lazy.code, { loader: 'js', format: 'cjs', platform: 'node', target: 'node24', minify, legalComments: 'none' });
   mkdirSync(dirname(outfile), { recursive: true });
-  writeFileSync(outfile, final.code);
+  // Wrapped as a function of the CommonJS module variables: sea-main.cjs compiles it with vm.
+  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {${asciiOnly(final.code)}\n})`);
   return { metafile: result.metafile, assetCount: Object.keys(assets).length, lazyBuiltins: lazy.count };
 }
