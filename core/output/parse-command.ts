@@ -16,8 +16,6 @@ import { parseExtraction } from './parse-extraction.ts';
 import { DEFAULT_PARSER, parseOutput, type ParseOutputOptions } from './parse-output.ts';
 import { GENERIC_SCHEMA, loadOutputSchema, resolveOutputSchema } from './schemas.ts';
 
-type RoleLike = Pick<Role, 'name' | 'base_role' | 'output_schema'> & Partial<Pick<Role, 'parser' | 'config' | 'file'>>;
-
 async function readInput(file: string | undefined, ctx: CliContext): Promise<string> {
   // yargs hands over "-" as "" (no file can have an empty name).
   if (file === undefined || file === '-' || file === '') {
@@ -34,17 +32,16 @@ async function readInput(file: string | undefined, ctx: CliContext): Promise<str
   }
 }
 
-/** The role through the roles loader; by name alone when the loader is not available. */
-async function loadRoleForParse(name: string, ctx: CliContext, registry: Registry): Promise<RoleLike> {
-  let loader: { loadRole(name: string, opts: { repoRoot: string; homeDir: string; adapters: string[]; parsers?: string[] }): Promise<Role> };
-  try {
-    loader = await import('../roles/load-role.ts');
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    ctx.warn(`notice: role files cannot be read in this build; choosing the schema for "${name}" by its name`);
-    return { name, base_role: null, output_schema: null };
-  }
-  return loader.loadRole(name, { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir, adapters: registry.names('adapter'), parsers: registry.names('parser') });
+/** The role through the roles loader (imported lazily: most parse calls need no role). */
+async function loadRoleForParse(name: string, ctx: CliContext, registry: Registry): Promise<Role> {
+  const { loadRole } = await import('../roles/load-role.ts');
+  return loadRole(name, {
+    repoRoot: ctx.repoRoot,
+    homeDir: ctx.deps.homeDir,
+    adapters: registry.names('adapter'),
+    parsers: registry.names('parser'),
+    packers: registry.names('packer'),
+  });
 }
 
 async function parseOptions(args: Args, ctx: CliContext, registry: Registry): Promise<ParseOutputOptions> {
