@@ -1,5 +1,5 @@
 import { mkdir, writeFile, access } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { errors } from '../../errors.ts';
 import { PLUGIN_KINDS, type PluginKind } from '../../plugin/contracts.ts';
 import { defineCommand } from '../command.ts';
@@ -60,7 +60,6 @@ const check = defineCommand({
   describe: 'Load one plugin file and check its shape',
   builder: (y) => y.positional('file', { type: 'string', describe: 'Path of the plugin file' }),
   async run(args, ctx) {
-    const { resolve } = await import('node:path');
     const { loadPluginFile } = await import('../../plugins/load.ts');
     const { isPluginFile } = await import('../../plugins/discover.ts');
     const file = resolve(ctx.deps.cwd, String(args.file));
