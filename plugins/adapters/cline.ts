@@ -102,6 +102,7 @@ function runFailure(run: RunResult): Failure | undefined {
   const reason = run.finishReason;
   const message = run.text || `finishReason ${reason}`;
   if (reason === 'completed') return run.text?.trim() ? undefined : failure('empty_output', 'cline completed with an empty reply');
+  if (/empty response/i.test(message)) return failure('empty_output', `cline got an empty reply: ${message}`);
   if (/turn|iteration/i.test(reason)) return failure('max_turns', `cline stopped at its turn limit: ${message}`);
   if (/budget|cost/i.test(reason)) return failure('max_budget', `cline stopped at its cost limit: ${message}`);
   if (/abort|cancel/i.test(reason)) return failure('interrupted', `cline was stopped: ${message}`);
