@@ -73,7 +73,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice }, options);
   } catch (error) {
-    await closeWorkspace(options.repoRoot, workspace).catch(() => {});
+    if (!options.keepWorktree) await closeWorkspace(options.repoRoot, workspace).catch(() => {});
     const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
     log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
     throw error;
