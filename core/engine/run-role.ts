@@ -5,36 +5,29 @@
  * Cleanup always runs: the worktree is removed (unless kept) even when something throws.
  */
 import { join } from 'node:path';
-import { isSupervisorError } from '../errors.ts';
-import { runAttempt, type AttemptEnv, type AttemptOutcome } from './attempt.ts';
+import { errors, isSupervisorError } from '../errors.ts';
+import type { Failure } from '../plugin/contracts.ts';
 import { clip } from './answer.ts';
-import { gateFeedback, stricterInstructions } from './feedback.ts';
-import { knownCost, sumMetrics, type AttemptMetrics } from './metrics.ts';
+import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
+import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
 import { prepareRun, type PreparedRun } from './prepare.ts';
 import { exitCodeFor, issuesOf, type RunResult } from './result.ts';
-import { decideRetry, failureGroup, statusForFailure, STOP_REASON_TEXT, type StopReason } from './retry-policy.ts';
+import { statusForFailure, STOP_REASON_TEXT } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
 import { RunLog } from './run-log.ts';
 import { ensureStateDir } from './state-dir.ts';
+import type { RunStatus } from './status-map.ts';
 import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace, type Workspace, type WorkspaceChanges } from './worktree.ts';
-import type { Failure } from '../plugin/contracts.ts';
-import { errors } from '../errors.ts';
 
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
 
-interface LoopOutcome {
-  last: AttemptOutcome | null;
-  failure: Failure | null;
-  stop: StopReason | null;
-  attempts: AttemptMetrics[];
-}
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const prepared = await prepareRun(options);
   if (options.signal?.aborted) throw errors.interrupted();
-  const { peers, role, built } = prepared;
+  const { peers, role } = prepared;
   const startedAt = peers.now();
   const t0 = performance.now();
   const runId = newRunId(role.name, startedAt, peers.randomHex);
@@ -46,6 +39,52 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     log.event('notice', { message });
     options.onNotice?.(message);
   };
+  logStart(log, prepared, options, runId);
+
+  const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
+  let loop: LoopOutcome;
+  try {
+    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice }, options);
+  } catch (error) {
+    if (!options.keepWorktree) await closeWorkspace(options.repoRoot, workspace).catch(() => {});
+    const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
+    log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
+    throw error;
+  }
+  const { status, output, issues, failure } = judge(loop);
+
+  const finish = await finishWorkspace(options, workspace, runId, { status, interrupted: failure?.class === 'interrupted', log, notice });
+  const finishedAt = peers.now();
+  const result: RunResult = {
+    run_id: runId,
+    role: role.name,
+    base_role: role.base_role,
+    cli: prepared.adapterName,
+    status,
+    exit_code: exitCodeFor(status, failure),
+    output,
+    reported_status: loop.last?.mapped?.reported ?? null,
+    issues,
+    failure: failure
+      ? { class: failure.class, detail: failure.detail, ...(failure.httpStatus === undefined ? {} : { http_status: failure.httpStatus }) }
+      : null,
+    metrics: sumMetrics(loop.attempts, Math.round(performance.now() - t0), prepared.settings.maxCostUsd),
+    git_range: finish.changes?.gitRange ?? null,
+    branch: finish.changes?.branch ?? null,
+    files_changed: workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null,
+    worktree: { mode: workspace.mode, path: workspace.path, kept: finish.kept, reason: workspace.reason },
+    run_dir: log.dir,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    notices,
+  };
+  log.write('result.json', `${JSON.stringify(result, null, 2)}\n`);
+  log.event('run_finished', { status, exit_code: result.exit_code, failure: result.failure, attempts: result.metrics.attempts });
+  return result;
+}
+
+function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, runId: string): void {
+  const { role, built } = prepared;
   log.event('run_started', {
     run_id: runId,
     role: role.name,
@@ -67,17 +106,10 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     output_schema: built.outputSchema.name,
     pruned: built.stats.pruned,
   });
+}
 
-  const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
-  let loop: LoopOutcome;
-  try {
-    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice }, options);
-  } catch (error) {
-    if (!options.keepWorktree) await closeWorkspace(options.repoRoot, workspace).catch(() => {});
-    const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
-    log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
-    throw error;
-  }
+/** The run's verdict from its last attempt: status, answer, issues and failure. */
+function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, unknown> | null; issues: string[]; failure: Failure | null } {
   const { last, failure, stop } = loop;
   const output = last?.output ?? null;
   const mapped = failure ? null : (last?.mapped ?? null);
@@ -85,35 +117,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const issues = issuesOf(output);
   if (mapped && !mapped.known) issues.push(`the answer's status ${JSON.stringify(mapped.reported)} is not a known status word, so the run counts as gaps`);
   if (failure) issues.push(`${failure.class}: ${failure.detail}${stop && stop !== 'not_retryable' ? ` (stopped: ${STOP_REASON_TEXT[stop]})` : ''}`);
-
-  const finish = await finishWorkspace(options, workspace, runId, { status, interrupted: failure?.class === 'interrupted', log, notice });
-  const finishedAt = peers.now();
-  const result: RunResult = {
-    run_id: runId,
-    role: role.name,
-    base_role: role.base_role,
-    cli: prepared.adapterName,
-    status,
-    exit_code: exitCodeFor(status, failure),
-    output,
-    reported_status: last?.mapped?.reported ?? null,
-    issues,
-    failure: failure
-      ? { class: failure.class, detail: failure.detail, ...(failure.httpStatus === undefined ? {} : { http_status: failure.httpStatus }) }
-      : null,
-    metrics: sumMetrics(loop.attempts, Math.round(performance.now() - t0), prepared.settings.maxCostUsd),
-    git_range: finish.changes?.gitRange ?? null,
-    branch: finish.changes?.branch ?? null,
-    files_changed: workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null,
-    worktree: { mode: workspace.mode, path: workspace.path, kept: finish.kept, reason: workspace.reason },
-    run_dir: log.dir,
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-    notices,
-  };
-  log.write('result.json', `${JSON.stringify(result, null, 2)}\n`);
-  log.event('run_finished', { status, exit_code: result.exit_code, failure: result.failure, attempts: result.metrics.attempts });
-  return result;
+  return { status, output, issues, failure };
 }
 
 async function openLoggedWorkspace(
@@ -136,60 +140,6 @@ async function openLoggedWorkspace(
   else if (repo.dirty) notice(`your checkout has uncommitted changes; the worktree starts from HEAD (${repo.head?.slice(0, 7)}) without them`);
   log.event('workspace_ready', { mode: workspace.mode, path: workspace.path, base: workspace.base, reason: workspace.reason });
   return workspace;
-}
-
-async function attemptLoop(env: AttemptEnv, options: RunRoleOptions): Promise<LoopOutcome> {
-  const { prepared, log } = env;
-  const { settings, built } = prepared;
-  const attempts: AttemptMetrics[] = [];
-  let last: AttemptOutcome | null = null;
-  let feedback = '';
-  let answerRetries = 0;
-  let consecutiveCli = 0;
-  let costWarned = false;
-  for (let n = 1; ; n++) {
-    if (options.signal?.aborted) {
-      const failure: Failure = { class: 'interrupted', detail: 'interrupted between attempts' };
-      log.event('interrupted', { before_attempt: n });
-      return { last, failure, stop: 'not_retryable', attempts };
-    }
-    const budget = settings.maxCostUsd === null ? undefined : Math.max(0, settings.maxCostUsd - knownCost(attempts));
-    const prompt = built.prompt + feedback;
-    if (feedback) log.write(`attempt-${n}.prompt.md`, prompt);
-    last = await runAttempt(env, n, prompt, budget);
-    attempts.push(last.metrics);
-    if (settings.maxCostUsd !== null && last.metrics.ran && typeof last.metrics.metrics?.costUsd !== 'number' && !costWarned) {
-      costWarned = true;
-      env.notice(`${prepared.adapterName} reported no cost for attempt ${n}: the cost ceiling of $${settings.maxCostUsd} cannot count it`);
-    }
-    const failure = last.failure;
-    if (!failure) return { last, failure: null, stop: null, attempts };
-    if (failure.class === 'interrupted') log.event('interrupted', { attempt: n });
-    consecutiveCli = failureGroup(failure) === 'cli' ? consecutiveCli + 1 : 0;
-    const decision = decideRetry(failure, {
-      attempts: n,
-      maxRetries: settings.maxRetries,
-      answerRetries,
-      consecutiveCliFailures: consecutiveCli,
-      breakerThreshold: settings.breakerThreshold,
-      backoffMs: settings.backoffMs,
-      costUsd: knownCost(attempts),
-      maxCostUsd: settings.maxCostUsd,
-    });
-    if (!decision.retry) {
-      log.event('stopped', { attempt: n, reason: decision.reason, detail: STOP_REASON_TEXT[decision.reason], failure });
-      if (decision.reason === 'cost_ceiling') env.notice(`cost ceiling of $${settings.maxCostUsd} reached after attempt ${n}: no more attempts`);
-      return { last, failure, stop: decision.reason, attempts };
-    }
-    if (decision.mode === 'stricter') {
-      answerRetries++;
-      feedback = stricterInstructions(failure, n, prepared.formatText);
-    } else if (decision.mode === 'gate_feedback' && last.gate) {
-      feedback = gateFeedback(last.gate, n);
-    }
-    log.event('retry', { next_attempt: n + 1, mode: decision.mode, because: failure.class, delay_ms: decision.delayMs });
-    await prepared.peers.sleep(decision.delayMs, options.signal);
-  }
 }
 
 interface FinishInput {

@@ -169,6 +169,10 @@ describe('supervisor run (end to end)', () => {
     assert.match(dry.stdout, /claude -p --output-format json/);
     assert.ok(!existsSync(log), 'the CLI must not run');
     assert.equal(readdirSync(join(repo, '.supervisor/runs')).length, 1); // only the human run above
+    // targets are relative to the current folder
+    const fromSub = await runCli(['run', 'implementer', '--task', 'x', '--target', 'a.ts', '--dry-run'], { cwd: join(repo, 'src'), env: fakeEnv() });
+    assert.equal(fromSub.code, 0, fromSub.stderr);
+    assert.match(fromSub.stdout, /export const a = 1;/);
     const dryJson = await runCli(['run', 'implementer', '--task', 'x', '--dry-run', '--json'], { cwd: repo, env: fakeEnv() });
     const parsed = JSON.parse(dryJson.stdout) as { dry_run: boolean; command: { bin: string } };
     assert.equal(parsed.dry_run, true);
