@@ -112,6 +112,20 @@ describe('supervisor run (end to end)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it("a v2 role (v2-headers parser) is retried with the parser's own format, not fenced JSON", async () => {
+    const { repo, before } = await project();
+    const log = join(await tempDir(), 'calls.jsonl');
+    const v2 = 'role: spec-reviewer\ntask_id: t-1\nstatus: gaps\nconfidence: high\nissues: missing progress reporting; extra flag\n\nIssues found.\n';
+    const run = await runJson(repo, ['spec-reviewer', '--task', 'review task t-1'], { FAKE_CLI_REPLY_FILE: await replies('I reviewed it, all fine.', v2), FAKE_CLI_LOG: log });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.result.status, 'gaps');
+    assert.deepEqual(run.result.issues, ['missing progress reporting', 'extra flag']);
+    const retry = cliCalls(log)[1]!;
+    const prompt = retry.stdin || retry.args.join(' ');
+    assert.match(prompt, /the very first line is\s+`role: spec-reviewer`/);
+    assertCheckoutUnchanged(repo, before);
+  });
+
   it('retries a failed gate with its output, then passes', async () => {
     const { repo, before } = await project();
     const log = join(await tempDir(), 'calls.jsonl');
