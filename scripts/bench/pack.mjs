@@ -9,7 +9,8 @@
 // the Node 24 the binary embeds (both from scripts/pkg, when its toolchain is installed), or
 // the built executable given with --binary.
 //
-// The corpus is built once under scripts/bench/work/corpus (gitignored): real source files
+// The corpus is built once in $TMPDIR/supervisor-bench-pack/corpus (outside the project, so its
+// .ts files never reach the project's type check): real source files
 // (JavaScript, TypeScript, JSON, Markdown, Python) copied from node_modules folders and the
 // system's Python library into a fresh git repository, under 10 MiB in all so that neither
 // tool's caps decide the result. Folder names either tool ignores by default are renamed, so
@@ -19,6 +20,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -36,7 +38,7 @@ const RUNS = Number(opts.runs);
 const WANT_FILES = Number(opts.files);
 const MAX_TOTAL = 9.5 * 1024 * 1024;
 const MAX_FILE = 4 * 1024;
-const work = join(here, 'work');
+const work = join(tmpdir(), 'supervisor-bench-pack');
 const corpus = join(work, 'corpus');
 const repomixBin = join(here, 'node_modules', '.bin', 'repomix');
 
@@ -69,6 +71,7 @@ async function buildCorpus() {
   if (existsSync(join(corpus, '.git')) && !opts.rebuild) return;
   await rm(corpus, { recursive: true, force: true });
   await mkdir(corpus, { recursive: true });
+  await mkdir(work, { recursive: true });
   let total = 0;
   let count = 0;
   outer: for (const source of SOURCES.filter(existsSync)) {
