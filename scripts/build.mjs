@@ -58,8 +58,9 @@ if (unknown.length) throw new Error(`Unknown target(s) ${unknown.join(', ')}; kn
 mkdirSync(work, { recursive: true });
 step('bundling core/binary/main.ts with esbuild');
 const bundled = join(work, 'supervisor.js');
-const { assetCount } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
-step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined`);
+const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
+const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js=${file}`);
+step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
 step('making the V8 code cache (a warm run of --help with the embedded Node)');
 const appCache = join(work, 'supervisor.cache');
@@ -84,7 +85,7 @@ for (const id of wanted) {
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
   const native = target === host ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
-  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${native}`;
+  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native}`;
   built.push(output);
 }
 

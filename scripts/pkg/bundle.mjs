@@ -23,6 +23,53 @@ export function collectAssets(root, folders) {
   return assets;
 }
 
+/**
+ * Big modules the app only imports lazily (import()), by specifier → chunk name. Each is
+ * bundled on its own and shipped as a separate SEA asset that sea-main.cjs evaluates on first
+ * import, so every start does not read and decode megabytes it never runs (gpt-tokenizer's
+ * o200k table is ~2 MB of the bundle).
+ */
+export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
+
+const lazyChunks = {
+  name: 'supervisor-lazy-chunks',
+  setup(build) {
+    const filter = new RegExp(`^(${Object.keys(LAZY_CHUNKS).map((k) => k.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: LAZY_CHUNKS[args.path], namespace: 'lazy-chunk' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-chunk' }, (args) => ({
+      contents: `module.exports = globalThis.__supervisorLoadChunk(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Wraps CommonJS code as a function of the module variables, the shape sea-main.cjs runs. */
+function wrapModule(code) {
+  return `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}\n})`;
+}
+
+async function buildChunks(root, outDir, minify) {
+  const files = {};
+  mkdirSync(outDir, { recursive: true });
+  for (const [specifier, name] of Object.entries(LAZY_CHUNKS)) {
+    const built = await esbuild.build({
+      absWorkingDir: root,
+      stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: root, loader: 'js' },
+      write: false,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node24',
+      minify,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    files[name] = join(outDir, `${name}.js`);
+    writeFileSync(files[name], wrapModule(built.outputFiles[0].text));
+  }
+  return files;
+}
+
 /** Swaps start-up-heavy or disk-probing dependencies for the shims beside this file. */
 const startupShims = {
   name: 'supervisor-startup-shims',
@@ -58,8 +105,9 @@ function asciiOnly(code) {
 
 /**
  * Builds `outfile` from the project at `root`: esbuild bundles (unminified, so the lazy-builtin
- * rewrite can read it), then one esbuild transform minifies. Deterministic: same sources and
- * pinned esbuild give the same bytes.
+ * rewrite can read it), then one esbuild transform minifies; the output is wrapped for
+ * sea-main.cjs. The LAZY_CHUNKS go to `chunks/<name>.js` beside it; returns their files by name.
+ * Deterministic: same sources and pinned esbuild give the same bytes.
  */
 export async function bundle({ root, entry, outfile, assetFolders, minify = true }) {
   const assets = collectAssets(root, assetFolders);
@@ -79,13 +127,13 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     // import() of a built-in becomes require: the bundle runs through vm, whose import() has no loader.
     supported: { 'dynamic-import': false },
     inject: [shim('import-meta-url.mjs')],
-    plugins: [startupShims],
+    plugins: [startupShims, lazyChunks],
   });
   const lazy = makeBuiltinsLazy(result.outputFiles[0].text);
   const banner = `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};\n${LAZY_REQUIRE_HELPER}\n`;
   const final = await esbuild.transform(banner + lazy.code, { loader: 'js', format: 'cjs', platform: 'node', target: 'node24', minify, legalComments: 'none' });
   mkdirSync(dirname(outfile), { recursive: true });
-  // Wrapped as a function of the CommonJS module variables: sea-main.cjs compiles it with vm.
-  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {${asciiOnly(final.code)}\n})`);
-  return { metafile: result.metafile, assetCount: Object.keys(assets).length, lazyBuiltins: lazy.count };
+  writeFileSync(outfile, wrapModule(final.code));
+  const chunks = await buildChunks(root, join(dirname(outfile), 'chunks'), minify);
+  return { metafile: result.metafile, assetCount: Object.keys(assets).length, lazyBuiltins: lazy.count, chunks };
 }

@@ -47,6 +47,10 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     const pack = await box.run(['pack', '--target', 'math.js'], { cwd: repo });
     assert.equal(pack.code, 0, pack.stderr);
     assert.match(pack.stdout, /export const add/);
+    // The exact tokenizer is a separate asset of the binary, loaded on first use.
+    const exact = await box.run(['pack', '--target', 'math.js', '--tokenizer', 'o200k', '--stats'], { cwd: repo });
+    assert.equal(exact.code, 0, exact.stderr);
+    assert.match(exact.stderr, /~\d+ tokens \(o200k\)/);
     const prompt = await box.run(['prompt', 'reviewer', '--task', 'Review math.js', '--target', 'math.js'], { cwd: repo });
     assert.equal(prompt.code, 0, prompt.stderr);
     assert.match(prompt.stdout, /Review math\.js/);
