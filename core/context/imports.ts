@@ -121,7 +121,8 @@ export async function resolveTargetImports(guard: PathGuard, targets: string[]):
     let source: string;
     try {
       const absolute = await guard.resolve(target);
-      if ((await stat(absolute)).size > MAX_FILE_SIZE) continue;
+      const info = await stat(absolute);
+      if (!info.isFile() || info.size > MAX_FILE_SIZE) continue;
       source = await readFile(absolute, 'utf8');
     } catch (error) {
       if (isSupervisorError(error)) throw error;

@@ -17,7 +17,9 @@ export interface FileListPart {
 async function renderOne(guard: PathGuard, path: string): Promise<string> {
   const absolute = await guard.resolve(path); // throws PATH_OUTSIDE_REPO: never read
   try {
-    if ((await stat(absolute)).size > MAX_FILE_SIZE) return renderFileMarker(path, MARKERS.fileTooLarge);
+    const info = await stat(absolute);
+    if (!info.isFile()) return renderFileMarker(path, MARKERS.couldNotRead);
+    if (info.size > MAX_FILE_SIZE) return renderFileMarker(path, MARKERS.fileTooLarge);
     const bytes = await readFile(absolute);
     if (looksBinary(bytes)) return renderFileMarker(path, MARKERS.couldNotRead);
     return renderFileSection(path, bytes.toString('utf8'));

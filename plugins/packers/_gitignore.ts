@@ -74,7 +74,8 @@ export function createGitignoreFs(root: string, filter: WalkFilter = {}): FileSy
   const filtered = (path: string, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) =>
     (error: NodeJS.ErrnoException | null, all: Dirent[]) => {
       if (error) return callback(error, []);
-      const entries = all.filter((e) => !(e.isDirectory() ? skipFolder(e.name) : skipFile(e.name)));
+      // Only folders and regular files (symlinks are tinyglobby's to judge); never FIFOs, sockets, devices.
+      const entries = all.filter((e) => (e.isDirectory() ? !skipFolder(e.name) : (e.isFile() || e.isSymbolicLink()) && !skipFile(e.name)));
       if (!useGitignore) return callback(null, entries);
       const dir = toPosix(relative(root, path));
       const hasFile = entries.some((e) => e.name === '.gitignore' && e.isFile());

@@ -21,9 +21,13 @@ const closeFd = promisify(close);
 const readFd = (fd: number, buffer: Buffer, offset: number) =>
   new Promise<number>((resolve, reject) => read(fd, buffer, offset, buffer.length - offset, offset, (e, n) => (e ? reject(e) : resolve(n))));
 
-async function readAll(fd: number, size: number): Promise<Buffer> {
+/** Most files are small: one read of this size usually gets the whole file, with no fstat. */
+const FIRST_READ = 64 * 1024;
+
+async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(size);
-  let filled = 0;
+  first.copy(buffer);
+  let filled = first.length;
   while (filled < size) {
     const n = await readFd(fd, buffer, filled);
     if (n === 0) break; // the file shrank while we read it
@@ -67,7 +71,8 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
     if (!found) folders.set(dir, (found = ctx.safePath(dir)));
     return found;
   };
-  const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+  // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
+  const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
   async function openSafely(path: string): Promise<number> {
     const absolute = join(await folder(dirname(path)), path.slice(path.lastIndexOf('/') + 1));
@@ -75,7 +80,7 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
       return await openFd(absolute, noFollow);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-      return openFd(await ctx.safePath(path), constants.O_RDONLY); // a symlinked file: check where it leads
+      return openFd(await ctx.safePath(path), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)); // a symlinked file: check where it leads
     }
   }
 
@@ -87,11 +92,18 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
       return { kind: isSupervisorError(error) ? 'outside' : 'unreadable' };
     }
     try {
-      const info = await fstatFd(fd);
-      if (!info.isFile()) return { kind: 'unreadable' };
-      if (info.size > maxFile) return { kind: 'tooLarge' };
-      if (info.size > room) return { kind: 'overTotal' };
-      const bytes = await readAll(fd, info.size);
+      const first = Buffer.allocUnsafe(Math.min(FIRST_READ, maxFile + 1));
+      const n = await readFd(fd, first, 0);
+      let bytes: Buffer = first.subarray(0, n);
+      if (n === first.length) {
+        const info = await fstatFd(fd);
+        if (!info.isFile()) return { kind: 'unreadable' };
+        if (info.size > maxFile) return { kind: 'tooLarge' };
+        if (info.size > room) return { kind: 'overTotal' };
+        bytes = await readRest(fd, bytes, info.size);
+      } else if (n > room) {
+        return { kind: 'overTotal' };
+      }
       return looksBinary(bytes) ? { kind: 'binary' } : { kind: 'file', bytes };
     } catch {
       return { kind: 'unreadable' };

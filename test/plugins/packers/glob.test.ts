@@ -2,7 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import glob from '../../../plugins/packers/glob.ts';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { packFileContext } from '../../../core/context/pack.ts';
 import { git, makeRepo } from '../../helpers/git-repo.ts';
+import { makeRole, packerRegistry } from '../../core/context/_helpers.ts';
 import { packContextFor, request } from './_context.ts';
 
 const filesOf = async (repo: string, over: Parameters<typeof request>[1] = {}) => {
@@ -91,6 +95,16 @@ describe('glob packer', () => {
   it('uses a longer fence when a file holds a fence of its own', async () => {
     const repo = await makeRepo({ 'README.md': '# t\n```sh\nls\n```\n' });
     assert.match((await filesOf(repo)).text, /````\n# t\n```sh\nls\n```\n\n````/);
+  });
+
+  it('never opens FIFOs (they would block), whether globbed or named', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    execFileSync('mkfifo', [join(repo, 'pipe.ts')]);
+    assert.deepEqual((await filesOf(repo)).files, ['a.ts']);
+    const named = await filesOf(repo, { include: ['pipe.ts'] });
+    assert.deepEqual(named.files, []);
+    const packed = await packFileContext({ role: makeRole(), repoRoot: repo, targets: ['pipe.ts'], registry: packerRegistry() });
+    assert.match(packed.text, /### pipe\.ts\n\n\[Could not read file\]/);
   });
 
   it('packs nothing, quietly, for an empty include list', async () => {
