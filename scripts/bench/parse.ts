@@ -42,6 +42,9 @@ interface Shape {
 const SHAPES: Shape[] = [
   { name: 'prose + code blocks, answer at the end', parser: 'fenced-json', make: (b) => fill(PROSE, b, ANSWER) },
   { name: 'one big ```json answer (valid)', parser: 'fenced-json', make: (b) => `\`\`\`json\n{"status": "OK", "items": [${'"item-0123456789",'.repeat(Math.floor((b - 48) / 18))}"x"]}\n\`\`\`` },
+  // Reference: V8's own JSON.parse on the same block; its GC cost grows faster than linear
+  // at 16 MiB (a million strings), which the row above inherits.
+  { name: '  reference: JSON.parse of that block alone', parser: 'JSON.parse', make: (b) => `{"status": "OK", "items": [${'"item-0123456789",'.repeat(Math.floor((b - 48) / 18))}"x"]}` },
   { name: 'one big ```json answer, error at the end', parser: 'fenced-json', make: (b) => `\`\`\`json\n{"status": "OK", "items": [${'"item-0123456789",'.repeat(Math.floor((b - 48) / 18))}]}\n\`\`\`` },
   { name: 'hostile: unclosed fences', parser: 'fenced-json', make: (b) => fill('```json\n{\n', b) },
   { name: 'hostile: backtick and space runs', parser: 'fenced-json', make: (b) => fill(`${'`'.repeat(3000)}\n${' '.repeat(3000)}\n\`\`\` \`\`\`\n`, b) },
@@ -52,6 +55,10 @@ const SHAPES: Shape[] = [
 function timeOnce(shape: Shape, text: string): number {
   gc();
   const start = process.hrtime.bigint();
+  if (shape.parser === 'JSON.parse') {
+    JSON.parse(text);
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  }
   try {
     parseOutput(text, {
       registry,
