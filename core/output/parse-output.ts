@@ -21,15 +21,21 @@ export interface ParseOutputOptions {
 /**
  * Parses model text with the parser plugin and returns the validated object. Throws
  * PARSE_NO_JSON / PARSE_INVALID_JSON / PARSE_UNRECOGNISED / OUTPUT_INVALID SupervisorErrors;
- * anything else a parser throws is wrapped once as PLUGIN_HOOK naming the parser.
+ * anything else a parser throws is wrapped once as PLUGIN_HOOK naming the parser. Whatever the
+ * parser returns is validated unless it is the object ctx.validate returned.
  */
 export function parseOutput(text: string, opts: ParseOutputOptions): Record<string, unknown> {
   const name = opts.parser ?? DEFAULT_PARSER;
   const parser = opts.registry.get('parser', name);
+  const validated = new WeakSet<object>();
   const ctx: ParserContext = {
     schemaName: opts.schema.name,
     schema: opts.schema.schema,
-    validate: (value) => validateOutput(opts.schema, value),
+    validate: (value) => {
+      const checked = validateOutput(opts.schema, value);
+      validated.add(checked);
+      return checked;
+    },
     ...(opts.role ? { role: opts.role } : {}),
     legacy: opts.legacy ?? false,
   };
@@ -43,6 +49,8 @@ export function parseOutput(text: string, opts: ParseOutputOptions): Record<stri
     result.catch(() => {});
     throw errors.pluginHook(name, 'parse', new Error('returned a Promise; parse must return the object synchronously'));
   }
-  // The core guarantees a schema-valid object whatever a (user's) parser returned.
+  // The core guarantees a schema-valid object whatever a (user's) parser returned; the very
+  // object ctx.validate handed back needs no second pass (it matters for multi-MiB answers).
+  if (typeof result === 'object' && result !== null && validated.has(result)) return result as Record<string, unknown>;
   return validateOutput(opts.schema, result);
 }
