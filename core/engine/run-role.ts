@@ -23,13 +23,12 @@ import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace, type Works
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
 
-
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
+  const t0 = performance.now(); // duration_ms covers preparing (packing) too
   const prepared = await prepareRun(options);
   if (options.signal?.aborted) throw errors.interrupted();
   const { peers, role } = prepared;
   const startedAt = peers.now();
-  const t0 = performance.now();
   const runId = newRunId(role.name, startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);

@@ -4,6 +4,7 @@
  * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched.
  * Outside a git repository (or when asked) the run happens in place, and says so.
  */
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git, gitOrThrow } from './git.ts';
@@ -63,8 +64,16 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   if (!repo.isRepo) return inPlace('not a git repository');
   if (!repo.head) return inPlace('the repository has no commits yet');
   const path = join(options.worktreesDir, options.runId);
-  await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head]);
-  return { mode: 'worktree', path, base: repo.head, reason: null };
+  const workspace: Workspace = { mode: 'worktree', path, base: repo.head, reason: null };
+  const existed = existsSync(path);
+  try {
+    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head]);
+  } catch (error) {
+    // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
+    if (!existed) await closeWorkspace(repoRoot, workspace).catch(() => {});
+    throw error;
+  }
+  return workspace;
 }
 
 const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];

@@ -9,7 +9,9 @@
 // Four cases: {small repo (10 files), large repo (--files)} × {worktree, --no-worktree}, each
 // run in-process through runRole after one warm-up run. Reports the median and p90 of the
 // whole run, of the overhead (whole run minus the CLI process's own time), and the median of
-// each phase read back from the run log. Not part of npm test: timing is noisy.
+// each phase read back from the run log, and what git alone needs to add and remove a worktree
+// of the same repository (on a slow disk, checking out thousands of files dominates).
+// Not part of npm test: timing is noisy.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,17 +89,35 @@ async function bench(repo: string, worktree: boolean, env: Record<string, string
   };
 }
 
+/** What git alone needs to add and remove a worktree of the same repo: the floor under "open workspace". */
+function gitFloor(repo: string): { add_ms: number; remove_ms: number } {
+  const add: number[] = [];
+  const remove: number[] = [];
+  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+    const path = join(repo, '.supervisor', 'worktrees', `floor-${i}`);
+    let t = performance.now();
+    git(repo, 'worktree', 'add', '-q', '--detach', path, 'HEAD');
+    add.push(performance.now() - t);
+    t = performance.now();
+    git(repo, 'worktree', 'remove', '--force', path);
+    remove.push(performance.now() - t);
+  }
+  return { add_ms: Math.round(median(add)), remove_ms: Math.round(median(remove)) };
+}
+
 const bin = fakeClaude();
 const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
 const repos = { small: makeRepo(10), [`${values.files} files`]: makeRepo(Number(values.files)) };
 const report: Record<string, unknown> = {};
+const floors: Record<string, { add_ms: number; remove_ms: number }> = {};
 for (const [name, repo] of Object.entries(repos)) {
   for (const worktree of [true, false]) report[`${name}, ${worktree ? 'worktree' : 'in place'}`] = await bench(repo, worktree, env);
+  floors[name] = gitFloor(repo);
 }
 for (const dir of [bin, ...Object.values(repos)]) rmSync(dir, { recursive: true, force: true });
 
 if (values.json) {
-  console.log(JSON.stringify({ runs: RUNS, node: process.version, cases: report }, null, 2));
+  console.log(JSON.stringify({ runs: RUNS, node: process.version, cases: report, git_alone: floors }, null, 2));
 } else {
   console.log(`engine overhead per run (${RUNS} runs each after a warm-up; node ${process.version}; fake CLI answers at once)`);
   for (const [name, r] of Object.entries(report) as [string, Awaited<ReturnType<typeof bench>>][]) {
@@ -107,5 +127,8 @@ if (values.json) {
         `prepare ${String(r.phase_median_ms.prepare).padStart(3)} ms  open workspace ${String(r.phase_median_ms.open_workspace).padStart(3)} ms  ` +
         `commit+remove ${String(r.phase_median_ms.cli_exit_to_finish).padStart(3)} ms`,
     );
+  }
+  for (const [name, f] of Object.entries(floors)) {
+    console.log(`git alone, ${name}: worktree add ${f.add_ms} ms, remove ${f.remove_ms} ms (the floor under "open workspace" and "commit+remove")`);
   }
 }

@@ -283,3 +283,18 @@ describe('runRole', () => {
     assertCheckoutUnchanged(repo, before);
   });
 });
+
+describe('runRole: the worktree cannot be made', () => {
+  it('fails with WORKTREE_FAILED (exit 2), records it, and removes nothing that was there', async () => {
+    const repo = await makeRepo();
+    const h = harness(repo, []);
+    const fixed = '20260101-000000-implementer-abcdef';
+    h.options.peers!.now = () => new Date('2026-01-01T00:00:00Z');
+    h.options.peers!.randomHex = () => 'abcdef';
+    const { writeFiles } = await import('../../helpers/git-repo.ts');
+    await writeFiles(repo, { [`.supervisor/worktrees/${fixed}/precious.txt`]: 'mine' });
+    await assert.rejects(runRole(h.options), { code: 'WORKTREE_FAILED', exitCode: 2 });
+    assert.ok(existsSync(join(repo, `.supervisor/worktrees/${fixed}/precious.txt`)));
+    assert.equal(readEvents(join(repo, '.supervisor/runs', fixed)).at(-1)?.kind, 'run_finished');
+  });
+});
