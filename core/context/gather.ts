@@ -45,9 +45,9 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   const warnings: string[] = [];
   const wantsGit = context.git_diff === true || resolved.gitDiff || resolved.changedFiles;
 
-  const [always, target, imports, git] = await Promise.all([
-    packAlwaysInclude(host.guard, strings(context.always_include)),
-    packTargetFiles(host.guard, targets),
+  const always = await packAlwaysInclude(host.guard, strings(context.always_include));
+  const [target, imports, git] = await Promise.all([
+    packTargetFiles(host.guard, targets.filter((t) => !always.files.includes(t))),
     resolved.targetImports ? resolveTargetImports(host.guard, targets) : Promise.resolve([]),
     wantsGit && !packers.includes(GIT_DIFF_PACKER) ? runPacker(host, GIT_DIFF_PACKER, request([], exclude)) : undefined,
   ]);
@@ -73,9 +73,8 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
 
   for (const [key, value] of Object.entries(opts.extraContext ?? {})) {
     const content = `## ${titleOf(key)}\n\n${value}`;
-    const existing = parts.get(key);
-    if (existing) existing.content = content, existing.files = [];
-    else parts.set(key, { content, files: [] });
+    // Like a Python dict: a key that exists keeps its place and gets the new content.
+    parts.set(key, { content, files: [] });
   }
   return { parts, warnings };
 }

@@ -75,6 +75,11 @@ describe('packFileContext (template flow)', () => {
     assert.deepEqual(packed.pruned, ['files', 'target_file']);
     assert.ok(packed.warnings.some((w) => w.includes('required content only')));
     assert.equal(count(packed.text, '### docs/RULES.md'), 1);
+
+    // A target that is also always_include is packed once, protected.
+    const both = await packFileContext({ role: makeRole({ always_include: ['docs/RULES.md'] }), repoRoot: repo, targets: ['docs/RULES.md', 'src/t.ts'], registry });
+    assert.equal(count(both.text, '### docs/RULES.md'), 1);
+    assert.deepEqual(both.parts.map((p) => [p.key, p.files]), [['always_include', ['docs/RULES.md']], ['target_file', ['src/t.ts']]]);
   });
 
   it('marks target files that are too large or unreadable instead of packing them', async () => {
