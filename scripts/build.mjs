@@ -10,7 +10,8 @@
 //      and its code cache as SEA assets → dist/supervisor-<target> (see scripts/pkg/pack.cjs)
 //
 // SUPERVISOR_TARGETS=linux-x64,win-x64 narrows the targets (default: all; a cross target whose
-// Node package the registry cannot provide is skipped with a warning).
+// Node package the registry cannot provide is skipped with a warning). SUPERVISOR_REPRODUCIBLE=1
+// leaves out the V8 code cache, whose bytes vary between builds, for byte-identical binaries.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -62,10 +63,15 @@ const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts'
 const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js=${file}`);
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
-step('making the V8 code cache (a warm run of --help with the embedded Node)');
+// V8's code cache depends on what a run happened to compile, so its bytes vary from build to
+// build; SUPERVISOR_REPRODUCIBLE=1 leaves it out for byte-identical binaries (slower start).
+const reproducible = process.env.SUPERVISOR_REPRODUCIBLE === '1';
 const appCache = join(work, 'supervisor.cache');
 const seaMain = join(toolchain, 'sea-main.cjs');
-await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
+if (!reproducible) {
+  step('making the V8 code cache (a warm run of --help with the embedded Node)');
+  await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
+}
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
 const pkgHome = join(work, 'pkg-home');
@@ -84,7 +90,7 @@ for (const id of wanted) {
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
-  const native = target === host ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native}`;
   built.push(output);
 }
@@ -92,7 +98,7 @@ for (const id of wanted) {
 if (existsSync(join(dist, outputName(host)))) {
   const checked = await $({ env: { ...process.env, SUPERVISOR_CODE_CACHE_CHECK: '1' } })`${join(dist, outputName(host))} --version`;
   const version = checked.stdout.trim();
-  if (!checked.stderr.includes('code cache: accepted')) console.error(chalk.yellow(`build: the code cache was not used (${checked.stderr.trim()}): start-up will be slower`));
+  if (!reproducible && !checked.stderr.includes('code cache: accepted')) console.error(chalk.yellow(`build: the code cache was not used (${checked.stderr.trim()}): start-up will be slower`));
   const expected = /VERSION = '([^']+)'/.exec(readFileSync(join(root, 'core', 'version.ts'), 'utf8'))?.[1];
   if (version !== expected) throw new Error(`The built binary says "${version}" for --version, expected "${expected}"`);
 }
