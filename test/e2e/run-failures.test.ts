@@ -94,6 +94,17 @@ describe('supervisor run: failure classes (end to end)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('max_turns: a CLI that ran out of turns is not retried, exit 4 (claude and gemini)', async () => {
+    const { repo, before } = await project();
+    for (const [cli, name] of [['claude', 'json-tool-max-turns1'], ['gemini', 'json-tool-maxturns1']] as const) {
+      const run = await runJson(repo, ['reviewer', '--cli', cli, '--task', 'x'], { FAKE_CLI_CASE: name });
+      assert.equal(run.code, 4, `${cli}: ${JSON.stringify(run.result.failure)}`);
+      assert.equal(run.result.failure?.class, 'max_turns', cli);
+      assert.equal(run.result.metrics.attempts, 1, cli);
+    }
+    assertCheckoutUnchanged(repo, before);
+  });
+
   it('empty output from codex (exit 0, no agent message) is an unusable answer, not a pass', async () => {
     const { repo, before } = await project();
     const run = await runJson(repo, ['reviewer', '--cli', 'codex', '--task', 'x'], { FAKE_CLI_CASE: 'exec-json-empty' });
