@@ -1,13 +1,16 @@
 /**
  * The binary's CliDeps: the same world as core/cli/deps.ts, plus its own plugin loading and
- * `supervisor/plugin` resolution and the folder beside the executable. The standard streams
- * are getters so a command that prints only to stdout never pays for opening stdin and stderr.
+ * `supervisor/plugin` resolution and the folder beside the executable. The build puts this
+ * module in place of core/cli/deps.ts (which imports the plugin loader, and with it every
+ * built-in plugin, at start-up): here the loader comes with the registry, on first use.
+ * The standard streams are getters so a command that prints only to stdout never pays for
+ * opening stdin and stderr.
  */
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { CliDeps } from '../cli/deps.ts';
 
-export function binaryDeps(pluginApi: object): CliDeps {
+export async function defaultDeps(): Promise<CliDeps> {
   return {
     cwd: process.cwd(),
     env: process.env,
@@ -21,10 +24,10 @@ export function binaryDeps(pluginApi: object): CliDeps {
     get stderr() {
       return process.stderr;
     },
-    // Loaded on first use: start-up of commands without plugins stays free of node:vm and hooks.
     importModule: async (file) => (await import('./import-plugin.ts')).importPluginFile(file),
     besideBinaryDir: dirname(process.execPath),
-    installPluginApi: async () => (await import('./plugin-api-hooks.ts')).installBinaryPluginApi(pluginApi),
+    // The API given to plugins is the very module instance the binary's own code uses.
+    installPluginApi: async () => (await import('./plugin-api-hooks.ts')).installBinaryPluginApi(await import('../plugin/index.ts')),
     onInterrupt(handler) {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);
