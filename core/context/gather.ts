@@ -59,7 +59,8 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
     mergeParts(parts, git.parts);
     git.notices.forEach(host.notice);
   }
-  const importFiles = imports.filter((f) => !parts.get('changed_files')?.files.includes(f));
+  const packedSoFar = new Set([...parts.values()].flatMap((p) => p.files));
+  const importFiles = imports.filter((f) => !packedSoFar.has(f));
   const importPart = await packTargetFiles(host.guard, importFiles, '## Imported Files');
   if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
 
