@@ -175,6 +175,16 @@ describe('supervisor run (end to end)', () => {
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^PASS {2}reviewer via claude/);
     assert.match(human.stdout, /answer status: APPROVED/);
+    assert.doesNotMatch(human.stderr, /attempt 1/); // no progress when stderr is not a terminal
+    let tty = '';
+    const onTty = await runCli(['run', 'reviewer', '--task', 'review'], {
+      cwd: repo,
+      env: fakeEnv({ FAKE_CLI_REPLY_FILE: await replies(fenced(APPROVED)) }),
+      deps: { stderr: { write: (t: string) => (tty += t), isTTY: true } },
+    });
+    assert.equal(onTty.code, 0);
+    assert.match(tty, /attempt 1: starting claude/);
+    assert.match(tty, /answer APPROVED -> pass/);
     const log = join(await tempDir(), 'calls.jsonl');
     const dry = await runCli(['run', 'implementer', '--task', 'change a', '--target', 'src/a.ts', '--dry-run'], { cwd: repo, env: fakeEnv({ FAKE_CLI_LOG: log }) });
     assert.equal(dry.code, 0, dry.stderr);
@@ -182,7 +192,7 @@ describe('supervisor run (end to end)', () => {
     assert.match(dry.stdout, /export const a = 1;/); // the packed target
     assert.match(dry.stdout, /claude -p --output-format json/);
     assert.ok(!existsSync(log), 'the CLI must not run');
-    assert.equal(readdirSync(join(repo, '.supervisor/runs')).length, 1); // only the human run above
+    assert.equal(readdirSync(join(repo, '.supervisor/runs')).length, 2); // only the two human runs above
     // targets are relative to the current folder
     const fromSub = await runCli(['run', 'implementer', '--task', 'x', '--target', 'a.ts', '--dry-run'], { cwd: join(repo, 'src'), env: fakeEnv() });
     assert.equal(fromSub.code, 0, fromSub.stderr);
