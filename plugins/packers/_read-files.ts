@@ -21,8 +21,8 @@ const closeFd = promisify(close);
 const readFd = (fd: number, buffer: Buffer, offset: number) =>
   new Promise<number>((resolve, reject) => read(fd, buffer, offset, buffer.length - offset, offset, (e, n) => (e ? reject(e) : resolve(n))));
 
-/** Most files are small: one read of this size usually gets the whole file, with no fstat. */
-const FIRST_READ = 64 * 1024;
+/** Most source files are small: one read of this size usually gets the whole file, with no fstat. */
+const FIRST_READ = 16 * 1024;
 
 async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(size);
@@ -108,7 +108,7 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
     } catch {
       return { kind: 'unreadable' };
     } finally {
-      await closeFd(fd).catch(() => {});
+      void closeFd(fd).catch(() => {}); // nobody waits for a close
     }
   }
 
