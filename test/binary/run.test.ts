@@ -42,6 +42,15 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     assert.equal(result.output?.status, 'APPROVED');
   });
 
+  it('answers offline with a schema-valid example when no replies are configured', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const run = await box.run(['run', 'planner', '--cli', 'replay', '--task', 'Plan input validation', '--target', 'math.js', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as RunResult;
+    assert.equal(result.status, 'pass');
+    assert.ok(Array.isArray(result.output?.phases), 'an example built from the inlined plan schema');
+  });
+
   it('packs context and prints the prompt from the inlined templates', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const pack = await box.run(['pack', '--target', 'math.js'], { cwd: repo });
