@@ -15,6 +15,7 @@ import { prepareRun, type PreparedRun } from './prepare.ts';
 import { exitCodeFor, issuesOf, type RunResult } from './result.ts';
 import { statusForFailure, STOP_REASON_TEXT } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
+import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
@@ -39,6 +40,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     options.onNotice?.(message);
   };
   logStart(log, prepared, options, runId);
+  for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now)) notice(message);
 
   const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
   let loop: LoopOutcome;

@@ -103,6 +103,35 @@ describe('supervisor run: processes (end to end)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('a supervisor killed outright (kill -9) leaves its events on disk; the next run recovers its worktree', async () => {
+    const repo = await makeRepo();
+    const tmp = await tempDir();
+    const log = join(tmp, 'calls.jsonl');
+    const { child, done } = spawnSupervisor(repo, ['run', 'reviewer', '--task', 'x'], {
+      FAKE_CLI_HANG: '1',
+      FAKE_CLI_LOG: log,
+      FAKE_CLI_EDITS: JSON.stringify({ 'partial.txt': 'half' }),
+    });
+    await waitFor(() => cliCalls(log).length === 1, 'the CLI to start');
+    child.kill('SIGKILL');
+    await done;
+    // Nothing can end the CLI's process group when supervisor itself is killed: do it here.
+    process.kill(-cliCalls(log)[0]!.pid, 'SIGKILL');
+    const [id] = readdirSync(join(repo, '.supervisor/runs'));
+    const kinds = readFileSync(join(repo, '.supervisor/runs', id!, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { kind: string }).kind);
+    assert.deepEqual(kinds, ['run_started', 'prompt_built', 'workspace_ready', 'attempt_started']);
+    const { runCli } = await import('../helpers/run-cli.ts');
+    const list = JSON.parse((await runCli(['runs', 'list', '--json'], { cwd: repo })).stdout) as { state: string; attempts: number }[];
+    assert.deepEqual(list.map((r) => [r.state, r.attempts]), [['incomplete', 1]]);
+    // the next run finds the dead run's worktree, keeps its work on a branch, and removes it
+    const { runJson, replies, fenced } = await import('./_run.ts');
+    const next = await runJson(repo, ['reviewer', '--task', 'y'], { FAKE_CLI_REPLY_FILE: await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED' })) });
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.result.notices.join('\n'), new RegExp(`run ${id} was killed before it finished: its worktree is removed, its changes are on supervisor/${id}`));
+    assert.equal(git(repo, 'show', `supervisor/${id}:partial.txt`), 'half');
+    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+  });
+
   it('two supervisor processes run at once in one repository', async () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
