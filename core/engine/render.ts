@@ -38,8 +38,11 @@ export function renderResult(result: RunResult, cwd: string): string {
     `${result.status.toUpperCase()}  ${result.role} via ${result.cli}  (${m.attempts} attempt${m.attempts === 1 ? '' : 's'}, ${formatDuration(m.duration_ms)})`,
   ];
   if (result.reported_status) lines.push(`answer status: ${result.reported_status}`);
-  if (result.failure) lines.push(`failure: ${result.failure.class}: ${result.failure.detail}`);
-  if (result.issues.length) lines.push('issues:', ...result.issues.map((issue) => `  - ${issue}`));
+  // The failure is also the last issue (for scripts); say it once here.
+  const failureLine = result.failure ? `${result.failure.class}: ${result.failure.detail}` : null;
+  if (failureLine) lines.push(`failure: ${result.issues.find((i) => i.startsWith(failureLine)) ?? failureLine}`);
+  const issues = result.issues.filter((i) => !failureLine || !i.startsWith(failureLine));
+  if (issues.length) lines.push('issues:', ...issues.map((issue) => `  - ${issue}`));
   if (result.output) lines.push('output:', ...JSON.stringify(result.output, null, 2).split('\n').map((l) => `  ${l}`));
   if (result.git_range && result.branch) {
     lines.push(`changes: ${result.files_changed?.length ?? 0} file(s) on ${result.branch} (${short(result.git_range)})`);
@@ -50,7 +53,8 @@ export function renderResult(result: RunResult, cwd: string): string {
     lines.push(`ran in place (${result.worktree.reason}); changes, if any, are in ${result.worktree.path}`);
   }
   if (result.worktree.kept) lines.push(`worktree kept: ${result.worktree.path}`);
-  lines.push(`tokens: ${formatTokens(m.input_tokens, m.output_tokens, m.cached_tokens)}   cost: ${formatCost(m.cost_usd, m.cost_known)}${m.max_cost_usd === null ? '' : ` of $${m.max_cost_usd}`}`);
+  const cost = m.cost_usd === null ? `unknown (${result.cli} reported none)` : formatCost(m.cost_usd, m.cost_known);
+  lines.push(`tokens: ${formatTokens(m.input_tokens, m.output_tokens, m.cached_tokens)}   cost: ${cost}${m.max_cost_usd === null ? '' : ` (ceiling $${m.max_cost_usd})`}`);
   lines.push(`run: ${result.run_id}   log: ${relative(cwd, result.run_dir) || '.'}`);
   return lines.join('\n');
 }
