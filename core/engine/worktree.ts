@@ -39,12 +39,13 @@ export function branchName(runId: string): string {
 }
 
 export async function inspectRepo(dir: string): Promise<RepoState> {
-  const inside = await git(dir, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
-  const [head, status] = await Promise.all([
+  // Independent questions, asked at once (outside a repository the last two just fail).
+  const [inside, head, status] = await Promise.all([
+    git(dir, ['rev-parse', '--is-inside-work-tree']),
     git(dir, ['rev-parse', '--verify', '-q', 'HEAD']),
     git(dir, ['status', '--porcelain', '-z']),
   ]);
+  if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
   return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status.ok && status.stdout.length > 0 };
 }
 
