@@ -86,6 +86,9 @@ const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=super
 export async function commitWorkspace(workspace: Workspace, runId: string, message: string): Promise<WorkspaceChanges | null> {
   if (workspace.mode !== 'worktree' || !workspace.base) return null;
   const cwd = workspace.path;
+  // The common read-only case (reviewers, planners) costs two parallel git calls.
+  const [status, before] = await Promise.all([gitOrThrow(cwd, ['status', '--porcelain', '-z']), gitOrThrow(cwd, ['rev-parse', 'HEAD'])]);
+  if (status === '' && before.trim() === workspace.base) return null;
   await gitOrThrow(cwd, ['add', '-A']);
   const staged = await git(cwd, ['diff', '--cached', '--quiet']);
   if (!staged.ok) {
