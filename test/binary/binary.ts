@@ -1,7 +1,7 @@
 /**
  * The built single binary, as a user gets it: copied alone into an empty folder and run with
  * a PATH that holds no `node` (only links to git and a few shell tools), an isolated HOME and
- * no NODE_OPTIONS. Tests import `binaryTest` and get a skip (locally, with a loud note) or a
+ * no NODE_OPTIONS. Suites take their options from `binarySuite()` and get a skip (locally, with a loud note) or a
  * failure (in CI) when dist/ holds no binary.
  */
 import { spawn } from 'node:child_process';

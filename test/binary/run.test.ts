@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -82,6 +84,29 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     const result = JSON.parse(run.stdout) as RunResult;
     assert.equal(result.status, 'pass');
     assert.equal(result.output?.status, 'APPROVED');
+  });
+
+  it('stops a run on Ctrl-C (SIGINT): exit 130, the CLI ended', async () => {
+    const repo = await makeRepo();
+    const fakes = await tempDir('sv-fakes-');
+    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
+    await chmod(join(fakes, 'claude'), 0o755);
+    const log = join(fakes, 'calls.jsonl');
+    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--task', 'Review', '--json'], {
+      cwd: repo,
+      env: { PATH: `${fakes}:${box.path}`, HOME: box.home, FAKE_CLI_HANG: '1', FAKE_CLI_LOG: log, FAKE_CLI_REPLY_FILE: join(fakes, 'none.md') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let i = 0; i < 200 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(existsSync(log), 'the fake CLI started');
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    const pid = (JSON.parse((await readFile(log, 'utf8')).trim().split('\n')[0]!) as { pid: number }).pid;
+    assert.throws(() => process.kill(pid, 0), 'the CLI process is gone');
+    assert.equal((JSON.parse(stdout) as RunResult).failure?.class, 'interrupted');
   });
 
   it('reports a missing CLI with exit 4', async () => {
