@@ -8,6 +8,9 @@ import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type 
 import { exitText, failure, httpStatusIn, processFailure } from './_shared/failure.ts';
 import { jsonLines, type JsonObject } from './_shared/json.ts';
 import { count, text } from './_shared/metrics.ts';
+import { dropForcedNulls, toStrictSchema } from './_shared/strict-schema.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const num = v.optional(v.nullable(v.number()));
 const UsageShape = v.looseObject({ input_tokens: num, cached_input_tokens: num, output_tokens: num, reasoning_output_tokens: num });
@@ -26,9 +29,28 @@ function codexArgs(request: CommandRequest): string[] {
   const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
   if (request.model) args.push('--model', request.model);
   if (request.allowEdits) args.push('--sandbox', 'workspace-write');
-  if (request.outputSchema) args.push('--output-schema', request.outputSchema.file);
+  if (request.outputSchema) args.push('--output-schema', strictSchemaFile(request));
   // "-" last: read the prompt from stdin.
   return [...args, ...request.flags, '-'];
+}
+
+/** Codex's schema goes to the model in strict mode: hand it a strict copy in the scratch folder. */
+function strictSchemaFile(request: CommandRequest): string {
+  const file = join(request.scratchDir, 'codex-output-schema.json');
+  writeFileSync(file, JSON.stringify(toStrictSchema(request.outputSchema!.schema), null, 2));
+  return file;
+}
+
+/** With --output-schema the final message is the bare JSON object, not a fenced block. */
+function structuredAnswer(message: string, request: CommandRequest): unknown {
+  if (!request.outputSchema) return undefined;
+  try {
+    const value: unknown = JSON.parse(message);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    return dropForcedNulls(value, request.outputSchema.schema);
+  } catch {
+    return undefined;
+  }
 }
 
 interface Read {
@@ -79,7 +101,8 @@ function extractCodex(result: ProcessResult, request: CommandRequest): Extractio
     if (r.lastMessage === null || r.lastMessage.trim() === '') {
       return { text: null, metrics, failure: failure('empty_output', 'codex finished the turn without an agent message (exit 0, empty reply)') };
     }
-    return { text: r.lastMessage, metrics };
+    const structured = structuredAnswer(r.lastMessage, request);
+    return structured === undefined ? { text: r.lastMessage, metrics } : { text: r.lastMessage, structured, metrics };
   }
   // Neither outcome: killed, interrupted, or never started. "Reconnecting..." errors are retries.
   const last = r.lastError ? ` (last error: ${r.lastError})` : '';

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import codex from '../../../plugins/adapters/codex.ts';
 import { capture, context, processResult, request, SCHEMA } from './helpers.ts';
@@ -12,12 +15,13 @@ describe('codex adapter: command()', () => {
   });
 
   it('maps model, edits and the schema file; role flags come before the final "-"', async () => {
-    const spec = await codex.command(request({ model: 'o4', allowEdits: true, outputSchema: SCHEMA, flags: ['-c', 'model_reasoning_effort=high'] }), context());
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    const spec = await codex.command(request({ scratchDir, model: 'o4', allowEdits: true, outputSchema: SCHEMA, flags: ['-c', 'model_reasoning_effort=high'] }), context());
     assert.deepEqual(spec.args, [
       'exec', '--json', '--skip-git-repo-check', ...QUIET,
       '--model', 'o4',
       '--sandbox', 'workspace-write',
-      '--output-schema', SCHEMA.file,
+      '--output-schema', join(scratchDir, 'codex-output-schema.json'),
       '-c', 'model_reasoning_effort=high',
       '-',
     ]);
@@ -28,6 +32,40 @@ describe('codex adapter: command()', () => {
     assert.ok(!spec.args.includes('--stdin'));
     assert.equal(spec.args.at(-1), '-');
     assert.equal(codex.acceptsOutputSchema, true);
+  });
+});
+
+describe('codex adapter: --output-schema', () => {
+  const schema = {
+    name: 'implementation',
+    file: '/unused.json',
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['SUCCESS', 'FAILED'] }, files: { type: 'array', items: { type: 'string' }, default: [] }, note: { type: ['string', 'null'] } },
+    },
+  };
+
+  it("hands codex a strict-mode schema: every property required, optional ones nullable, no defaults", async () => {
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    const spec = await codex.command(request({ scratchDir, outputSchema: schema }), context());
+    const file = spec.args[spec.args.indexOf('--output-schema') + 1]!;
+    const strict = JSON.parse(await readFile(file, 'utf8'));
+    assert.deepEqual(strict.required, ['status', 'files', 'note']);
+    assert.equal(strict.additionalProperties, false);
+    assert.deepEqual(strict.properties.files, { type: ['array', 'null'], items: { type: 'string' } });
+    assert.deepEqual(strict.properties.note, { type: ['string', 'null'] });
+  });
+
+  it('the bare JSON answer codex gives under a schema becomes the structured answer, forced nulls dropped', async () => {
+    const stdout = [
+      '{"type":"thread.started","thread_id":"t-1"}',
+      '{"type":"turn.started"}',
+      '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"{\\"status\\":\\"SUCCESS\\",\\"files\\":null,\\"note\\":null}"}}',
+      '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":5}}',
+    ].join('\n');
+    const extraction = await codex.extract(processResult({ stdout }), request({ outputSchema: schema }), context());
+    assert.deepEqual(extraction.structured, { status: 'SUCCESS', note: null });
   });
 });
 
