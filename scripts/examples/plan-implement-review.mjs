@@ -2,7 +2,7 @@
 // A plan → implement → review loop in zx, driving `supervisor run ... --json`.
 //
 //   node scripts/examples/plan-implement-review.mjs --task "Add input validation to add()" \
-//     [--target src/math.js]... [--max-rounds 3] [--cli replay] [--replay-dir DIR] [--repo DIR]
+//     [--target src/math.js]... [--max-rounds 3] [--cli NAME | --cli ROLE=NAME]... [--replay-dir DIR] [--repo DIR]
 //
 // 1. the planner plans the task once;
 // 2. the implementer works in its own git worktree; its commit (branch supervisor/<run-id>)
@@ -15,21 +15,26 @@
 //
 // SUPERVISOR_BIN picks the supervisor to run (default: `supervisor` on PATH; a .mjs/.ts path
 // runs with this Node, e.g. bin/supervisor.mjs from a checkout). --replay-dir runs offline with
-// the replay adapter: for round N of role R it replays DIR/N-R.md, else DIR/R.md (see replies/).
+// the replay adapter: for round N of role R it replays DIR/N-R.md, else DIR/R.md (see replies/);
+// --cli implementer=claude (say) still sends one role to a real CLI.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { $, argv } from 'zx';
 
 const task = argv.task;
 if (typeof task !== 'string' || !task.trim()) {
-  console.error('usage: plan-implement-review.mjs --task "<text>" [--target FILE]... [--max-rounds N] [--cli NAME] [--replay-dir DIR] [--repo DIR]');
+  console.error('usage: plan-implement-review.mjs --task "<text>" [--target FILE]... [--max-rounds N] [--cli NAME | --cli ROLE=NAME]... [--replay-dir DIR] [--repo DIR]');
   process.exit(2);
 }
 const targets = [argv.target ?? []].flat().map(String);
 const maxRounds = Number(argv['max-rounds'] ?? 3);
 const repo = resolve(argv.repo ?? '.');
 const replayDir = argv['replay-dir'] ? resolve(argv['replay-dir']) : undefined;
-const cli = argv.cli ?? (replayDir ? 'replay' : undefined);
+// --cli NAME for every role, --cli ROLE=NAME for one (repeatable); --replay-dir implies replay.
+const cliOptions = [argv.cli ?? []].flat().map(String);
+const cliForAll = cliOptions.find((c) => !c.includes('=')) ?? (replayDir ? 'replay' : undefined);
+const cliByRole = Object.fromEntries(cliOptions.filter((c) => c.includes('=')).map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]));
+const cliFor = (role) => cliByRole[role] ?? cliForAll;
 
 const bin = process.env.SUPERVISOR_BIN ?? 'supervisor';
 const command = /\.(m?js|ts)$/.test(bin) ? [process.execPath, resolve(bin)] : [bin];
@@ -46,6 +51,7 @@ function replayFor(role, round) {
 
 /** One `supervisor run`; returns its JSON result. Exit 1 (gaps) is an answer, not a failure. */
 async function run(role, roleTask, round) {
+  const cli = cliFor(role);
   const args = ['run', role, '--task', roleTask, ...targets.flatMap((t) => ['--target', t]), ...(cli ? ['--cli', cli] : []), '--json'];
   const env = { ...process.env, ...replayFor(role, round) };
   const done = await $({ env, nothrow: true })`${command} ${args}`;
