@@ -60,7 +60,7 @@ mkdirSync(work, { recursive: true });
 step('bundling core/binary/main.ts with esbuild');
 const bundled = join(work, 'supervisor.js');
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
-const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js=${file}`);
+const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js.br=${file}`);
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
 // V8's code cache depends on what a run happened to compile, so its bytes vary from build to

@@ -15,7 +15,11 @@ function runModule(source, filename, cachedData) {
   return { script, exports: mod.exports };
 }
 
-globalThis.__supervisorLoadChunk = (name) => runModule(getAsset(`chunk-${name}.js`, 'utf8'), `${name}.js`).exports;
+// Chunks are stored brotli-compressed (the tokenizer table shrinks from 2.7 MB to well under 1 MB).
+globalThis.__supervisorLoadChunk = (name) => {
+  const source = require('node:zlib').brotliDecompressSync(Buffer.from(getRawAsset(`chunk-${name}.js.br`))).toString('utf8');
+  return runModule(source, `${name}.js`).exports;
+};
 
 let cachedData;
 try {
