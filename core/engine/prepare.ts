@@ -64,10 +64,12 @@ export function resolveSettings(role: Role, options: RunRoleOptions): RunSetting
   };
 }
 
-/** Roles that change files get edit permission from their CLI (config.allow_edits overrides). */
+/**
+ * Roles that change files say so with `config.allow_edits: true` (the built-in implementer,
+ * worker and oneshot do; overlays inherit it). The core knows no role by name.
+ */
 export function roleEditsFiles(role: Role): boolean {
-  if (typeof role.config.allow_edits === 'boolean') return role.config.allow_edits;
-  return ['implementer', 'worker'].includes(role.base_role ?? role.name);
+  return role.config.allow_edits === true;
 }
 
 export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> {

@@ -26,7 +26,7 @@ export function fakeRole(overrides: Partial<Role> = {}): Role {
     system_prompt: 'You are a test.',
     context: {},
     gates: [],
-    config: {},
+    config: { allow_edits: true },
     extends: null,
     base_role: null,
     output_schema: null,

@@ -6,7 +6,7 @@ import { runRole } from '../../../core/engine/run-role.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../e2e/_checkout.ts';
-import { answer, editing, envelope, harness } from './_fakes.ts';
+import { answer, editing, envelope, fakeRole, harness } from './_fakes.ts';
 
 const kinds = (dir: string) => readEvents(dir).map((e) => e.kind);
 const ok = (status = 'SUCCESS', extra: object = {}) => ({ stdout: envelope(answer({ status, ...extra })) });
@@ -296,5 +296,13 @@ describe('runRole: the worktree cannot be made', () => {
     await assert.rejects(runRole(h.options), { code: 'WORKTREE_FAILED', exitCode: 2 });
     assert.ok(existsSync(join(repo, `.supervisor/worktrees/${fixed}/precious.txt`)));
     assert.equal(readEvents(join(repo, '.supervisor/runs', fixed)).at(-1)?.kind, 'run_finished');
+  });
+});
+
+describe('edit permission', () => {
+  it('comes from config.allow_edits, not from the role name', async () => {
+    const { roleEditsFiles } = await import('../../../core/engine/prepare.ts');
+    assert.equal(roleEditsFiles(fakeRole({ name: 'implementer', config: {} })), false);
+    assert.equal(roleEditsFiles(fakeRole({ name: 'anything', config: { allow_edits: true } })), true);
   });
 });
