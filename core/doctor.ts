@@ -5,6 +5,7 @@ import type { CliContext } from './cli/context.ts';
 import { listPluginFiles, pluginFolders } from './plugins/discover.ts';
 import { runProcess } from './process/run-process.ts';
 import { which } from './process/which.ts';
+import { selfCommand } from './self-command.ts';
 import { VERSION } from './version.ts';
 
 export interface ToolReport {
@@ -46,6 +47,11 @@ async function probeTool(bin: string, args: string[], ctx: CliContext): Promise<
   return { found: true, path, version: await probeVersion(path, args, ctx) };
 }
 
+/** An adapter that answers through supervisor itself is there whenever supervisor is. */
+function selfReport(): ToolReport {
+  return { found: true, path: selfCommand().bin, version: `supervisor ${VERSION} (built in)` };
+}
+
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
@@ -70,7 +76,7 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
     Promise.all(
       adapterEntries.map(async ({ plugin, source }) => {
         const adapter = plugin as Extract<typeof plugin, { kind: 'adapter' }>;
-        const tool = await probeTool(adapter.bin, adapter.versionArgs ?? ['--version'], ctx);
+        const tool = adapter.selfHosted ? selfReport() : await probeTool(adapter.bin, adapter.versionArgs ?? ['--version'], ctx);
         return { name: adapter.name, bin: adapter.bin, source, quietEnv: adapter.quietEnv ?? {}, ...tool };
       }),
     ),

@@ -127,6 +127,11 @@ export interface AdapterContext {
 export interface AdapterHooks {
   /** The executable looked up on PATH, e.g. "codex". */
   bin: string;
+  /**
+   * True when the adapter needs no CLI of its own because it answers through supervisor itself
+   * (`ctx.self`), like replay: always available, and `bin` is not looked up.
+   */
+  selfHosted?: boolean;
   /** Arguments that make the CLI print its version. Default: ["--version"]. */
   versionArgs?: string[];
   /** How instruction files reach the CLI: rendered into the prompt (default) or as arguments. */

@@ -14,6 +14,7 @@ const adapterShape = v.looseObject({
   kind: v.literal('adapter'),
   ...identity,
   bin: v.pipe(v.string(), v.minLength(1)),
+  selfHosted: v.optional(v.boolean()),
   versionArgs: v.optional(v.array(v.string())),
   instructions: v.optional(v.picklist(['prompt', 'argument'])),
   acceptsOutputSchema: v.optional(v.boolean()),

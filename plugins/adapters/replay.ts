@@ -113,9 +113,9 @@ export default definePlugin({
   kind: 'adapter',
   name: 'replay',
   description: 'Canned replies, offline (SUPERVISOR_REPLAY or x-replay; default: an example from the output schema)',
-  // Runs supervisor itself (`__emit`); `bin` is what doctor probes.
-  bin: 'node',
-  versionArgs: ['--version'],
+  // Runs supervisor itself (`__emit`): no CLI to find on PATH.
+  bin: 'supervisor',
+  selfHosted: true,
   instructions: 'prompt',
   // Not a CLI's native schema support: replay needs the schema to build its default example.
   acceptsOutputSchema: true,

@@ -35,7 +35,7 @@ describe('supervisor doctor', () => {
     assert.deepEqual(repoFolder.files, [join(repo, '.supervisor', 'plugins', 'ts-adapter.ts')]);
   });
 
-  it('with an empty PATH reports every CLI, git and repomix as not found', async () => {
+  it('with an empty PATH reports every CLI, git and repomix as not found (self-hosted adapters excepted)', async () => {
     const repo = await makeRepo();
     const empty = await tempDir('sv-empty-');
     const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: empty } });
@@ -43,7 +43,7 @@ describe('supervisor doctor', () => {
     const report = JSON.parse(run.stdout);
     assert.equal(report.git.found, false);
     assert.equal(report.repomix.found, false);
-    for (const adapter of report.adapters) assert.equal(adapter.found, false, adapter.name);
+    for (const adapter of report.adapters) assert.equal(adapter.found, adapter.name === 'replay', adapter.name);
   });
 
   it('prints a readable report without --json', async () => {

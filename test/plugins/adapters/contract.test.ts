@@ -30,11 +30,11 @@ describe('built-in adapters: contract', () => {
 
   for (const { plugin } of adapters) {
     const adapter = plugin as AdapterPlugin;
-    it(`${adapter.name}: passes the plugin shape check and declares versionArgs and quietEnv`, () => {
+    it(`${adapter.name}: passes the plugin shape check and declares versionArgs (or is self-hosted) and quietEnv`, () => {
       const check = checkPluginShape(adapter);
       assert.equal(check.ok, true, JSON.stringify(check));
       assert.equal(adapter.kind, 'adapter');
-      assert.ok(Array.isArray(adapter.versionArgs));
+      assert.ok(adapter.selfHosted === true || Array.isArray(adapter.versionArgs));
       assert.equal(typeof adapter.quietEnv, 'object');
       assert.equal(adapter.instructions, 'prompt');
     });
@@ -102,10 +102,11 @@ describe('supervisor doctor lists the built-in adapters', () => {
     assert.match(text.stdout, /GEMINI_TELEMETRY_ENABLED=false/);
   });
 
-  it('reports all five as not found with an empty PATH', async () => {
+  it('reports the four CLIs as not found with an empty PATH, and replay (self-hosted) as always there', async () => {
     const repo = await makeRepo();
     const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: await tempDir('sv-empty-') } });
     const report = JSON.parse(run.stdout) as { adapters: { name: string; found: boolean }[] };
-    for (const name of ['claude', 'codex', 'gemini', 'cline', 'replay']) assert.equal(report.adapters.find((a) => a.name === name)?.found, false, name);
+    for (const name of ['claude', 'codex', 'gemini', 'cline']) assert.equal(report.adapters.find((a) => a.name === name)?.found, false, name);
+    assert.equal(report.adapters.find((a) => a.name === 'replay')?.found, true);
   });
 });
