@@ -57,15 +57,8 @@ export const FILE_CONTEXT_PROTECTED: ReadonlySet<string> = new Set(['always_incl
 export const PROTECTED_KEYS: ReadonlySet<string> = new Set(['system_prompt', 'task', 'always_include']);
 
 /** Legacy flow: prunable keys, highest priority first. Unlisted keys are pruned before these. */
-export const PRUNABLE_PRIORITY_ORDER: readonly string[] = [
-  'target_file',
-  'git_diff',
-  'changed_files',
-  'imports',
-  'related',
-  'files',
-  'tree',
-];
+// The seeds give the legacy flow the same order as the template flow.
+export const PRUNABLE_PRIORITY_ORDER: readonly string[] = FILE_CONTEXT_PRIORITY;
 
 /** Include entries that are directives, not file patterns. */
 export const SENTINEL_GIT_DIFF = 'git diff --cached';

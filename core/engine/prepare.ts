@@ -3,6 +3,7 @@
  * pick the adapter, settle the settings (flags over role config over defaults), build the
  * prompt, and get the parser ready. Errors here are configuration errors (exit 2).
  */
+import { roleLoadOptions } from '../roles/load-options.ts';
 import { errors } from '../errors.ts';
 import { formatViolations, validateJson } from '../json-schema.ts';
 import type { AdapterPlugin, ParserContext } from '../plugin/contracts.ts';
@@ -80,13 +81,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     notices.push(message);
     options.onNotice?.(message);
   };
-  let role = await peers.loadRole(options.role, {
-    repoRoot: options.repoRoot,
-    homeDir: options.homeDir,
-    adapters: registry.names('adapter'),
-    parsers: registry.names('parser'),
-    packers: registry.names('packer'),
-  });
+  let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
   if (options.cli) role = { ...role, cli: options.cli };
   const adapter = registry.get('adapter', role.cli);
   const built = await peers.buildPrompt({

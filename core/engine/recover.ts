@@ -8,19 +8,10 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from './run-id.ts';
 import { RunLog } from './run-log.ts';
-import { readEvents } from './runs-store.ts';
+import { alive, readEvents } from './runs-store.ts';
 import type { StatePaths } from './state-dir.ts';
 import { closeWorkspace, commitWorkspace, type Workspace } from './worktree.ts';
 
-function alive(pid: unknown): boolean {
-  if (typeof pid !== 'number') return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Returns one line per recovered worktree, for the new run's notices. */
 export async function recoverStaleWorktrees(repoRoot: string, paths: StatePaths, now: () => Date): Promise<string[]> {

@@ -58,7 +58,8 @@ function readResult(runDir: string): RunResult | null {
   }
 }
 
-function alive(pid: unknown): boolean {
+/** Whether a process with that pid still exists (EPERM: it does, owned by someone else). */
+export function alive(pid: unknown): boolean {
   if (typeof pid !== 'number') return false;
   try {
     process.kill(pid, 0);

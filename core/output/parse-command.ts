@@ -1,4 +1,5 @@
 /** `supervisor parse`: raw CLI output → (adapter extract) → parser → validated JSON on stdout. */
+import { roleLoadOptions } from '../roles/load-options.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,13 +36,7 @@ async function readInput(file: string | undefined, ctx: CliContext): Promise<str
 /** The role through the roles loader (imported lazily: most parse calls need no role). */
 async function loadRoleForParse(name: string, ctx: CliContext, registry: Registry): Promise<Role> {
   const { loadRole } = await import('../roles/load-role.ts');
-  return loadRole(name, {
-    repoRoot: ctx.repoRoot,
-    homeDir: ctx.deps.homeDir,
-    adapters: registry.names('adapter'),
-    parsers: registry.names('parser'),
-    packers: registry.names('packer'),
-  });
+  return loadRole(name, roleLoadOptions(registry, { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir }));
 }
 
 async function parseOptions(args: Args, ctx: CliContext, registry: Registry): Promise<ParseOutputOptions> {

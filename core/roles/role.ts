@@ -58,3 +58,26 @@ export interface Role {
   /** Which file gave each top-level field of the merged role. */
   sources: Record<string, string>;
 }
+
+/** A Role with every field not given at its empty default: for ad-hoc roles and tests. */
+export function createRole(fields: Pick<Role, 'name'> & Partial<Role>): Role {
+  return {
+    description: '',
+    cli: 'replay',
+    flags: [],
+    system_prompt: '',
+    context: {},
+    gates: [],
+    config: {},
+    extends: null,
+    base_role: null,
+    output_schema: null,
+    instructions: [],
+    parser: null,
+    template: null,
+    extensions: {},
+    file: '',
+    sources: {},
+    ...fields,
+  };
+}

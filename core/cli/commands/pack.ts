@@ -12,45 +12,14 @@ import { defineCommand, type Args } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { readKeyValues } from '../text-arg.ts';
+import { loadRoleArg } from '../role-arg.ts';
+import { createRole } from '../../roles/role.ts';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 /** A role for packing without one: only the flags' context. */
 function adHocRole(repoRoot: string): Role {
-  return {
-    name: 'pack',
-    description: 'ad-hoc pack',
-    cli: 'replay',
-    flags: [],
-    system_prompt: '',
-    context: {},
-    gates: [],
-    config: {},
-    extends: null,
-    base_role: null,
-    output_schema: null,
-    instructions: [],
-    parser: null,
-    template: null,
-    extensions: {},
-    file: repoRoot,
-    sources: {},
-  };
-}
-
-async function loadRoleArg(name: string, ctx: CliContext): Promise<Role> {
-  const registry = await ctx.registry();
-  const { loadRole, loadRoleFile } = await import('../../roles/load-role.ts');
-  const known = (names: string[]) => (names.length ? names : undefined);
-  const options = {
-    repoRoot: ctx.repoRoot,
-    homeDir: ctx.deps.homeDir,
-    adapters: registry.names('adapter'),
-    parsers: known(registry.names('parser')),
-    packers: known(registry.names('packer')),
-  };
-  const isFile = /[\\/]/.test(name) || /\.ya?ml$/.test(name);
-  return isFile ? loadRoleFile(resolve(ctx.deps.cwd, name), options) : loadRole(name, options);
+  return createRole({ name: 'pack', description: 'ad-hoc pack', file: repoRoot });
 }
 
 function budgetArg(value: unknown): number | undefined {

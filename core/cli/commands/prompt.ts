@@ -9,24 +9,9 @@ import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
+import { loadRoleArg } from '../role-arg.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';
 
-async function roleOptions(ctx: CliContext): Promise<RoleLoadOptions> {
-  const registry = await ctx.registry();
-  const known = (names: string[]) => (names.length ? names : undefined);
-  return {
-    repoRoot: ctx.repoRoot,
-    homeDir: ctx.deps.homeDir,
-    adapters: registry.names('adapter'),
-    parsers: known(registry.names('parser')),
-    packers: known(registry.names('packer')),
-  };
-}
-
-/** A role argument is a file when it looks like one, else a role name. */
-function looksLikeFile(arg: string): boolean {
-  return /[\\/]/.test(arg) || /\.ya?ml$/.test(arg);
-}
 
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
 export function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {
@@ -75,9 +60,7 @@ export default defineCommand({
     const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
     const roleArg = String(args.role);
     const registry = await ctx.registry();
-    const { loadRole, loadRoleFile } = await import('../../roles/load-role.ts');
-    const options = await roleOptions(ctx);
-    const role = looksLikeFile(roleArg) ? await loadRoleFile(resolve(ctx.deps.cwd, roleArg), options) : await loadRole(roleArg, options);
+    const role = await loadRoleArg(roleArg, ctx);
     const adapter = registry.get('adapter', role.cli);
     const { buildPrompt } = await import('../../prompt/build-prompt.ts');
     const built = await buildPrompt({

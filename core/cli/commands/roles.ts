@@ -5,25 +5,8 @@ import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
-
-/** Load options for the roles in this repository, with the plugin names the registry knows. */
-async function roleOptions(ctx: CliContext): Promise<RoleLoadOptions> {
-  const registry = await ctx.registry();
-  // Parser and packer names only constrain roles when some are registered at all.
-  const known = (names: string[]) => (names.length ? names : undefined);
-  return {
-    repoRoot: ctx.repoRoot,
-    homeDir: ctx.deps.homeDir,
-    adapters: registry.names('adapter'),
-    parsers: known(registry.names('parser')),
-    packers: known(registry.names('packer')),
-  };
-}
-
-/** A role argument is a file when it looks like one, else a role name. */
-function looksLikeFile(arg: string): boolean {
-  return /[\\/]/.test(arg) || /\.ya?ml$/.test(arg);
-}
+import { roleOptionsFor } from '../role-arg.ts';
+import { looksLikeRoleFile } from '../../roles/load-options.ts';
 
 const list = defineCommand({
   command: 'list',
@@ -31,7 +14,7 @@ const list = defineCommand({
   async run(_args, ctx) {
     const { listRoles } = await import('../../roles/load-role.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
-    const roles = await listRoles(await roleOptions(ctx));
+    const roles = await listRoles(await roleOptionsFor(ctx));
     if (ctx.options.json) {
       ctx.out(JSON.stringify(roles, null, 2));
       return 0;
@@ -57,8 +40,8 @@ const show = defineCommand({
     const { loadRoleDetailed, loadRoleFileDetailed } = await import('../../roles/load-role.ts');
     const { renderRole } = await import('../../roles/render-role.ts');
     const name = String(args.name);
-    const opts = await roleOptions(ctx);
-    const loaded = looksLikeFile(name) ? await loadRoleFileDetailed(resolve(ctx.deps.cwd, name), opts) : await loadRoleDetailed(name, opts);
+    const opts = await roleOptionsFor(ctx);
+    const loaded = looksLikeRoleFile(name) ? await loadRoleFileDetailed(resolve(ctx.deps.cwd, name), opts) : await loadRoleDetailed(name, opts);
     if (ctx.options.json) ctx.out(JSON.stringify({ ...loaded.role, chain: loaded.chain.map((f) => f.path) }, null, 2));
     else ctx.out(renderRole(loaded, ctx.deps.cwd));
     return 0;
@@ -80,7 +63,7 @@ const validate = defineCommand({
     const roles = await import('../../roles/load-role.ts');
     const { toSupervisorError } = await import('../render-error.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
-    const opts = await roleOptions(ctx);
+    const opts = await roleOptionsFor(ctx);
     const given = ((args.files as string[] | undefined) ?? []).map(String);
     const targets = given.length
       ? given.map((f) => ({ file: resolve(ctx.deps.cwd, f), load: () => roles.loadRoleFileDetailed(resolve(ctx.deps.cwd, f), opts) }))

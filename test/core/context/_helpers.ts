@@ -3,28 +3,10 @@ import { createRegistry, type Registry } from '../../../core/registry.ts';
 import type { Role, RoleContext } from '../../../core/roles/role.ts';
 import { packers } from '../../../plugins/packers/index.ts';
 import type { Plugin } from '../../../core/plugin/contracts.ts';
+import { createRole } from '../../../core/roles/role.ts';
 
 export function makeRole(context: RoleContext = {}, over: Partial<Role> = {}): Role {
-  return {
-    name: 'tester',
-    description: 'test role',
-    cli: 'replay',
-    flags: [],
-    system_prompt: 'You are a careful tester.',
-    context,
-    gates: [],
-    config: {},
-    extends: null,
-    base_role: null,
-    output_schema: null,
-    instructions: [],
-    parser: null,
-    template: null,
-    extensions: {},
-    file: '/dev/null',
-    sources: {},
-    ...over,
-  };
+  return createRole({ name: 'tester', description: 'test role', system_prompt: 'You are a careful tester.', context, file: '/dev/null', ...over });
 }
 
 /** The built-in packers, plus any extra (fake) plugins given. */

@@ -10,6 +10,7 @@ import { parseOutput } from '../../../core/output/parse-output.ts';
 import type { Role } from '../../../core/roles/role.ts';
 import type { EnginePeers } from '../../../core/engine/peers.ts';
 import type { RunRoleOptions } from '../../../core/engine/options.ts';
+import { createRole } from '../../../core/roles/role.ts';
 
 export const STATUS_SCHEMA = {
   type: 'object',
@@ -18,26 +19,15 @@ export const STATUS_SCHEMA = {
 };
 
 export function fakeRole(overrides: Partial<Role> = {}): Role {
-  return {
+  return createRole({
     name: 'implementer',
     description: 'test role',
     cli: 'fake',
-    flags: [],
     system_prompt: 'You are a test.',
-    context: {},
-    gates: [],
     config: { allow_edits: true },
-    extends: null,
-    base_role: null,
-    output_schema: null,
-    instructions: [],
-    parser: null,
-    template: null,
-    extensions: {},
     file: '/roles/implementer.yaml',
-    sources: {},
     ...overrides,
-  };
+  });
 }
 
 /** The fake CLI's stdout envelope: {"text": ..., "cost": ..., "in": ..., "out": ...}. */

@@ -2,28 +2,17 @@
 import type { OutputSchema } from '../../../core/output/schemas.ts';
 import type { Role } from '../../../core/roles/role.ts';
 import { templateData, type TemplateData } from '../../../core/prompt/template-data.ts';
+import { createRole } from '../../../core/roles/role.ts';
 
 export function fakeRole(overrides: Partial<Role> = {}): Role {
-  return {
+  return createRole({
     name: 'reviewer',
     description: 'Reviews changes',
     cli: 'claude',
-    flags: [],
     system_prompt: 'You are SYSTEM-PROMPT-MARKER, a careful engineer.\n',
-    context: {},
-    gates: [],
-    config: {},
-    extends: null,
-    base_role: null,
-    output_schema: null,
-    instructions: [],
-    parser: null,
-    template: null,
-    extensions: {},
     file: '/nowhere/roles/reviewer.yaml',
-    sources: {},
     ...overrides,
-  };
+  });
 }
 
 export const verdictSchema: OutputSchema = {
