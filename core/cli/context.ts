@@ -1,5 +1,6 @@
 /** What every command gets: global options, output helpers, and lazily loaded shared state. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { errors } from '../errors.ts';
 import { dirname, join, resolve } from 'node:path';
 import type { Registry } from '../registry.ts';
 import type { CliDeps } from './deps.ts';
@@ -37,8 +38,16 @@ export function findRepoRoot(start: string): string {
   }
 }
 
+function checkedRepo(deps: CliDeps, repo: string): string {
+  const dir = resolve(deps.cwd, repo);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw errors.usage(`--repo ${repo}: ${dir} is not a folder`, 'Give the folder of the repository to work on.');
+  }
+  return findRepoRoot(dir);
+}
+
 export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
-  const repoRoot = options.repo ? resolve(deps.cwd, options.repo) : findRepoRoot(deps.cwd);
+  const repoRoot = options.repo ? checkedRepo(deps, options.repo) : findRepoRoot(deps.cwd);
   let registry: Promise<Registry> | undefined;
   return {
     deps,

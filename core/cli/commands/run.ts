@@ -12,12 +12,14 @@ function envMs(ctx: CliContext, name: string): number | undefined {
   return value;
 }
 
-function positive(args: Args, name: string, { integer = false, zero = false } = {}): number | undefined {
+// Numeric options are read as strings so an error can quote what was typed (yargs would say NaN).
+function positive(args: Args, name: string, { integer = false, zero = false, max = Infinity } = {}): number | undefined {
   const value = args[name];
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || (zero ? n < 0 : n <= 0) || (integer && !Number.isInteger(n))) {
-    throw errors.usage(`--${name} expects ${integer ? 'a whole number' : 'a number'} ${zero ? '>= 0' : '> 0'}, got "${String(value)}"`);
+  const n = String(value).trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(n) || (zero ? n < 0 : n <= 0) || (integer && !Number.isInteger(n)) || n > max) {
+    const range = `${zero ? '>= 0' : '> 0'}${max === Infinity ? '' : ` and <= ${max}`}`;
+    throw errors.usage(`--${name} expects ${integer ? 'a whole number' : 'a number'} ${range}, got "${String(value)}"`);
   }
   return n;
 }
@@ -39,13 +41,13 @@ export default defineCommand({
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the task is about (repeatable)' })
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
-      .option('timeout', { type: 'number', describe: "Seconds before the CLI's process tree is ended (default: role config.timeout, else 600)" })
-      .option('retries', { type: 'number', describe: 'Retries after the first attempt (default: role config.max_retries, else 2)' })
+      .option('timeout', { type: 'string', describe: "Seconds before the CLI's process tree is ended (default: role config.timeout, else 600)" })
+      .option('retries', { type: 'string', describe: 'Retries after the first attempt (default: role config.max_retries, else 2)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
-      .option('max-cost-usd', { type: 'number', describe: 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)' }),
+      .option('max-cost-usd', { type: 'string', describe: 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
@@ -61,7 +63,7 @@ export default defineCommand({
       registry: await ctx.registry(),
       cli: typeof args.cli === 'string' ? args.cli : undefined,
       timeoutSec: positive(args, 'timeout'),
-      retries: positive(args, 'retries', { integer: true, zero: true }),
+      retries: positive(args, 'retries', { integer: true, zero: true, max: 10 }),
       gates: (args.gate as string[]).map(String),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
