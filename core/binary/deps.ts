@@ -9,6 +9,7 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { CliDeps } from '../cli/deps.ts';
+import { onProcessInterrupt } from '../cli/interrupt.ts';
 
 export async function defaultDeps(): Promise<CliDeps> {
   return {
@@ -28,13 +29,6 @@ export async function defaultDeps(): Promise<CliDeps> {
     besideBinaryDir: dirname(process.execPath),
     // The API given to plugins is the very module instance the binary's own code uses.
     installPluginApi: async () => (await import('./plugin-api-hooks.ts')).installBinaryPluginApi(await import('../plugin/index.ts')),
-    onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
+    onInterrupt: onProcessInterrupt,
   };
 }

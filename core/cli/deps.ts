@@ -1,6 +1,7 @@
 /** Everything the CLI takes from the outside world, injected so tests can swap it. */
 import { homedir } from 'node:os';
 import { importFromDisk, type ImportModule } from '../plugins/load.ts';
+import { onProcessInterrupt } from './interrupt.ts';
 
 export interface OutputStream {
   write(text: string): unknown;
@@ -33,13 +34,6 @@ export async function defaultDeps(): Promise<CliDeps> {
     stderr: process.stderr,
     importModule: importFromDisk,
     installPluginApi: async () => (await import('../plugins/plugin-api-resolution.ts')).installPluginApiResolution(),
-    onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
+    onInterrupt: onProcessInterrupt,
   };
 }
