@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../roles/role.ts';
-import type { Registry } from '../registry.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import type { ParseOutputOptions } from '../output/parse-output.ts';
 import type { BuildPromptOptions, BuiltPrompt } from '../prompt/build-prompt.ts';

@@ -2,12 +2,9 @@
  * `supervisor prompt <role> --task ...`: prints the exact prompt `run` would send (stdout), and
  * with --stats the estimated tokens of each part and what was pruned (stderr).
  */
-import { resolve } from 'node:path';
 import type { BuiltPrompt } from '../../prompt/build-prompt.ts';
-import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';

@@ -1,9 +1,7 @@
 /** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
 // Node built-ins are imported statically: the single binary cannot import them dynamically.
 import { basename, resolve } from 'node:path';
-import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { roleOptionsFor } from '../role-arg.ts';
 import { looksLikeRoleFile } from '../../roles/load-options.ts';

@@ -3,7 +3,7 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeRepo, writeFiles } from '../../helpers/git-repo.ts';
+import { makeRepo } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/output/', import.meta.url));

@@ -24,10 +24,10 @@ export async function roleEnv(
   const repoRoot = await tempDir('sv-roles-repo-');
   const homeDir = await tempDir('sv-roles-home-');
   const text = (v: unknown) => (typeof v === 'string' ? v : stringify(v));
-  const under = (folder: string, map: Record<string, unknown> = {}) =>
+  const under = (map: Record<string, unknown> = {}) =>
     Object.fromEntries(Object.entries(map).map(([name, v]) => [join('.supervisor', 'roles', name), text(v)])) as Record<string, string>;
-  await writeFiles(repoRoot, { ...under('repo', files.repo), ...(files.other ?? {}) });
-  await writeFiles(homeDir, under('home', files.home));
+  await writeFiles(repoRoot, { ...under(files.repo), ...(files.other ?? {}) });
+  await writeFiles(homeDir, under(files.home));
   return {
     opts: { repoRoot, homeDir, adapters },
     repoRoot,
