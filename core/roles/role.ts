@@ -44,7 +44,7 @@ export interface Role {
   /**
    * Instruction files (e.g. system.md), absolute paths, resolved relative to the role file that
    * named them. Built-in ones inside the single binary are "<builtin>/roles/x.md" assets with no
-   * file on disk: read them with core/roles/instructions.ts (readInstruction, instructionFileOnDisk).
+   * file on disk: read them with core/prompt/instructions.ts (readInstructions, instructionPaths).
    */
   instructions: string[];
   /** Parser plugin name; null means the default (fenced-json). */
