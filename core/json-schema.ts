@@ -26,16 +26,32 @@ function validatorFor(schema: Record<string, unknown>): Validator {
   return validator;
 }
 
+/** One key as a JSON pointer token (RFC 6901): "~" → "~0", "/" → "~1". */
+export function escapePointerToken(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** A JSON pointer token back to its key: "~1" → "/", then "~0" → "~". */
+export function unescapePointerToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
 function toPointer(location: string): string {
   return location.replace(/^#/, '');
 }
 
+/**
+ * A violation a person can act on: an unknown or a missing field is reported at the field's own
+ * pointer ("/status"), not at the object holding it.
+ */
 function describeViolation(error: { instanceLocation: string; keyword: string; error: string }): SchemaViolation {
   const pointer = toPointer(error.instanceLocation);
   if (error.keyword === 'additionalProperties') {
     const field = /Property "(.*)" does not match/.exec(error.error)?.[1] ?? '?';
-    return { pointer: `${pointer}/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`, keyword: 'additionalProperties', message: `unknown field "${field}" (not allowed here)` };
+    return { pointer: `${pointer}/${escapePointerToken(field)}`, keyword: 'additionalProperties', message: `unknown field "${field}" (not allowed here)` };
   }
+  const missing = error.keyword === 'required' ? /required property "(.*)"/.exec(error.error)?.[1] : undefined;
+  if (missing !== undefined) return { pointer: `${pointer}/${escapePointerToken(missing)}`, keyword: 'required', message: `missing: ${missing} is required` };
   return { pointer, keyword: error.keyword, message: error.error };
 }
 

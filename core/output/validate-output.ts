@@ -7,13 +7,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A missing required field is reported at the field's own pointer ("/status"), not its parent's. */
-function pointAtMissingField(violation: SchemaViolation): SchemaViolation {
-  const field = violation.keyword === 'required' ? /required property "(.*)"/.exec(violation.message)?.[1] : undefined;
-  if (field === undefined) return violation;
-  return { ...violation, pointer: `${violation.pointer}/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `missing: ${field} is required` };
-}
-
 /** Throws OUTPUT_INVALID naming the schema and listing every violation with its JSON pointer. */
 export function outputInvalid(schema: Pick<OutputSchema, 'name' | 'file'>, violations: SchemaViolation[]) {
   return errors.outputInvalid(`The answer does not match the ${schema.name} schema: ${formatViolations(violations)}`, {
@@ -38,9 +31,8 @@ export function validateOutput(schema: Pick<OutputSchema, 'name' | 'file' | 'sch
     throw outputInvalid(schema, [{ pointer: '', keyword: 'validator', message }]);
   }
   if (!outcome.valid) {
-    const violations = outcome.violations.length
-      ? outcome.violations.map(pointAtMissingField)
-      : [{ pointer: '', keyword: 'schema', message: 'does not match the schema' }];
+    // core/json-schema.ts already points a missing field's violation at the field itself.
+    const violations = outcome.violations.length ? outcome.violations : [{ pointer: '', keyword: 'schema', message: 'does not match the schema' }];
     throw outputInvalid(schema, violations);
   }
   if (!isPlainObject(outcome.value)) {

@@ -10,6 +10,7 @@
  * - `extends` is not inherited: the merged role keeps its own.
  * Every value set records the file it came from, so errors can name the right file.
  */
+import { escapePointerToken } from '../json-schema.ts';
 
 type Mapping = Record<string, unknown>;
 
@@ -34,7 +35,6 @@ export interface MergedRole {
 const isMapping = (v: unknown): v is Mapping => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Whether a child value merges with the parent's (mapping into mapping, list onto list) rather than replacing it. */
 const combines = (parent: unknown, child: unknown) => (isMapping(parent) && isMapping(child)) || (Array.isArray(parent) && Array.isArray(child));
-const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** Sets an own property even for a key like "__proto__", so YAML keys never change prototypes. */
 function setOwn(target: Mapping, key: string, value: unknown): void {
@@ -57,7 +57,7 @@ function mergeList(current: unknown[], items: unknown[], pointer: string, file: 
 
 function mergeInto(target: Mapping, patch: Mapping, pointer: string, file: string, pointers: Map<string, string>): void {
   for (const [key, value] of Object.entries(patch)) {
-    const at = `${pointer}/${escape(key)}`;
+    const at = `${pointer}/${escapePointerToken(key)}`;
     const current = target[key];
     if (isMapping(current) && isMapping(value)) {
       const copy = { ...current };
@@ -77,7 +77,7 @@ function mergeInto(target: Mapping, patch: Mapping, pointer: string, file: strin
 /** A mapping set whole: each of its keys came from the same file. */
 function recordLeaves(value: Mapping, pointer: string, file: string, pointers: Map<string, string>): void {
   for (const [key, sub] of Object.entries(value)) {
-    const at = `${pointer}/${escape(key)}`;
+    const at = `${pointer}/${escapePointerToken(key)}`;
     pointers.set(at, file);
     if (isMapping(sub)) recordLeaves(sub, at, file, pointers);
   }

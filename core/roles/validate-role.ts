@@ -5,7 +5,7 @@
  * that gave the field.
  */
 import { readAsset } from '../assets.ts';
-import { validateJson, type SchemaViolation } from '../json-schema.ts';
+import { unescapePointerToken, validateJson, type SchemaViolation } from '../json-schema.ts';
 import { SupervisorError } from '../errors.ts';
 import { listOutputSchemas } from '../output/schemas.ts';
 import type { RoleViolation } from './errors.ts';
@@ -57,7 +57,7 @@ function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
   for (const part of pointer.split('/').slice(1)) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Json)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+    value = (value as Json)[unescapePointerToken(part)];
   }
   return value;
 }
@@ -119,20 +119,13 @@ function describe(v: SchemaViolation, config: Json, names: RolePluginNames, pare
   }
 }
 
-/** Splits "required" violations so each names its missing field as its pointer. */
-function normalise(v: SchemaViolation): SchemaViolation {
-  if (v.keyword !== 'required') return v;
-  const field = /required property "(.*)"/.exec(v.message)?.[1] ?? '?';
-  return { pointer: `${v.pointer}/${field}`, keyword: 'required', message: 'required field is missing' };
-}
-
 /** Every problem of a merged role, attributed to files; empty when the role is valid. */
 export function roleViolations(merged: MergedRole, leaf: { name: string; path: string }, names: RolePluginNames): RoleViolation[] {
   const outcome = validateJson(roleSchema(names), merged.config);
   // A value of the wrong type fails its enum and pattern too; the type is the one to report.
   const wrongType = new Set(outcome.violations.filter((v) => v.keyword === 'type').map((v) => v.pointer));
   const relevant = outcome.violations.filter((v) => v.keyword === 'type' || !wrongType.has(v.pointer));
-  const violations: RoleViolation[] = relevant.map(normalise).map((v) => {
+  const violations: RoleViolation[] = relevant.map((v) => {
     const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
     let message = describe(v, merged.config, names, parent);
     if (v.pointer === '/system_prompt' && v.keyword === 'required' && merged.orphanAdditions) {
