@@ -12,13 +12,12 @@ import { parseRoleYaml } from './parse-role-yaml.ts';
 import { checkPreMergeTypes, resolveRolePaths, ROLE_NAME_PATTERN } from './pre-merge.ts';
 import { findInLayer, findRoleFile, layersForFile, listLayer, readRoleText, searchLayers, type RoleFile, type SearchLayer } from './role-files.ts';
 import type { Role } from './role.ts';
-import { roleViolations, type RolePluginNames } from './validate-role.ts';
+import { roleViolations, type RoleCheckOptions } from './validate-role.ts';
 
 /** How many roles an extends chain may hold (the role itself included). */
 export const MAX_EXTENDS_DEPTH = 10;
 
-export interface RoleLoadOptions extends RolePluginNames {
-  repoRoot: string;
+export interface RoleLoadOptions extends RoleCheckOptions {
   homeDir: string;
 }
 

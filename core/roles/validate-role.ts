@@ -7,10 +7,10 @@
 import { readAsset } from '../assets.ts';
 import { unescapePointerToken, validateJson, type SchemaViolation } from '../json-schema.ts';
 import { SupervisorError } from '../errors.ts';
-import { listOutputSchemas } from '../output/schemas.ts';
+import { referenceViolations } from './check-references.ts';
 import type { RoleViolation } from './errors.ts';
-import { isSchemaPath } from './pre-merge.ts';
 import { sourceOf, type MergedRole } from './merge.ts';
+import { suggest } from './suggest.ts';
 
 /** Plugin names a role may use. */
 export interface RolePluginNames {
@@ -20,6 +20,17 @@ export interface RolePluginNames {
   parsers?: string[];
   /** Registered packer names; when given, `context.packers` entries must be among them. */
   packers?: string[];
+}
+
+/** What post-merge validation needs: the plugin names, and where the repository's own files are. */
+export interface RoleCheckOptions extends RolePluginNames {
+  repoRoot: string;
+  /**
+   * Also check that the template exists and that an output schema file loads as a JSON Schema
+   * (the `roles` commands ask for this; a run meets those problems, with their own error codes,
+   * when it builds the prompt and reads the answer).
+   */
+  checkReferences?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -62,25 +73,6 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value;
 }
 
-/** Edit distance counting a swap of neighbours as one edit ("reveiw" is one edit from "review"). */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-function suggest(field: string, known: string[]): string {
-  const close = known.filter((k) => distance(field.toLowerCase(), k) <= (k.length <= 4 ? 1 : 2));
-  return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
-}
-
 const TYPE_WORDS: Record<string, string> = { object: 'a mapping', array: 'a list', integer: 'a whole number', number: 'a number', string: 'a string', boolean: 'true or false', null: 'empty' };
 const word = (type: string) => TYPE_WORDS[type] ?? type;
 
@@ -120,7 +112,7 @@ function describe(v: SchemaViolation, config: Json, names: RolePluginNames, pare
 }
 
 /** Every problem of a merged role, attributed to files; empty when the role is valid. */
-export function roleViolations(merged: MergedRole, leaf: { name: string; path: string }, names: RolePluginNames): RoleViolation[] {
+export function roleViolations(merged: MergedRole, leaf: { name: string; path: string }, names: RoleCheckOptions): RoleViolation[] {
   const outcome = validateJson(roleSchema(names), merged.config);
   // A value of the wrong type fails its enum and pattern too; the type is the one to report.
   const wrongType = new Set(outcome.violations.filter((v) => v.keyword === 'type').map((v) => v.pointer));
@@ -133,16 +125,7 @@ export function roleViolations(merged: MergedRole, leaf: { name: string; path: s
     }
     return { pointer: v.pointer, keyword: v.keyword, message, file: sourceOf(merged, v.pointer, leaf.path) };
   });
-  const schema = merged.config.output_schema;
-  const known = listOutputSchemas();
-  if (typeof schema === 'string' && schema !== '' && !isSchemaPath(schema) && known.length && !known.includes(schema)) {
-    violations.push({
-      pointer: '/output_schema',
-      keyword: 'output_schema',
-      message: `"${schema}" is not a built-in output schema (built-in: ${known.join(', ')}); to use your own, give the path of a .json file${suggest(schema, known)}`,
-      file: sourceOf(merged, '/output_schema', leaf.path),
-    });
-  }
+  violations.push(...referenceViolations(merged, leaf.path, names));
   const name = merged.config.name;
   if (typeof name === 'string' && name !== leaf.name) {
     violations.push({

@@ -1,10 +1,17 @@
 /** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
 // Node built-ins are imported statically: the single binary cannot import them dynamically.
 import { basename, resolve } from 'node:path';
+import type { RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { roleOptionsFor } from '../role-arg.ts';
 import { looksLikeRoleFile } from '../../roles/load-options.ts';
+
+/** The `roles` commands report every problem of a role, including a missing template or a broken output schema file. */
+async function checkingOptions(ctx: CliContext): Promise<RoleLoadOptions> {
+  return { ...(await roleOptionsFor(ctx)), checkReferences: true };
+}
 
 const list = defineCommand({
   command: 'list',
@@ -12,7 +19,7 @@ const list = defineCommand({
   async run(_args, ctx) {
     const { listRoles } = await import('../../roles/load-role.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
-    const roles = await listRoles(await roleOptionsFor(ctx));
+    const roles = await listRoles(await checkingOptions(ctx));
     if (ctx.options.json) {
       ctx.out(JSON.stringify(roles, null, 2));
       return 0;
@@ -38,7 +45,7 @@ const show = defineCommand({
     const { loadRoleDetailed, loadRoleFileDetailed } = await import('../../roles/load-role.ts');
     const { renderRole } = await import('../../roles/render-role.ts');
     const name = String(args.name);
-    const opts = await roleOptionsFor(ctx);
+    const opts = await checkingOptions(ctx);
     const loaded = looksLikeRoleFile(name) ? await loadRoleFileDetailed(resolve(ctx.deps.cwd, name), opts) : await loadRoleDetailed(name, opts);
     if (ctx.options.json) ctx.out(JSON.stringify({ ...loaded.role, chain: loaded.chain.map((f) => f.path) }, null, 2));
     else ctx.out(renderRole(loaded, ctx.deps.cwd));
@@ -61,7 +68,7 @@ const validate = defineCommand({
     const roles = await import('../../roles/load-role.ts');
     const { toSupervisorError } = await import('../render-error.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
-    const opts = await roleOptionsFor(ctx);
+    const opts = await checkingOptions(ctx);
     const given = ((args.files as string[] | undefined) ?? []).map(String);
     const targets = given.length
       ? given.map((f) => ({ file: resolve(ctx.deps.cwd, f), load: () => roles.loadRoleFileDetailed(resolve(ctx.deps.cwd, f), opts) }))
