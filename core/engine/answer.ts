@@ -1,22 +1,23 @@
 /**
  * From a finished CLI process to an answer or a failure class. The process decides first
  * (not found, interrupted, timeout), then the adapter's reading of the envelope, then the
- * parser: `text`, then `structured` (if it validates), then `alternates` newest first.
+ * answer itself, read by core/output's readExtraction (candidates' order, which error wins).
  * A non-zero exit only fails the attempt when no usable answer came with it: exit codes lie
  * in both directions (cli-formats.md), the envelope decides.
  */
 import { isSupervisorError, wrapPluginError } from '../errors.ts';
-import { formatViolations, validateJson } from '../json-schema.ts';
+import { readExtraction, type AnswerSource } from '../output/parse-extraction.ts';
+import { validateOutput } from '../output/validate-output.ts';
 import type { Extraction, Failure, FailureClass } from '../plugin/contracts.ts';
 import type { RunProcessResult } from '../process/run-process.ts';
 
 export type AnswerOutcome =
-  | { ok: true; output: Record<string, unknown>; source: 'text' | 'structured' | 'alternate' }
+  | { ok: true; output: Record<string, unknown>; source: AnswerSource }
   | { ok: false; failure: Failure };
 
 const DETAIL_CHARS = 1000;
 
-/** Parse error codes (issue 6's parser contract) → failure classes. */
+/** Answer error codes (core/output's ANSWER_ERROR_CODES) → failure classes. */
 const CLASS_BY_CODE: Record<string, FailureClass> = {
   PARSE_NO_JSON: 'no_json',
   PARSE_UNRECOGNISED: 'no_json',
@@ -45,6 +46,7 @@ function nonzero(proc: RunProcessResult, bin: string): Failure {
 
 export interface ReadAnswerOptions {
   bin: string;
+  /** The output JSON Schema a structured answer is validated against. */
   schema: Record<string, unknown>;
   /** Parses model text with the role's parser and schema (throws parse errors). */
   parse: (text: string) => Record<string, unknown>;
@@ -53,48 +55,16 @@ export interface ReadAnswerOptions {
 export function readAnswer(proc: RunProcessResult, extraction: Extraction, options: ReadAnswerOptions): AnswerOutcome {
   if (extraction.failure) return { ok: false, failure: { ...extraction.failure, detail: clip(extraction.failure.detail) } };
   const failed = proc.exitCode !== 0;
-  const text = extraction.text?.trim() ? extraction.text : null;
-  const alternates = (extraction.alternates ?? []).filter((t) => t.trim());
-  if (text === null && extraction.structured === undefined && alternates.length === 0) {
-    return { ok: false, failure: failed ? nonzero(proc, options.bin) : { class: 'empty_output', detail: `${options.bin} returned no answer text` } };
+  const outputSchema = { name: 'output', file: '', schema: options.schema };
+  let found: ReturnType<typeof readExtraction>;
+  try {
+    found = readExtraction(extraction, { parse: options.parse, validate: (value) => validateOutput(outputSchema, value) });
+  } catch (error) {
+    const cls = isSupervisorError(error) ? CLASS_BY_CODE[error.code] : undefined;
+    // Anything else (unknown parser, a parser plugin's bug) is not the model's fault: stop.
+    if (!cls) throw isSupervisorError(error) ? error : wrapPluginError('parser', 'parse', error);
+    return { ok: false, failure: failed ? nonzero(proc, options.bin) : { class: cls, detail: clip((error as Error).message) } };
   }
-  let first = null as Failure | null;
-  const tryParse = (candidate: string): Record<string, unknown> | null => {
-    try {
-      return options.parse(candidate);
-    } catch (error) {
-      first ??= parseFailure(error);
-      return null;
-    }
-  };
-  if (text !== null) {
-    const output = tryParse(text);
-    if (output) return { ok: true, output, source: 'text' };
-  }
-  if (extraction.structured !== undefined && extraction.structured !== null) {
-    const checked = validateJson(options.schema, extraction.structured, { defaults: true });
-    if (checked.valid && typeof checked.value === 'object' && !Array.isArray(checked.value)) {
-      return { ok: true, output: checked.value as Record<string, unknown>, source: 'structured' };
-    }
-    // The CLI returned an object (claude --json-schema puts unfenced JSON in the text): say
-    // what is wrong with it rather than "no JSON block".
-    if (!first || first.class === 'no_json') {
-      first = { class: 'invalid_output', detail: clip(`the structured answer does not match the output schema: ${formatViolations(checked.violations)}`) };
-    }
-  }
-  for (const alternate of alternates) {
-    const output = tryParse(alternate);
-    if (output) return { ok: true, output, source: 'alternate' };
-  }
-  if (failed) return { ok: false, failure: nonzero(proc, options.bin) };
-  return { ok: false, failure: first ?? { class: 'no_json', detail: 'no answer found' } };
-}
-
-function parseFailure(error: unknown): Failure {
-  if (isSupervisorError(error)) {
-    const cls = CLASS_BY_CODE[error.code];
-    if (cls) return { class: cls, detail: clip(error.message) };
-  }
-  // Anything else (unknown parser, a parser plugin's bug) is not the model's fault: stop.
-  throw isSupervisorError(error) ? error : wrapPluginError('parser', 'parse', error);
+  if (found) return { ok: true, ...found };
+  return { ok: false, failure: failed ? nonzero(proc, options.bin) : { class: 'empty_output', detail: `${options.bin} returned no answer text` } };
 }

@@ -1,27 +1,71 @@
 /**
- * Parses what an adapter extracted, in the engine's order: the final text, then the object the
- * CLI validated natively (claude's structured_output), then older texts newest first (cline's
- * rule); the first that passes wins. When none does, the first error is reported.
+ * What an adapter extracted → the answer, the one place that knows the candidates' order and
+ * which error wins: the final text, then the object the CLI validated natively (claude's
+ * structured_output), then older texts newest first (cline's rule); the first that passes wins.
+ * `run` (core/engine/answer.ts) and `supervisor parse --cli` both read answers through here.
  */
+import { isSupervisorError } from '../errors.ts';
 import type { Extraction } from '../plugin/contracts.ts';
-import { parseOutput, type ParseOutputOptions } from './parse-output.ts';
 import { outputErrors } from './errors.ts';
+import { parseOutput, type ParseOutputOptions } from './parse-output.ts';
 import { validateOutput } from './validate-output.ts';
 
-export function parseExtraction(extraction: Extraction, opts: ParseOutputOptions & { adapter: string }): Record<string, unknown> {
-  const attempts: Array<() => Record<string, unknown>> = [];
-  const text = extraction.text?.trim() ? extraction.text : null;
-  if (text !== null) attempts.push(() => parseOutput(text, opts));
-  if (extraction.structured !== undefined && extraction.structured !== null) attempts.push(() => validateOutput(opts.schema, extraction.structured));
-  for (const alternate of extraction.alternates ?? []) if (alternate.trim()) attempts.push(() => parseOutput(alternate, opts));
-  if (!attempts.length) throw outputErrors.noAnswerText(opts.adapter);
-  let first: unknown;
-  for (const attempt of attempts) {
+export type AnswerSource = 'text' | 'structured' | 'alternate';
+
+/** Errors that make one candidate unusable (the model's fault); any other error stops the reading. */
+export const ANSWER_ERROR_CODES: readonly string[] = ['PARSE_NO_JSON', 'PARSE_UNRECOGNISED', 'PARSE_INVALID_JSON', 'OUTPUT_INVALID'];
+
+/** "Nothing that looks like an answer": a structured answer's schema violations say more. */
+const NOTHING_FOUND = new Set(['PARSE_NO_JSON', 'PARSE_UNRECOGNISED']);
+
+export interface AnswerReaders {
+  /** Model text → validated object (the role's parser and schema). */
+  parse(text: string): Record<string, unknown>;
+  /** The CLI's structured answer → validated object (validateOutput against the role's schema). */
+  validate(value: unknown): Record<string, unknown>;
+}
+
+interface Candidate {
+  source: AnswerSource;
+  read(): Record<string, unknown>;
+}
+
+function candidates(extraction: Extraction, readers: AnswerReaders): Candidate[] {
+  const out: Candidate[] = [];
+  const text = extraction.text;
+  if (text?.trim()) out.push({ source: 'text', read: () => readers.parse(text) });
+  const structured = extraction.structured;
+  if (structured !== undefined && structured !== null) out.push({ source: 'structured', read: () => readers.validate(structured) });
+  for (const alternate of extraction.alternates ?? []) if (alternate.trim()) out.push({ source: 'alternate', read: () => readers.parse(alternate) });
+  return out;
+}
+
+/**
+ * The first candidate that passes, or null when the extraction holds none at all. When every
+ * candidate fails, throws the first one's error, except that a structured answer's
+ * OUTPUT_INVALID beats a text that simply has no answer in it (PARSE_NO_JSON /
+ * PARSE_UNRECOGNISED): the CLI returned an object, so say what is wrong with it. Errors outside
+ * ANSWER_ERROR_CODES (unknown parser, a plugin's bug) are thrown at once.
+ */
+export function readExtraction(extraction: Extraction, readers: AnswerReaders): { output: Record<string, unknown>; source: AnswerSource } | null {
+  const list = candidates(extraction, readers);
+  if (!list.length) return null;
+  let chosen: unknown;
+  for (const candidate of list) {
     try {
-      return attempt();
+      return { output: candidate.read(), source: candidate.source };
     } catch (error) {
-      first ??= error;
+      if (!isSupervisorError(error) || !ANSWER_ERROR_CODES.includes(error.code)) throw error;
+      const beats = candidate.source === 'structured' && error.code === 'OUTPUT_INVALID' && isSupervisorError(chosen) && NOTHING_FOUND.has(chosen.code);
+      if (chosen === undefined || beats) chosen = error;
     }
   }
-  throw first;
+  throw chosen;
+}
+
+/** `supervisor parse --cli`: the answer of an extraction, parsed with parseOutput; no candidate at all is PARSE_NO_JSON. */
+export function parseExtraction(extraction: Extraction, opts: ParseOutputOptions & { adapter: string }): Record<string, unknown> {
+  const found = readExtraction(extraction, { parse: (text) => parseOutput(text, opts), validate: (value) => validateOutput(opts.schema, value) });
+  if (!found) throw outputErrors.noAnswerText(opts.adapter);
+  return found.output;
 }

@@ -70,3 +70,23 @@ describe('reading a structured answer', () => {
     assert.match(out.failure.detail, /\/status/);
   });
 });
+
+describe('one reading for run and supervisor parse', () => {
+  it('no JSON in the text and an invalid structured answer: invalid_output, as supervisor parse --cli says OUTPUT_INVALID', () => {
+    const out = readAnswer(proc(), ex({ text: 'I am done.', structured: { status: 5 } }), opts) as { failure: { class: string } };
+    assert.equal(out.failure.class, 'invalid_output');
+  });
+
+  it('a deep structured answer for a recursive schema is invalid_output, not a crash', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20000; i++) deep = { child: deep };
+    const recursive = { type: 'object', properties: { child: { $ref: '#' } } };
+    const out = readAnswer(proc(), ex({ structured: deep }), { ...opts, schema: recursive }) as { failure: { class: string; detail: string } };
+    assert.equal(out.failure.class, 'invalid_output');
+    assert.match(out.failure.detail, /nested too deeply/);
+  });
+
+  it('a structured null is no answer', () => {
+    assert.equal((readAnswer(proc(), ex({ structured: null }), opts) as { failure: { class: string } }).failure.class, 'empty_output');
+  });
+});

@@ -142,6 +142,11 @@ describe('supervisor parse --cli', () => {
     assert.deepEqual([empty.code, jsonError(empty.stderr).code], [3, 'PARSE_NO_JSON']);
   });
 
+  it("names an invalid structured answer's violations rather than the text's missing JSON, as run does", async () => {
+    const result = await runIn(['--schema', 'llm-chat'], envelope({ answer: 'no json here', structured: { action: 'BAD' } }));
+    assert.deepEqual([result.code, jsonError(result.stderr).code], [3, 'OUTPUT_INVALID']);
+  });
+
   it('a failure the envelope reports is CLI_FAILED (exit 4); a crash in extract() names the adapter', async () => {
     const failed = await runIn(['--role', 'reviewer'], envelope({ error: 'HTTP 401 from the model API' }));
     assert.equal(failed.code, 4);
