@@ -10,21 +10,17 @@ import { packAlwaysInclude } from './always-include.ts';
 import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
 import { titleOf } from './file-section.ts';
 import { resolveTargetImports } from './imports.ts';
-import { mergeParts, runPacker, type MergedPart, type PackerHost } from './packers.ts';
+import { mergeParts, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
 import { checkPattern } from './path-safety.ts';
 import { resolvePatterns } from './patterns.ts';
 import { packTargetFiles } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 
-export interface Gathered {
-  /** Parts by key, in prompt order. */
-  parts: Map<string, MergedPart>;
-  warnings: string[];
-}
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
-export async function gatherParts(opts: PackOptions, host: PackerHost, targets: string[]): Promise<Gathered> {
+/** Parts by key, in prompt order; notices and warnings go to the host. */
+export async function gatherParts(opts: PackOptions, host: PackerHost, targets: string[]): Promise<Map<string, MergedPart>> {
   const context = opts.role.context ?? {};
   const include = [...strings(context.include), ...(opts.include ?? [])];
   const exclude = [...strings(context.exclude), ...(opts.exclude ?? [])].map(checkPattern);
@@ -42,23 +38,19 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   });
 
   const parts = new Map<string, MergedPart>();
-  const warnings: string[] = [];
   const wantsGit = context.git_diff === true || resolved.gitDiff || resolved.changedFiles;
 
   const always = await packAlwaysInclude(host.guard, strings(context.always_include));
   const [target, imports, git] = await Promise.all([
     packTargetFiles(host.guard, targets.filter((t) => !always.files.includes(t))),
     resolved.targetImports ? resolveTargetImports(host.guard, targets) : Promise.resolve([]),
-    wantsGit && !packers.includes(GIT_DIFF_PACKER) ? runPacker(host, GIT_DIFF_PACKER, request([], exclude)) : undefined,
+    wantsGit && !packers.includes(GIT_DIFF_PACKER) ? runPackerChecked(host, GIT_DIFF_PACKER, request([], exclude)) : undefined,
   ]);
   if (always.content) parts.set('always_include', { content: always.content, files: always.files });
-  warnings.push(...always.warnings);
+  always.warnings.forEach(host.warn);
   always.notices.forEach(host.notice);
   if (target.content) parts.set('target_file', { content: target.content, files: target.files });
-  if (git) {
-    mergeParts(parts, git.parts);
-    git.notices.forEach(host.notice);
-  }
+  if (git) mergeParts(parts, git);
   const packedSoFar = new Set([...parts.values()].flatMap((p) => p.files));
   const importFiles = imports.filter((f) => !packedSoFar.has(f));
   const importPart = await packTargetFiles(host.guard, importFiles, '## Imported Files');
@@ -67,9 +59,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   const packed = new Set([...parts.values()].flatMap((p) => p.files));
   const excluded = [...exclude, ...[...packed].map(escapePath)];
   for (const name of packers) {
-    const result = await runPacker(host, name, request(resolved.patterns, excluded));
-    mergeParts(parts, result.parts);
-    result.notices.forEach(host.notice);
+    mergeParts(parts, await runPackerChecked(host, name, request(resolved.patterns, excluded)));
   }
 
   for (const [key, value] of Object.entries(opts.extraContext ?? {})) {
@@ -77,5 +67,5 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
     // Like a Python dict: a key that exists keeps its place and gets the new content.
     parts.set(key, { content, files: [] });
   }
-  return { parts, warnings };
+  return parts;
 }

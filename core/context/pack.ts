@@ -34,6 +34,7 @@ interface Prepared {
   targets: string[];
   tokenizer: TokenizerName;
   notices: string[];
+  warnings: string[];
 }
 
 async function prepare(opts: PackOptions): Promise<Prepared> {
@@ -44,6 +45,7 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
   const targets = [...new Set(opts.targets.map((t) => guard.normalise(t)))];
   await Promise.all(targets.map((t) => guard.resolve(t)));
   const notices: string[] = [];
+  const warnings: string[] = [];
   const host: PackerHost = {
     registry: opts.registry,
     guard,
@@ -52,12 +54,13 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
       notices.push(message);
       opts.notice?.(message);
     },
+    warn: (message) => void warnings.push(message),
   };
-  return { host, guard, targets, tokenizer, notices };
+  return { host, guard, targets, tokenizer, notices, warnings };
 }
 
-function finish(parts: Map<string, MergedPart>, result: BudgetResult, budgetTokens: number, prepared: Prepared, warnings: string[]): PackedContext {
-  const { tokenizer, notices, host } = prepared;
+function finish(parts: Map<string, MergedPart>, result: BudgetResult, budgetTokens: number, prepared: Prepared): PackedContext {
+  const { tokenizer, notices, warnings, host } = prepared;
   const prunedSet = new Set(result.pruned);
   const packedParts = [...parts].map(([key, part]) => ({
     key,
@@ -88,17 +91,17 @@ export async function packFileContext(opts: PackOptions): Promise<PackedContext>
   const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
   const fileBudget = Math.max(0, total - Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN));
-  const { parts, warnings } = await gatherParts(opts, prepared.host, prepared.targets);
+  const parts = await gatherParts(opts, prepared.host, prepared.targets);
   if (fileBudget === 0) {
     const result: BudgetResult = {
       text: MARKERS.overheadExceedsBudget,
       pruned: [...parts.keys()],
       warnings: [`Template overhead (~${TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN} tokens) exceeds the token budget of ${total}; no file context included`],
     };
-    return finish(parts, result, fileBudget, prepared, warnings);
+    return finish(parts, result, fileBudget, prepared);
   }
   const result = combineFileContext(toParts(parts), fileBudget, opts.role.context?.priority_order, prepared.tokenizer);
-  return finish(parts, result, fileBudget, prepared, warnings);
+  return finish(parts, result, fileBudget, prepared);
 }
 
 /** Legacy flow: the whole prompt (system prompt, "## Task", files, extra sections) within token_budget. */
@@ -112,8 +115,8 @@ export async function packContext(opts: PackOptions & { task: string }): Promise
   ]);
   // Seed order: target files come before always_include in the legacy prompt.
   const order = ['target_file', 'always_include'];
-  for (const key of order) if (gathered.parts.has(key)) parts.set(key, gathered.parts.get(key)!);
-  for (const [key, part] of gathered.parts) if (!parts.has(key)) parts.set(key, part);
+  for (const key of order) if (gathered.has(key)) parts.set(key, gathered.get(key)!);
+  for (const [key, part] of gathered) if (!parts.has(key)) parts.set(key, part);
   const result = packWithBudget(toParts(parts), total, prepared.tokenizer);
-  return finish(parts, result, total, prepared, gathered.warnings);
+  return finish(parts, result, total, prepared);
 }

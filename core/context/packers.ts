@@ -1,7 +1,9 @@
 /**
  * Running packer plugins: the PackContext the core hands them (safe paths, processes,
  * notices, and other packers through the registry for fallbacks), and merging their parts
- * by key. Plugin failures are attributed to the plugin once.
+ * by key. Plugin failures are attributed to the plugin once. Whatever a packer returns is
+ * checked before it reaches the prompt: a part holding a file that leads outside the
+ * repository (a tool that followed a symlink) is dropped with a warning naming the file.
  */
 import { runProcess } from '../process/run-process.ts';
 import { wrapPluginError } from '../errors.ts';
@@ -11,13 +13,14 @@ import { contextErrors } from './errors.ts';
 import type { PathGuard } from './path-safety.ts';
 
 /** Default timeout of a packer's process (git, repomix). */
-export const PACKER_PROCESS_TIMEOUT_MS = 60_000;
+const PACKER_PROCESS_TIMEOUT_MS = 60_000;
 
 export interface PackerHost {
   registry: Registry;
   guard: PathGuard;
   env: Record<string, string | undefined>;
   notice(message: string): void;
+  warn(message: string): void;
 }
 
 /** The context one packer runs with; `chain` holds the packers already running (loop guard). */
@@ -26,6 +29,7 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
     env: host.env,
     notice: host.notice,
     safePath: (relative) => host.guard.resolve(relative),
+    outsideRepo: (files) => host.guard.outside(files),
     runProcess: (request) =>
       runProcess({
         bin: request.bin,
@@ -45,10 +49,27 @@ export async function runPacker(host: PackerHost, name: string, request: PackReq
   const packer = host.registry.get('packer', name);
   try {
     const result = await packer.pack(request, createPackContext(host, [...chain, name]));
-    return { parts: result.parts ?? [], notices: result.notices ?? [] };
+    return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
   } catch (error) {
     throw wrapPluginError(name, 'pack', error);
   }
+}
+
+/**
+ * Runs a packer for the prompt: its notices and warnings go to the host, and a part that holds
+ * a file leading outside the repository is dropped (never trusted because a plugin says so).
+ */
+export async function runPackerChecked(host: PackerHost, name: string, request: PackRequest): Promise<ContextPart[]> {
+  const result = await runPacker(host, name, request);
+  result.notices.forEach(host.notice);
+  result.warnings?.forEach(host.warn);
+  const kept: ContextPart[] = [];
+  for (const part of result.parts) {
+    const outside = part.files?.length ? await host.guard.outside(part.files) : [];
+    if (outside.length === 0) kept.push(part);
+    else host.warn(`${name}: dropped part "${part.key}": it holds ${outside.join(', ')}, which lead${outside.length === 1 ? 's' : ''} outside the repository`);
+  }
+  return kept;
 }
 
 export interface MergedPart {

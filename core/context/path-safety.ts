@@ -2,9 +2,11 @@
  * Packing never reads outside the repository. Every path or pattern from a role, a flag or a
  * plugin passes through here: absolute paths and `..` out of the repo are refused before any
  * file system call, and existing paths are resolved with realpath so that a symlink pointing
- * outside is refused too. Odd names (NUL bytes, empty strings) are refused, never crash.
+ * outside is refused too. Patterns are only checked as text, so the files a packer reports it
+ * packed are checked again afterwards (`outside`): a tool that follows a symlink out cannot
+ * get what it read into the prompt. Odd names (NUL bytes, empty strings) are refused, never crash.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join, posix, sep, win32 } from 'node:path';
 import { contextErrors } from './errors.ts';
 
@@ -57,7 +59,16 @@ export interface PathGuard {
   resolve(relative: string): Promise<string>;
   /** The normalised relative form of a path (lexical checks only). */
   normalise(relative: string): string;
+  /**
+   * The paths among `files` that lead outside the repository: absolute or `..` paths, paths
+   * through a folder that resolves outside, and symlinks that do. Each folder is resolved once;
+   * a file is only resolved itself when it is a symlink.
+   */
+  outside(files: readonly string[]): Promise<string[]>;
 }
+
+/** Concurrent lstat calls of one outside() batch. */
+const CHECK_BATCH = 256;
 
 /** A guard for one repository root; caches the root's own realpath. */
 export function createPathGuard(root: string): PathGuard {
@@ -89,5 +100,35 @@ export function createPathGuard(root: string): PathGuard {
     }
   }
 
-  return { root, resolve, normalise: normaliseRelativePath };
+  async function outside(files: readonly string[]): Promise<string[]> {
+    const folders = new Map<string, Promise<string | null>>();
+    const folder = (dir: string) => {
+      let found = folders.get(dir);
+      // Any failure to resolve counts as outside: refusing is the safe answer.
+      if (!found) folders.set(dir, (found = resolve(dir).catch(() => null)));
+      return found;
+    };
+    const leadsOut = async (file: string): Promise<boolean> => {
+      let rel: string;
+      try {
+        rel = normaliseRelativePath(file);
+      } catch {
+        return true;
+      }
+      const dir = await folder(posix.dirname(rel));
+      if (dir === null) return true;
+      const info = await lstat(join(dir, posix.basename(rel))).catch(() => undefined);
+      if (!info?.isSymbolicLink()) return false;
+      return resolve(rel).then(() => false, () => true);
+    };
+    const found: string[] = [];
+    for (let start = 0; start < files.length; start += CHECK_BATCH) {
+      const batch = files.slice(start, start + CHECK_BATCH);
+      const verdicts = await Promise.all(batch.map(leadsOut));
+      batch.forEach((file, i) => verdicts[i] && found.push(file));
+    }
+    return found;
+  }
+
+  return { root, resolve, normalise: normaliseRelativePath, outside };
 }

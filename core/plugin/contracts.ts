@@ -158,7 +158,10 @@ export interface ContextPart {
   key: string;
   /** Rendered text of the part, ready for the prompt. */
   content: string;
-  /** Repository-relative paths the part holds (for stats and de-duplication). */
+  /**
+   * Repository-relative paths whose content the part holds (for stats, de-duplication and the
+   * core's path check). A part that packs files must list every one of them.
+   */
   files?: string[];
 }
 
@@ -181,6 +184,8 @@ export interface PackResult {
   parts: ContextPart[];
   /** Things the user should know: skipped files, fallbacks. */
   notices: string[];
+  /** Things that went wrong and may matter for safety or quality (e.g. output refused). */
+  warnings?: string[];
 }
 
 /** A process a packer asks the core to run (git, repomix, ...). */
@@ -218,6 +223,12 @@ export interface PackContext {
    * (absolute, `..`, symlinks out). Throws a SupervisorError.
    */
   safePath(relative: string): Promise<string>;
+  /**
+   * The repository-relative paths among `files` that lead outside the repository (absolute,
+   * `..`, through symlinks). The core runs the same check on every part a packer returns and
+   * drops parts that hold such a path; a packer that wraps a tool can check first and fall back.
+   */
+  outsideRepo(files: readonly string[]): Promise<string[]>;
 }
 
 export interface PackerHooks {

@@ -4,7 +4,9 @@
  * then runs the pinned version through `npx` — offline (npm_config_offline), so with no
  * network and no cached copy npx fails in seconds instead of hanging. Whenever repomix cannot
  * be had, times out or fails, the glob packer does the job instead, with a notice (seed 002,
- * "Fallback Behavior").
+ * "Fallback Behavior"). repomix follows symlinks, so the files its output lists are checked
+ * to stay inside the repository; if one does not, its output is refused (with a warning) and
+ * glob packs instead.
  *
  * Context options: `repomix_online: true` lets npx download; `repomix_timeout_ms` (default
  * 120000) bounds the pack, `repomix_probe_timeout_ms` (default 15000) the npx availability
@@ -80,7 +82,10 @@ function filesIn(output: string, style: 'markdown' | 'xml'): string[] {
   return [...output.matchAll(pattern)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
 }
 
-async function runRepomix(command: Command, request: PackRequest, ctx: PackContext): Promise<PackResult | string> {
+/** Why repomix's own output cannot be used. */
+type Failure = string | { refused: string[] };
+
+async function runRepomix(command: Command, request: PackRequest, ctx: PackContext): Promise<PackResult | Failure> {
   const scratch = await mkdtemp(join(tmpdir(), 'sv-repomix-'));
   const output = join(scratch, request.style === 'xml' ? 'out.xml' : 'out.md');
   try {
@@ -99,7 +104,11 @@ async function runRepomix(command: Command, request: PackRequest, ctx: PackConte
     if (result.exitCode !== 0) return `repomix failed (exit code ${result.exitCode}: ${result.stderr.trim().split('\n')[0] ?? ''})`;
     const text = await readFile(output, 'utf8').catch(() => '');
     if (!text.trim()) return 'repomix wrote no output';
-    return { parts: [{ key: 'files', content: text.trim(), files: filesIn(text, request.style) }], notices: [] };
+    const files = filesIn(text, request.style);
+    // repomix follows symlinks: a file reached through one that leads outside must not be packed.
+    const outside = await ctx.outsideRepo(files);
+    if (outside.length) return { refused: outside };
+    return { parts: [{ key: 'files', content: text.trim(), files }], notices: [] };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -113,8 +122,10 @@ export default definePlugin({
     if (request.include.length === 0) return { parts: [], notices: [] };
     const command = await findRepomix(request, ctx);
     const result = typeof command === 'string' ? command : await runRepomix(command, request, ctx);
-    if (typeof result !== 'string') return result;
+    if (typeof result === 'object' && 'parts' in result) return result;
     const fallback = await ctx.runPacker('glob', request);
-    return { parts: fallback.parts, notices: [`repomix: ${result}; packed with glob instead`, ...fallback.notices] };
+    if (typeof result === 'string') return { ...fallback, notices: [`repomix: ${result}; packed with glob instead`, ...fallback.notices] };
+    const why = `repomix: refused its output: ${result.refused.join(', ')} lead${result.refused.length === 1 ? 's' : ''} outside the repository (through a symlink); packed with glob instead`;
+    return { ...fallback, warnings: [why, ...(fallback.warnings ?? [])] };
   },
 });

@@ -5,10 +5,11 @@
  * notice, and nothing from outside ever lands in the text. Odd names do not crash.
  */
 import assert from 'node:assert/strict';
-import { symlink } from 'node:fs/promises';
+import { chmod, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { packFileContext } from '../../../core/context/pack.ts';
+import { definePlugin } from '../../../core/plugin/index.ts';
 import { checkPattern, createPathGuard, normaliseRelativePath } from '../../../core/context/path-safety.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
@@ -100,6 +101,52 @@ describe('packing refuses to leave the repository', () => {
     const only = await packFileContext({ role: makeRole({ include: ['etc-link/passwd'] }), repoRoot: repo, targets: [], registry, notice: (m) => direct.push(m) });
     assert.equal(only.text, '');
     assert.ok(direct.some((n) => /symlinks leading outside/.test(n) && n.includes('etc-link/passwd')), direct.join('\n'));
+  });
+
+  it('drops a packer part that holds a file leading outside, with a warning naming it', async () => {
+    const { repo, outside } = await repoWithLinks();
+    // A packer that follows symlinks, as a tool such as repomix does.
+    const follower = definePlugin({
+      kind: 'packer',
+      name: 'follower',
+      pack: async () => ({
+        parts: [
+          { key: 'files', content: `### out-dir/inner.txt\n\n${SECRET}\n`, files: ['out-dir/inner.txt'] },
+          { key: 'related', content: '### src/a.ts\n\na\n', files: ['src/a.ts'] },
+          { key: 'tree', content: `### ${join(outside, 'secret.txt')}\n\n${SECRET}\n`, files: [join(outside, 'secret.txt')] },
+        ],
+        notices: [],
+      }),
+    });
+    const packed = await packFileContext({ role: makeRole({ include: ['**/*'], packers: ['follower'] }), repoRoot: repo, targets: [], registry: packerRegistry(follower) });
+    assert.doesNotMatch(packed.text, new RegExp(SECRET));
+    assert.deepEqual(packed.parts.map((p) => p.key), ['related']);
+    assert.ok(packed.warnings.some((w) => w.startsWith('follower: dropped part "files"') && w.includes('out-dir/inner.txt')), packed.warnings.join('\n'));
+    assert.ok(packed.warnings.some((w) => w.startsWith('follower: dropped part "tree"') && w.includes('secret.txt')), packed.warnings.join('\n'));
+  });
+
+  it('falls back to glob when repomix packs a file through a symlinked folder that leads outside', async () => {
+    const { repo } = await repoWithLinks();
+    // A stand-in for repomix, which follows symlinked folders: it packs out-dir/inner.txt.
+    const bin = await tempDir('sv-fakebin-');
+    await writeFiles(bin, {
+      repomix: [
+        '#!/bin/sh',
+        'while [ "$1" != "--output" ]; do shift; done',
+        `printf '# Files\n\n## File: out-dir/inner.txt\n\x60\x60\x60\n${SECRET}\n\x60\x60\x60\n\n## File: src/a.ts\n\x60\x60\x60\na\n\x60\x60\x60\n' > "$2"`,
+      ].join('\n'),
+    });
+    await chmod(join(bin, 'repomix'), 0o755);
+    const packed = await packFileContext({
+      role: makeRole({ include: ['out-dir/inner.txt', 'src/**'], packers: ['repomix'] }),
+      repoRoot: repo,
+      targets: [],
+      registry,
+      env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` },
+    });
+    assert.doesNotMatch(packed.text, new RegExp(SECRET));
+    assert.deepEqual(packed.parts.find((p) => p.key === 'files')?.files, ['src/a.ts']);
+    assert.ok(packed.warnings.some((w) => /^repomix: refused its output: out-dir\/inner\.txt leads outside the repository.*packed with glob instead$/.test(w)), packed.warnings.join('\n'));
   });
 
   it('does not crash on odd file names', async () => {

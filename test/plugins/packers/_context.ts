@@ -4,10 +4,11 @@ import { createPathGuard } from '../../../core/context/path-safety.ts';
 import type { PackContext, PackRequest } from '../../../core/plugin/contracts.ts';
 import { packerRegistry } from '../../core/context/_helpers.ts';
 
-export function packContextFor(repoRoot: string, env: Record<string, string | undefined> = process.env): PackContext & { notices: string[] } {
+export function packContextFor(repoRoot: string, env: Record<string, string | undefined> = process.env): PackContext & { notices: string[]; warnings: string[] } {
   const notices: string[] = [];
-  const ctx = createPackContext({ registry: packerRegistry(), guard: createPathGuard(repoRoot), env, notice: (m) => notices.push(m) }, []);
-  return Object.assign(ctx, { notices });
+  const warnings: string[] = [];
+  const host = { registry: packerRegistry(), guard: createPathGuard(repoRoot), env, notice: (m: string) => void notices.push(m), warn: (m: string) => void warnings.push(m) };
+  return Object.assign(createPackContext(host, []), { notices, warnings });
 }
 
 export function request(repoRoot: string, over: Partial<PackRequest> = {}): PackRequest {
