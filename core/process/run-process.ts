@@ -3,7 +3,7 @@
  * ignored), output captured up to a cap, and a timeout that ends the whole process tree:
  * TERM to the process group, then KILL after a grace period. A non-zero exit is a value.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { ProcessResult } from '../plugin/contracts.ts';
 
 export interface RunProcessOptions {
@@ -21,15 +21,15 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
   /** Aborting ends the process tree and marks the result interrupted. */
   signal?: AbortSignal;
-  /** Called with each chunk of stdout / stderr as it arrives (progress, live logs). */
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
 }
 
 export interface RunProcessResult extends ProcessResult {
   /** The executable could not be started (ENOENT / EACCES). */
   notFound: boolean;
-  /** The spawn error, when there was one. */
+  /**
+   * The spawn error, when the process could not be started at all: not found, or refused by
+   * the system (E2BIG: an argument list too long, EAGAIN, ...). Nothing ran then.
+   */
   spawnError?: string;
 }
 
@@ -80,13 +80,20 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   let spawnError: NodeJS.ErrnoException | undefined;
 
   return new Promise((resolve) => {
-    const child = spawn(options.bin, options.args, {
-      cwd: options.cwd,
-      env: options.env as NodeJS.ProcessEnv,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(options.bin, options.args, {
+        cwd: options.cwd,
+        env: options.env as NodeJS.ProcessEnv,
+        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (error) {
+      // Some spawn errors are thrown rather than emitted (E2BIG, EINVAL, ...): a value too.
+      resolve(notStarted(error, started));
+      return;
+    }
     let killTimer: NodeJS.Timeout | undefined;
     const terminate = () => {
       killGroup(child.pid, 'SIGTERM');
@@ -105,23 +112,19 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout.push(chunk);
-      options.onStdout?.(chunk.toString('utf8'));
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr.push(chunk);
-      options.onStderr?.(chunk.toString('utf8'));
-    });
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     if (options.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => {}); // the CLI may exit without reading its input
       child.stdin.end(options.stdin);
     }
     // The leader has exited: end whatever it left behind in its group so pipes close. A
     // descendant that left the group (setsid) could still hold the pipes open: stop waiting
-    // for it after the grace period rather than hang.
+    // for it after the grace period rather than hang. The CLI finished in time, so the
+    // timeout no longer applies while we wait for its pipes.
     let pipeTimer: NodeJS.Timeout | undefined;
     child.on('exit', () => {
+      if (timer) clearTimeout(timer);
       killGroup(child.pid, 'SIGKILL');
       pipeTimer = setTimeout(() => {
         child.stdout?.destroy();
@@ -152,4 +155,21 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       });
     });
   });
+}
+
+/** The result for a process that never started (spawn threw). */
+function notStarted(error: unknown, started: number): RunProcessResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    stdout: '',
+    stderr: '',
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    interrupted: false,
+    truncated: { stdout: false, stderr: false },
+    notFound: false,
+    spawnError: message,
+  };
 }
