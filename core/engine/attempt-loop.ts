@@ -6,7 +6,6 @@
 import { runAttempt, type AttemptEnv, type AttemptOutcome } from './attempt.ts';
 import { gateFeedback, stricterInstructions } from './feedback.ts';
 import { knownCost, type AttemptMetrics } from './metrics.ts';
-import type { RunRoleOptions } from './options.ts';
 import { decideRetry, failureGroup, STOP_REASON_TEXT, type StopReason } from './retry-policy.ts';
 import type { Failure } from '../plugin/contracts.ts';
 
@@ -17,7 +16,7 @@ export interface LoopOutcome {
   attempts: AttemptMetrics[];
 }
 
-export async function attemptLoop(env: AttemptEnv, options: RunRoleOptions): Promise<LoopOutcome> {
+export async function attemptLoop(env: AttemptEnv): Promise<LoopOutcome> {
   const { prepared, log } = env;
   const { settings, built } = prepared;
   const attempts: AttemptMetrics[] = [];
@@ -27,7 +26,7 @@ export async function attemptLoop(env: AttemptEnv, options: RunRoleOptions): Pro
   let consecutiveCli = 0;
   let costWarned = false;
   for (let n = 1; ; n++) {
-    if (options.signal?.aborted) {
+    if (env.signal?.aborted) {
       const failure: Failure = { class: 'interrupted', detail: 'interrupted between attempts' };
       log.event('interrupted', { before_attempt: n });
       return { last, failure, stop: 'not_retryable', attempts };
@@ -67,6 +66,6 @@ export async function attemptLoop(env: AttemptEnv, options: RunRoleOptions): Pro
       feedback = gateFeedback(last.gate, n);
     }
     log.event('retry', { next_attempt: n + 1, mode: decision.mode, because: failure.class, delay_ms: decision.delayMs });
-    await prepared.peers.sleep(decision.delayMs, options.signal);
+    await prepared.peers.sleep(decision.delayMs, env.signal);
   }
 }

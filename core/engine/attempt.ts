@@ -2,7 +2,7 @@
  * One attempt: ask the adapter for the command, spawn it in the workspace, keep its raw
  * output in the run log, read the answer, map its status, and run the gates on a pass.
  */
-import type { Extraction, Failure } from '../plugin/contracts.ts';
+import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
 import type { RunProcessResult } from '../process/run-process.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
@@ -10,7 +10,7 @@ import type { GateOutcome } from './feedback.ts';
 import { runGates } from './gates.ts';
 import type { AttemptMetrics } from './metrics.ts';
 import type { PreparedRun } from './prepare.ts';
-import { adapterContext, buildRequest, cliEnv, commandFor } from './request.ts';
+import { adapterContext, buildRequest, cliEnv, commandFor, runEnv } from './request.ts';
 import { failureGroup } from './retry-policy.ts';
 import type { RunLog } from './run-log.ts';
 import { mapStatus, type MappedStatus } from './status-map.ts';
@@ -27,7 +27,6 @@ export interface AttemptEnv {
 }
 
 export interface AttemptOutcome {
-  attempt: number;
   /** Why this attempt is not the final answer (null: it is). */
   failure: Failure | null;
   /** The validated answer, when there was one (also on a failed gate). */
@@ -84,13 +83,13 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   if (proc.truncated.stdout || proc.truncated.stderr) {
     env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);
   }
-  const base = { attempt, output: null, mapped: null, gate: null };
-  const early = processFailure(proc, bin, settings.timeoutMs);
+  const base = { output: null, mapped: null, gate: null };
+  const early = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);
   if (early && early.class !== 'timeout') {
     log.event('cli_failed', { attempt, failure: early });
-    return { ...base, failure: early, metrics: { metrics: null, ran: !proc.notFound, processDurationMs: proc.durationMs } };
+    return { ...base, failure: early, metrics: { metrics: null, ran: proc.spawnError === undefined, processDurationMs: proc.durationMs } };
   }
-  const extraction = await extract(env, proc, request);
+  const extraction = await extract(env, proc, request, actx);
   const metrics: AttemptMetrics = { metrics: extraction.metrics, ran: true, processDurationMs: proc.durationMs };
   if (early) {
     log.event('cli_failed', { attempt, failure: early });
@@ -104,13 +103,23 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const mapped = mapStatus(answer.output.status);
   log.event('parsed', { attempt, source: answer.source, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
   if (mapped.status !== 'pass' || settings.gates.length === 0) return { ...base, failure: null, output: answer.output, mapped, metrics };
-  return { attempt, ...(await gate(env, attempt)), output: answer.output, mapped, metrics };
+  return { ...(await gate(env, attempt)), output: answer.output, mapped, metrics };
 }
 
-async function extract(env: AttemptEnv, proc: RunProcessResult, request: Parameters<PreparedRun['adapter']['extract']>[1]): Promise<Extraction> {
+/**
+ * A process the system refused to start although the binary exists (E2BIG: an argument
+ * list too long, EAGAIN: too many processes): a CLI failure, said plainly. processFailure
+ * (answer.ts) covers only a binary that is not there.
+ */
+function startFailure(proc: RunProcessResult, bin: string): Failure | null {
+  if (proc.spawnError === undefined || proc.notFound) return null;
+  return { class: 'nonzero_exit', detail: `${bin} could not be started: ${proc.spawnError}` };
+}
+
+async function extract(env: AttemptEnv, proc: RunProcessResult, request: CommandRequest, actx: AdapterContext): Promise<Extraction> {
   const { prepared } = env;
   try {
-    return await prepared.adapter.extract(proc, request, adapterContext(prepared, env.env, env.notice));
+    return await prepared.adapter.extract(proc, request, actx);
   } catch (error) {
     // Envelopes are untrusted text: an adapter choking on one is an unusable answer, not a crash.
     const detail = `adapter ${prepared.adapterName} could not read the output: ${clip(error instanceof Error ? error.message : String(error), 300)}`;
@@ -123,7 +132,7 @@ async function gate(env: AttemptEnv, attempt: number): Promise<Pick<AttemptOutco
   const result = await runGates({
     gates: prepared.settings.gates,
     cwd: workspace.path,
-    env: { ...env.env, SUPERVISOR_RUN_ID: env.runId, SUPERVISOR_ATTEMPT: String(attempt) },
+    env: { ...env.env, ...runEnv(env.runId, attempt) },
     timeoutMs: prepared.settings.gateTimeoutMs,
     graceMs: prepared.settings.graceMs,
     signal: env.signal,

@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import { renderTable } from '../cli/table.ts';
 import type { DryRunResult } from './dry-run.ts';
-import type { RunResult } from './result.ts';
+import { failureIssue, type RunResult } from './result.ts';
 import type { RunEvent } from './run-log.ts';
 import type { RunRecord, RunSummary } from './runs-store.ts';
 
@@ -13,7 +13,7 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function formatCost(cost: number | null, known: boolean): string {
+function formatCost(cost: number | null, known: boolean): string {
   if (cost === null) return 'unknown';
   const text = `$${cost.toFixed(4)}`;
   return known ? text : `≥${text} (some attempts reported no cost)`;
@@ -39,9 +39,9 @@ export function renderResult(result: RunResult, cwd: string): string {
   ];
   if (result.reported_status) lines.push(`answer status: ${result.reported_status}`);
   // The failure is also the last issue (for scripts); say it once here.
-  const failureLine = result.failure ? `${result.failure.class}: ${result.failure.detail}` : null;
-  if (failureLine) lines.push(`failure: ${result.issues.find((i) => i.startsWith(failureLine)) ?? failureLine}`);
-  const issues = result.issues.filter((i) => !failureLine || !i.startsWith(failureLine));
+  const failureLine = result.failure ? failureIssue(result.failure, result.stop_reason ?? null) : null;
+  if (failureLine) lines.push(`failure: ${failureLine}`);
+  const issues = result.issues.filter((i) => i !== failureLine);
   if (issues.length) lines.push('issues:', ...issues.map((issue) => `  - ${issue}`));
   if (result.output) lines.push('output:', ...JSON.stringify(result.output, null, 2).split('\n').map((l) => `  ${l}`));
   if (result.git_range && result.branch) {

@@ -53,18 +53,22 @@ export async function commandFor(prepared: PreparedRun, request: CommandRequest,
   }
 }
 
-/** The CLI's environment: the caller's, then the adapter's quiet settings, then the command's own. */
+/** What the adapter adds to the caller's environment: its quiet settings, then the command's own. */
+export function commandEnv(prepared: PreparedRun, spec: CommandSpec): Record<string, string> {
+  return { ...prepared.adapter.quietEnv, ...spec.env };
+}
+
+/** What every process of a run (the CLI and the gates) learns about the run it belongs to. */
+export function runEnv(runId: string, attempt: number): Record<string, string> {
+  return { SUPERVISOR_RUN_ID: runId, SUPERVISOR_ATTEMPT: String(attempt) };
+}
+
+/** The CLI's environment: the caller's, then the adapter's additions, then the run's. */
 export function cliEnv(
   prepared: PreparedRun,
   base: Record<string, string | undefined>,
   spec: CommandSpec,
   run: { runId: string; attempt: number },
 ): Record<string, string | undefined> {
-  return {
-    ...base,
-    ...prepared.adapter.quietEnv,
-    ...spec.env,
-    SUPERVISOR_RUN_ID: run.runId,
-    SUPERVISOR_ATTEMPT: String(run.attempt),
-  };
+  return { ...base, ...commandEnv(prepared, spec), ...runEnv(run.runId, run.attempt) };
 }

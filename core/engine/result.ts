@@ -5,7 +5,7 @@
 import { EXIT, type ExitCode } from '../errors.ts';
 import type { Failure, FailureClass } from '../plugin/contracts.ts';
 import type { RunMetrics } from './metrics.ts';
-import { failureGroup } from './retry-policy.ts';
+import { failureGroup, STOP_REASON_TEXT, type StopReason } from './retry-policy.ts';
 import type { RunStatus } from './status-map.ts';
 
 export interface RunResult {
@@ -24,6 +24,8 @@ export interface RunResult {
   /** Problems: the answer's issues, a failed gate, a failure. */
   issues: string[];
   failure: { class: FailureClass; detail: string; http_status?: number } | null;
+  /** Why no further attempt was made, when the run ended on a failure (null otherwise). */
+  stop_reason: StopReason | null;
   metrics: RunMetrics;
   /** `base..head` of the run's commit on `branch` (null when nothing changed or in place). */
   git_range: string | null;
@@ -55,8 +57,16 @@ export function exitCodeFor(status: RunStatus, failure: Pick<Failure, 'class' | 
   if (!failure) return EXIT.gaps;
   if (failure.class === 'interrupted') return EXIT.interrupted;
   if (status === 'gaps') return EXIT.gaps;
-  if (failureGroup({ class: failure.class, detail: '', httpStatus: failure.httpStatus }) === 'answer') return EXIT.noValidOutput;
+  if (failureGroup(failure) === 'answer') return EXIT.noValidOutput;
   return EXIT.cliFailed;
+}
+
+/**
+ * The failure as the last line of `issues` (scripts read it there), with why the run stopped
+ * unless the failure is simply not retried. `renderResult` shows the same line once.
+ */
+export function failureIssue(failure: Pick<Failure, 'class' | 'detail'>, stop: StopReason | null): string {
+  return `${failure.class}: ${failure.detail}${stop && stop !== 'not_retryable' ? ` (stopped: ${STOP_REASON_TEXT[stop]})` : ''}`;
 }
 
 /** The answer's issues as lines: strings kept, objects by their description or as JSON. */

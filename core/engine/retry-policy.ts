@@ -31,9 +31,9 @@ const GROUP: Record<FailureClass, FailureGroup> = {
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_BREAKER_THRESHOLD = 3;
 export const DEFAULT_BACKOFF_MS = 1000;
-export const MAX_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
 
-export function failureGroup(failure: Failure): FailureGroup {
+export function failureGroup(failure: Pick<Failure, 'class' | 'httpStatus'>): FailureGroup {
   // Auth and request errors do not fix themselves; 408 (timeout) and 429 (rate limit) may.
   const status = failure.httpStatus;
   if (failure.class === 'api_error' && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {

@@ -12,8 +12,8 @@ import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
 import { prepareRun, type PreparedRun } from './prepare.ts';
-import { exitCodeFor, issuesOf, type RunResult } from './result.ts';
-import { statusForFailure, STOP_REASON_TEXT } from './retry-policy.ts';
+import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
+import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
@@ -45,14 +45,17 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
   let loop: LoopOutcome;
   try {
-    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice }, options);
+    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice });
   } catch (error) {
-    if (!options.keepWorktree) await closeWorkspace(options.repoRoot, workspace).catch(() => {});
+    // A plugin bug mid-run: what the earlier attempts did is committed (or the worktree kept)
+    // like at the end of any run, then the error goes on.
+    const interrupted = options.signal?.aborted === true;
+    await finishWorkspace(options, workspace, runId, { status: 'error', interrupted, log, notice }).catch(() => {});
     const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
     log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
     throw error;
   }
-  const { status, output, issues, failure } = judge(loop);
+  const { status, output, issues, failure, stop } = judge(loop);
 
   const finish = await finishWorkspace(options, workspace, runId, { status, interrupted: failure?.class === 'interrupted', log, notice });
   const finishedAt = peers.now();
@@ -69,6 +72,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     failure: failure
       ? { class: failure.class, detail: failure.detail, ...(failure.httpStatus === undefined ? {} : { http_status: failure.httpStatus }) }
       : null,
+    stop_reason: stop,
     metrics: sumMetrics(loop.attempts, Math.round(performance.now() - t0), prepared.settings.maxCostUsd),
     git_range: finish.changes?.gitRange ?? null,
     branch: finish.changes?.branch ?? null,
@@ -109,16 +113,17 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
   });
 }
 
-/** The run's verdict from its last attempt: status, answer, issues and failure. */
-function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, unknown> | null; issues: string[]; failure: Failure | null } {
-  const { last, failure, stop } = loop;
+/** The run's verdict from its last attempt: status, answer, issues, failure and why it stopped. */
+function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, unknown> | null; issues: string[]; failure: Failure | null; stop: StopReason | null } {
+  const { last, failure } = loop;
   const output = last?.output ?? null;
   const mapped = failure ? null : (last?.mapped ?? null);
   const status = failure ? statusForFailure(failure) : (mapped?.status ?? 'error');
+  const stop = failure ? loop.stop : null;
   const issues = issuesOf(output);
   if (mapped && !mapped.known) issues.push(`the answer's status ${JSON.stringify(mapped.reported)} is not a known status word, so the run counts as gaps`);
-  if (failure) issues.push(`${failure.class}: ${failure.detail}${stop && stop !== 'not_retryable' ? ` (stopped: ${STOP_REASON_TEXT[stop]})` : ''}`);
-  return { status, output, issues, failure };
+  if (failure) issues.push(failureIssue(failure, stop));
+  return { status, output, issues, failure, stop };
 }
 
 async function openLoggedWorkspace(

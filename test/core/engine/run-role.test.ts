@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runRole } from '../../../core/engine/run-role.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
+import { runProcess } from '../../../core/process/run-process.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../e2e/_checkout.ts';
 import { answer, editing, envelope, fakeRole, harness } from './_fakes.ts';
@@ -119,6 +120,7 @@ describe('runRole', () => {
     assert.equal(result.failure?.class, 'timeout');
     assert.equal(result.metrics.attempts, 3);
     assert.match(result.issues.at(-1)!, /circuit breaker/);
+    assert.equal(result.stop_reason, 'circuit_breaker');
     assert.equal(result.metrics.cost_known, false); // killed CLIs report nothing
   });
 
@@ -193,7 +195,7 @@ describe('runRole', () => {
     assert.equal(h.adapter.requests[0]!.maxBudgetUsd, undefined); // the adapter takes no budget
   });
 
-  it('is interrupted: the CLI is ended, the worktree removed, nothing committed, exit 130', async () => {
+  it('ends as interrupted (exit 130) when the CLI comes back interrupted: the worktree removed, nothing committed', async () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const controller = new AbortController();
@@ -268,6 +270,40 @@ describe('runRole', () => {
     assert.equal(events.at(-1)?.kind, 'run_finished');
     assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
     assertCheckoutUnchanged(repo, before);
+  });
+
+  it('commits what earlier attempts left in the worktree when a plugin throws on a later one', async () => {
+    const repo = await makeRepo();
+    const before = snapshotCheckout(repo);
+    let calls = 0;
+    const h = harness(repo, [editing({ 'draft.txt': 'first attempt\n' }, envelope('no JSON here'))], {
+      adapter: {
+        command: (request) => {
+          if (++calls > 1) throw new Error('adapter bug');
+          return { args: [], stdin: request.prompt };
+        },
+      },
+    });
+    await assert.rejects(runRole(h.options), { code: 'PLUGIN_HOOK' });
+    const [id] = readdirSync(join(repo, '.supervisor/runs'));
+    assert.equal(git(repo, 'show', `supervisor/${id}:draft.txt`), 'first attempt\n');
+    const events = kinds(join(repo, '.supervisor/runs', id!));
+    assert.deepEqual(events.slice(-3), ['committed', 'workspace_removed', 'run_finished']);
+    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('ends with a clear CLI failure when the system refuses to start the CLI (argument list too long)', async () => {
+    const repo = await makeRepo();
+    const h = harness(repo, [], { adapter: { bin: '/bin/sh', command: () => ({ args: ['-c', 'true', 'x'.repeat(300_000)] }) }, run: { retries: 0 } });
+    h.options.peers!.runProcess = runProcess;
+    const result = await runRole(h.options);
+    assert.equal(result.status, 'error');
+    assert.equal(result.exit_code, 4);
+    assert.equal(result.failure?.class, 'nonzero_exit');
+    assert.match(result.failure!.detail, /\/bin\/sh could not be started: spawn E2BIG/);
+    assert.equal(result.metrics.cost_usd, 0); // nothing ran, nothing cost
+    assert.equal(kinds(result.run_dir).at(-1), 'run_finished');
   });
 
   it('two runs at once in one repository do not meet', async () => {
