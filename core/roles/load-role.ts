@@ -50,10 +50,26 @@ interface ChainLink {
   raw: Record<string, unknown>;
 }
 
-async function readLink(file: RoleFile, opts: RoleLoadOptions): Promise<ChainLink> {
+/**
+ * Role files already read, parsed and checked, by path: shared by the loads of one listing
+ * (`roles list`, `roles validate`), where every overlay would otherwise re-read its parents.
+ * Keep one for a single call only: files may change between calls.
+ */
+export type RoleFileCache = Map<string, Promise<ChainLink>>;
+
+async function parseLink(file: RoleFile, opts: RoleLoadOptions): Promise<ChainLink> {
   const raw = parseRoleYaml(await readRoleText(file), file.path);
   checkPreMergeTypes(raw, file.path);
   return { file, raw: resolveRolePaths(raw, file, opts.homeDir) };
+}
+
+/** Parsed links are only read by the merge (which copies what it changes), so sharing them is safe. */
+function readLink(file: RoleFile, opts: RoleLoadOptions, cache?: RoleFileCache): Promise<ChainLink> {
+  const cached = cache?.get(file.path);
+  if (cached) return cached.then((link) => ({ ...link, file }));
+  const link = parseLink(file, opts);
+  cache?.set(file.path, link);
+  return link;
 }
 
 async function knownNames(layers: SearchLayer[]): Promise<string[]> {
@@ -75,14 +91,14 @@ function reachedThrough(error: unknown, chain: ChainLink[], parent: RoleFile): u
 }
 
 /** Reads the chain from the leaf up to its root, detecting cycles and over-deep chains. */
-async function readChain(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions): Promise<ChainLink[]> {
+async function readChain(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions, cache?: RoleFileCache): Promise<ChainLink[]> {
   const chain: ChainLink[] = [];
   let current: RoleFile = start;
   for (;;) {
     const seen = chain.findIndex((link) => link.file.path === current.path);
     if (seen >= 0) throw roleErrors.cycle([...chain.slice(seen).map((l) => l.file.name), current.name], current.path);
     if (chain.length >= MAX_EXTENDS_DEPTH) throw roleErrors.tooDeep(chain.map((l) => l.file.name), start.path, MAX_EXTENDS_DEPTH);
-    const link = await readLink(current, opts).catch((error: unknown) => {
+    const link = await readLink(current, opts, cache).catch((error: unknown) => {
       throw reachedThrough(error, chain, current);
     });
     chain.push(link);
@@ -131,8 +147,8 @@ function nameAfterFile(merged: MergedRole, file: RoleFile): void {
   merged.pointerSources.set('/name', file.path);
 }
 
-async function loadFrom(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions): Promise<LoadedRole> {
-  const chain = await readChain(start, layers, opts);
+async function loadFrom(start: RoleFile, layers: SearchLayer[], opts: RoleLoadOptions, cache?: RoleFileCache): Promise<LoadedRole> {
+  const chain = await readChain(start, layers, opts, cache);
   const merged = mergeChain([...chain].reverse().map((link) => ({ file: link.file.path, raw: link.raw })));
   if (!('name' in chain[0]!.raw)) nameAfterFile(merged, start);
   const violations = roleViolations(merged, start, opts);
@@ -179,11 +195,11 @@ export async function listRoleFiles(opts: Pick<RoleLoadOptions, 'repoRoot' | 'ho
   return (await Promise.all(layers.map((_, i) => listLayer(layers, i)))).flat();
 }
 
-/** Loads one listed role file (as found by listRoleFiles). */
-export async function loadListedRoleFile(file: RoleFile, opts: RoleLoadOptions): Promise<LoadedRole> {
+/** Loads one listed role file (as found by listRoleFiles); loads of one listing may share a cache. */
+export async function loadListedRoleFile(file: RoleFile, opts: RoleLoadOptions, cache?: RoleFileCache): Promise<LoadedRole> {
   const layers = searchLayers(opts);
   await findInLayer(layers, file.layer, file.name); // throws ROLE_AMBIGUOUS when x.yaml and x.yml both exist
-  return loadFrom(file, layers, opts);
+  return loadFrom(file, layers, opts, cache);
 }
 
 /** The roles a name resolves to, one per name, with why a role fails to load when it does. */
@@ -192,6 +208,7 @@ export async function listRoles(opts: RoleLoadOptions): Promise<RoleSummary[]> {
   const byName = new Map<string, RoleFile[]>();
   for (const file of files) byName.set(file.name, [...(byName.get(file.name) ?? []), file]);
   const summaries: RoleSummary[] = [];
+  const cache: RoleFileCache = new Map();
   for (const [name, [top, ...hidden]] of [...byName].sort(([a], [b]) => a.localeCompare(b))) {
     const summary: RoleSummary = {
       name,
@@ -205,7 +222,7 @@ export async function listRoles(opts: RoleLoadOptions): Promise<RoleSummary[]> {
       error: null,
     };
     try {
-      const { role } = await loadListedRoleFile(top!, opts);
+      const { role } = await loadListedRoleFile(top!, opts, cache);
       Object.assign(summary, { extends: role.extends, base_role: role.base_role, cli: role.cli, description: role.description });
     } catch (error) {
       const e = error as { code?: string; message?: string };

@@ -1,7 +1,7 @@
 /** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
 // Node built-ins are imported statically: the single binary cannot import them dynamically.
 import { basename, resolve } from 'node:path';
-import type { RoleLoadOptions } from '../../roles/load-role.ts';
+import type { RoleFileCache, RoleLoadOptions } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
@@ -70,9 +70,10 @@ const validate = defineCommand({
     const { displayPath } = await import('../../roles/render-role.ts');
     const opts = await checkingOptions(ctx);
     const given = ((args.files as string[] | undefined) ?? []).map(String);
+    const cache: RoleFileCache = new Map(); // overlays share their parents' parsed files
     const targets = given.length
       ? given.map((f) => ({ file: resolve(ctx.deps.cwd, f), load: () => roles.loadRoleFileDetailed(resolve(ctx.deps.cwd, f), opts) }))
-      : (await roles.listRoleFiles(opts)).map((f) => ({ file: f.path, load: () => roles.loadListedRoleFile(f, opts) }));
+      : (await roles.listRoleFiles(opts)).map((f) => ({ file: f.path, load: () => roles.loadListedRoleFile(f, opts, cache) }));
     const checks: Check[] = [];
     for (const target of targets) {
       const name = basename(target.file).replace(/\.ya?ml$/, '');

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../../core/assets.ts';
-import { listRoles, loadRole, loadRoleFile, MAX_EXTENDS_DEPTH } from '../../../core/roles/load-role.ts';
+import { listRoleFiles, listRoles, loadListedRoleFile, loadRole, loadRoleFile, MAX_EXTENDS_DEPTH, type RoleFileCache } from '../../../core/roles/load-role.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
 import { BASE, rejects, roleEnv } from './helpers.ts';
 
@@ -22,6 +22,34 @@ describe('role search paths', () => {
     assert.equal(reviewer.shadows.length, 2);
     assert.equal(reviewer.shadows[0], join(env.homeRoles, 'reviewer.yaml'));
     assert.ok(listed.some((r) => r.name === 'planner' && r.layer === 'builtin'));
+  });
+
+  it('shares parsed parents between the loads of one listing without leaking one child into another', async () => {
+    const env = await roleEnv({
+      repo: {
+        'base.yaml': { name: 'base', ...BASE, gates: ['npm test'], context: { include: ['src/**'] } },
+        'a.yaml': { name: 'a', extends: 'base', gates: ['npm run lint'], context: { include: ['docs/**'], token_budget: 5000 } },
+        'b.yaml': { name: 'b', extends: 'base' },
+        'broken.yaml': 'name: broken\ndescription: [unclosed\n',
+        'c.yaml': { name: 'c', extends: 'broken' },
+        'd.yaml': { name: 'd', extends: 'broken' },
+      },
+    });
+    const cache: RoleFileCache = new Map();
+    const files = (await listRoleFiles(env.opts)).filter((f) => f.layerName === 'repo');
+    const load = (name: string) => loadListedRoleFile(files.find((f) => f.name === name)!, env.opts, cache);
+    const a = (await load('a')).role;
+    const b = (await load('b')).role;
+    assert.deepEqual([a.gates, a.context], [['npm test', 'npm run lint'], { include: ['src/**', 'docs/**'], token_budget: 5000 }]);
+    assert.deepEqual([b.gates, b.context], [['npm test'], { include: ['src/**'] }]);
+    assert.equal(cache.size, 3);
+    // A broken parent read once still names the child that reached it, each time.
+    for (const child of ['c', 'd']) {
+      const error = await rejects(() => load(child), 'ROLE_YAML');
+      assert.match(error.message, new RegExp(`parent of .*${child}\\.yaml: ${child} -> broken`));
+    }
+    const listed = await listRoles(env.opts);
+    assert.deepEqual(listed.filter((r) => r.error && r.layer === 'repo').map((r) => r.name), ['broken', 'c', 'd']);
   });
 
   it('accepts .yml, and refuses a folder holding both x.yaml and x.yml', async () => {
