@@ -1,9 +1,9 @@
 /**
  * Turns an output JSON Schema into what `_output_schema` shows the model: one line per field
  * (path, type, allowed values, required or not, default, description) and a filled-in example
- * built with exampleFromSchema. Local `$ref`s (#/$defs/..., #/definitions/...) are inlined first.
+ * built with exampleFromSchema. Local `$ref`s are inlined first (derefSchema, beside exampleFromSchema).
  */
-import { exampleFromSchema } from '../plugin/schema-example.ts';
+import { derefSchema, exampleFromSchema } from '../plugin/schema-example.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -35,30 +35,6 @@ export interface SchemaView {
 }
 
 const MAX_DEPTH = 6;
-
-/** Inlines local `$ref`s; cycles stop at MAX_DEPTH. */
-export function derefSchema(schema: Schema, root: Schema = schema, depth = 0): Schema {
-  if (depth > MAX_DEPTH * 2) return {};
-  const ref = schema.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/')) {
-    const target = ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Schema | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], root);
-    const { $ref: _ignored, ...rest } = schema;
-    return derefSchema({ ...(target as Schema | undefined), ...rest }, root, depth + 1);
-  }
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'properties' && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, derefSchema(v, root, depth + 1)]));
-    } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object' && !Array.isArray(value)) {
-      out[key] = derefSchema(value as Schema, root, depth + 1);
-    } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
-      out[key] = value.map((v) => derefSchema(v as Schema, root, depth + 1));
-    } else if (key !== '$defs' && key !== 'definitions') {
-      out[key] = value;
-    }
-  }
-  return out;
-}
 
 function plural(type: string): string {
   if (type === 'object') return 'objects';
@@ -144,7 +120,7 @@ export function describeSchema(schema: Schema): SchemaView {
   walk(resolved, '', 0, fields);
   return {
     fields,
-    example: JSON.stringify(exampleFromSchema(resolved), null, 2),
+    example: JSON.stringify(exampleFromSchema(schema), null, 2),
     openObject: resolved.additionalProperties !== false,
   };
 }

@@ -57,6 +57,25 @@ describe('output schemas', () => {
     }
   });
 
+  it('the example resolves local $refs against the root schema, and stops at a cycle', () => {
+    const schema = {
+      type: 'object',
+      required: ['status', 'findings', 'owner'],
+      properties: {
+        status: { $ref: '#/$defs/status' },
+        findings: { type: 'array', minItems: 1, items: { $ref: '#/definitions/finding' } },
+        owner: { $ref: '#/$defs/person' },
+      },
+      $defs: { status: { enum: ['OK', 'NOT_OK'] }, person: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, manager: { $ref: '#/$defs/person' } } } },
+      definitions: { finding: { type: 'object', required: ['line'], properties: { line: { type: 'integer', minimum: 1 } } } },
+    };
+    const example = exampleFromSchema(schema);
+    assert.deepEqual(validateJson(schema, example).violations, []);
+    assert.deepEqual(example, { status: 'OK', findings: [{ line: 1 }], owner: { name: '<name>' } });
+    const tree = { type: 'object', properties: { label: { type: 'string' }, child: { $ref: '#' } } };
+    assert.deepEqual(exampleFromSchema(tree), { label: '<label>', child: { label: '<label>' } });
+  });
+
   it('resolves a role: its own schema, else by name, else by base_role, else generic', () => {
     assert.equal(resolveOutputSchema(role('planner')).name, 'plan');
     assert.equal(resolveOutputSchema(role('implementer')).name, 'implementation');
