@@ -56,7 +56,7 @@ interface Resolved {
 }
 
 /** Resolves a path named in a role file, relative to that file; "~/" means the home folder. */
-export function resolveRolePath(given: string, file: RoleFile, homeDir: string): Resolved {
+function resolveRolePath(given: string, file: RoleFile, homeDir: string): Resolved {
   if (file.asset) {
     const name = posix.normalize(posix.join(posix.dirname(file.asset), given));
     const asset = readAsset(name);

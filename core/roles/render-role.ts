@@ -15,7 +15,7 @@ export function displayPath(path: string, cwd: string): string {
 }
 
 /** The merged role's fields in file order, as written in YAML (without the loader's bookkeeping). */
-export function roleFields(role: Role): [string, unknown][] {
+function roleFields(role: Role): [string, unknown][] {
   const config: Record<string, unknown> = { ...role, ...role.extensions };
   const xKeys = Object.keys(role.extensions).sort();
   return [...FIELD_ORDER, ...xKeys]

@@ -46,7 +46,7 @@ function loadBaseSchema(): Json {
 }
 
 /** The role schema with the plugin-name enums filled in (cached per set of names). */
-export function roleSchema(names: RolePluginNames): Json {
+function roleSchema(names: RolePluginNames): Json {
   const key = JSON.stringify([names.adapters, names.parsers ?? null, names.packers ?? null]);
   const cached = schemas.get(key);
   if (cached) return cached;
@@ -60,7 +60,7 @@ export function roleSchema(names: RolePluginNames): Json {
 }
 
 /** Top-level fields a role file may hold (for "did you mean" hints). */
-export function knownRoleFields(): string[] {
+function knownRoleFields(): string[] {
   return [...Object.keys((loadBaseSchema().properties as Json) ?? {}), 'system_prompt_additions'];
 }
 
