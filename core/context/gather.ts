@@ -1,10 +1,9 @@
 /**
  * Gathers every context part for a pack, in prompt order (seed `pack_file_context` /
- * `pack_context`): always_include, target files, the git sentinels (through the git-diff
- * packer), $TARGET_IMPORTS, the packers' files, then extra sections. Files packed by an
- * earlier part are excluded from later ones, so nothing appears twice.
+ * `pack_context`): always_include, target files, the git parts (through the git-diff
+ * packer), $TARGET_IMPORTS, the packers' files, then extra sections. Each packer is told
+ * which files the parts before it hold (`skipFiles`), so nothing appears twice.
  */
-import { escapePath } from 'tinyglobby';
 import type { PackRequest } from '../plugin/contracts.ts';
 import { packAlwaysInclude } from './always-include.ts';
 import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
@@ -12,55 +11,54 @@ import { titleOf } from './file-section.ts';
 import { resolveTargetImports } from './imports.ts';
 import { mergeParts, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
 import { checkPattern } from './path-safety.ts';
-import { resolvePatterns } from './patterns.ts';
+import { resolveGit, resolvePatterns } from './patterns.ts';
 import { packTargetFiles } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 
-
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+const filesOf = (parts: Map<string, MergedPart>) => new Set([...parts.values()].flatMap((p) => p.files));
 
 /** Parts by key, in prompt order; notices and warnings go to the host. */
 export async function gatherParts(opts: PackOptions, host: PackerHost, targets: string[]): Promise<Map<string, MergedPart>> {
-  const context = opts.role.context ?? {};
+  const context = opts.role.context;
   const include = [...strings(context.include), ...(opts.include ?? [])];
   const exclude = [...strings(context.exclude), ...(opts.exclude ?? [])].map(checkPattern);
-  const resolved = resolvePatterns(include, targets, true);
+  const resolved = resolvePatterns(include);
   for (const variable of resolved.unknownVariables) host.notice(`context: ignored unknown variable ${variable}`);
   const packers = opts.packers?.length ? opts.packers : strings(context.packers).length ? strings(context.packers) : [...DEFAULT_PACKERS];
-  const style = opts.style ?? (context.style === 'xml' ? 'xml' : 'markdown');
-  const request = (patterns: string[], excluded: string[]): PackRequest => ({
+  const gitChosen = packers.includes(GIT_DIFF_PACKER);
+  const git = resolveGit(context, resolved, gitChosen);
+  const request = (patterns: string[], skipFiles: Iterable<string>): PackRequest => ({
     repoRoot: host.guard.root,
     include: patterns,
-    exclude: excluded,
+    exclude,
+    skipFiles: [...skipFiles],
     targets,
     context: { ...context, include, exclude },
-    style,
+    style: opts.style ?? (context.style === 'xml' ? 'xml' : 'markdown'),
+    git,
   });
 
   const parts = new Map<string, MergedPart>();
-  const wantsGit = context.git_diff === true || resolved.gitDiff || resolved.changedFiles;
-
   const always = await packAlwaysInclude(host.guard, strings(context.always_include));
-  const [target, imports, git] = await Promise.all([
+  const wantsGit = !gitChosen && (git.staged || git.unstaged || git.changedFiles);
+  const [target, imports, gitParts] = await Promise.all([
     packTargetFiles(host.guard, targets.filter((t) => !always.files.includes(t))),
     resolved.targetImports ? resolveTargetImports(host.guard, targets) : Promise.resolve([]),
-    wantsGit && !packers.includes(GIT_DIFF_PACKER) ? runPackerChecked(host, GIT_DIFF_PACKER, request([], exclude)) : undefined,
+    wantsGit ? runPackerChecked(host, GIT_DIFF_PACKER, request([], [...always.files, ...targets])) : undefined,
   ]);
   if (always.content) parts.set('always_include', { content: always.content, files: always.files });
   always.warnings.forEach(host.warn);
   always.notices.forEach(host.notice);
   if (target.content) parts.set('target_file', { content: target.content, files: target.files });
-  if (git) mergeParts(parts, git);
-  const packedSoFar = new Set([...parts.values()].flatMap((p) => p.files));
-  const importFiles = imports.filter((f) => !packedSoFar.has(f));
-  const importPart = await packTargetFiles(host.guard, importFiles, '## Imported Files');
+  if (gitParts) mergeParts(parts, gitParts);
+  const packedSoFar = filesOf(parts);
+  const importPart = await packTargetFiles(host.guard, imports.filter((f) => !packedSoFar.has(f)), '## Imported Files');
   if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
 
-  const packed = new Set([...parts.values()].flatMap((p) => p.files));
-  const excluded = [...exclude, ...[...packed].map(escapePath)];
-  for (const name of packers) {
-    mergeParts(parts, await runPackerChecked(host, name, request(resolved.patterns, excluded)));
-  }
+  // Recomputed before each packer: a later packer must not repeat what an earlier one packed.
+  for (const name of packers) mergeParts(parts, await runPackerChecked(host, name, request(resolved.patterns, filesOf(parts))));
 
   for (const [key, value] of Object.entries(opts.extraContext ?? {})) {
     const content = `## ${titleOf(key)}\n\n${value}`;

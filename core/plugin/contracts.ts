@@ -165,6 +165,16 @@ export interface ContextPart {
   files?: string[];
 }
 
+/** The git parts a pack asks for. */
+export interface GitWanted {
+  /** The staged diff (`git diff --cached`), part `git_diff`. */
+  staged: boolean;
+  /** The unstaged diff, part `git_diff` too. */
+  unstaged: boolean;
+  /** The full content of the staged files, part `changed_files`. */
+  changedFiles: boolean;
+}
+
 export interface PackRequest {
   /** Absolute path of the repository root. */
   repoRoot: string;
@@ -172,8 +182,19 @@ export interface PackRequest {
   include: string[];
   /** Globs to exclude. */
   exclude: string[];
+  /**
+   * Repository-relative files that earlier parts packed already (always_include, targets,
+   * earlier packers). A packer must not pack them again. Absent: none.
+   */
+  skipFiles?: string[];
   /** Repository-relative target paths, already checked to be inside the repo. */
   targets: string[];
+  /**
+   * What the context asks of git, resolved by the core from the sentinels and options
+   * ("git diff --cached" / `git_diff: true`, `git_diff_unstaged: true`, "$CHANGED_FILES" /
+   * `changed_files: true`). Absent when a caller gives none: the staged diff only.
+   */
+  git?: GitWanted;
   /** The role's whole `context` mapping, for packer-specific options. */
   context: Readonly<Record<string, unknown>>;
   /** Output style. */

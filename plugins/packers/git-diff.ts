@@ -1,36 +1,22 @@
 /**
  * git-diff: what is changing. The staged diff (`git diff --cached`) as part `git_diff`, the
- * unstaged diff too when the context asks (`git_diff_unstaged: true`), and with
- * "$CHANGED_FILES" in the include list the full content of every file in the staged diff as
- * part `changed_files` (targets left out: the core packs those already).
+ * unstaged diff too when asked, and the full content of every file in the staged diff as part
+ * `changed_files` — less the files packed already (`skipFiles`: targets, always_include, ...),
+ * the exclude globs and the default ignore list (a staged `.env` is never packed).
  *
- * Context options: `git_diff: true` or "git diff --cached" in `include` → staged diff;
- * "$CHANGED_FILES" in `include` (or `changed_files: true`) → changed files;
- * `git_diff_unstaged: true` → unstaged diff. Chosen as a packer with none of these, it gives
- * the staged diff.
+ * What to give comes resolved from the core (`request.git`: the "git diff --cached" and
+ * "$CHANGED_FILES" sentinels, `git_diff`, `changed_files`, `git_diff_unstaged`); with none, the
+ * staged diff.
  */
-import { definePlugin, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import picomatch from 'picomatch';
+import { definePlugin, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { isDefaultIgnored } from './_ignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
 import { renderMarkdownFile } from './_render.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 
-interface Wanted {
-  staged: boolean;
-  unstaged: boolean;
-  changedFiles: boolean;
-}
-
-function wanted(context: PackRequest['context']): Wanted {
-  const include = Array.isArray(context.include) ? context.include : [];
-  const want: Wanted = {
-    staged: context.git_diff === true || include.includes('git diff --cached'),
-    unstaged: context.git_diff_unstaged === true,
-    changedFiles: context.changed_files === true || include.includes('$CHANGED_FILES'),
-  };
-  if (!want.staged && !want.unstaged && !want.changedFiles && context.git_diff !== false) want.staged = true;
-  return want;
-}
+const STAGED_ONLY: GitWanted = { staged: true, unstaged: false, changedFiles: false };
 
 async function git(ctx: PackContext, request: PackRequest, args: string[]): Promise<{ ok: boolean; stdout: string; error: string }> {
   const result = await ctx.runProcess({
@@ -53,15 +39,29 @@ function fenced(title: string, diff: string): string {
   return `## ${title}\n\n${fence}diff\n${diff}\n${fence}`;
 }
 
+/** The staged files to pack in full: not deleted, not packed already, not excluded or ignored by default. */
+function selectChanged(names: string[], request: PackRequest): { paths: string[]; left: string[] } {
+  const skip = new Set(request.skipFiles);
+  const excluded = request.exclude.length ? picomatch(request.exclude, { dot: true }) : () => false;
+  const defaults = request.context.default_ignores !== false;
+  const paths: string[] = [];
+  const left: string[] = [];
+  for (const path of names) {
+    if (!path || skip.has(path)) continue;
+    if (excluded(path) || (defaults && isDefaultIgnored(path))) left.push(path);
+    else paths.push(path);
+  }
+  return { paths: paths.sort(), left };
+}
+
 export default definePlugin({
   kind: 'packer',
   name: 'git-diff',
   description: 'The staged diff (git diff --cached), optionally the unstaged one, and $CHANGED_FILES in full',
   async pack(request, ctx) {
-    const want = wanted(request.context);
+    const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
-    const files: string[] = [];
     for (const [on, title, extra] of [
       [want.staged, 'Git Diff (Staged)', ['--cached']],
       [want.unstaged, 'Git Diff (Unstaged)', []],
@@ -77,13 +77,13 @@ export default definePlugin({
     if (want.changedFiles) {
       const names = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
       if (!names.ok) notices.push(`git-diff: no changed files: ${names.error}`);
-      const targets = new Set(request.targets);
-      const changed = names.ok ? names.stdout.split('\0').filter((p) => p && !targets.has(p)).sort() : [];
-      if (changed.length) {
-        const report = await readFiles(changed, ctx);
+      const { paths, left } = selectChanged(names.ok ? names.stdout.split('\0') : [], request);
+      if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded or on the default ignore list): ${left.join(', ')}`);
+      if (paths.length) {
+        const report = await readFiles(paths, ctx);
         notices.push(...skippedNotices('git-diff', report));
         if (report.files.length) {
-          files.push(...report.files.map((f) => f.path));
+          const files = report.files.map((f) => f.path);
           parts.push({ key: 'changed_files', content: ['## Changed Files\n', ...report.files.map(renderMarkdownFile)].join('\n'), files });
         }
       }

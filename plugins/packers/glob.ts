@@ -6,27 +6,14 @@
 import { glob } from 'tinyglobby';
 import { definePlugin, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
+import { DEFAULT_IGNORED_FOLDERS, isIgnoredFileName } from './_ignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
 import { renderFiles } from './_render.ts';
 
-/** Folders never entered: VCS, dependencies, virtualenvs, caches, build output, supervisor's state. */
-export const DEFAULT_IGNORED_FOLDERS: ReadonlySet<string> = new Set([
-  '.git', '.hg', '.svn', 'node_modules', 'bower_components', 'jspm_packages', '.venv', 'venv', '__pycache__',
-  '.tox', '.mypy_cache', '.pytest_cache', '.ruff_cache', 'dist', 'build', 'coverage', '.next', '.nuxt', '.turbo',
-  '.cache', '.supervisor',
-]);
-
-/** Files never packed: lock files, logs, OS litter, secrets. */
-export const DEFAULT_IGNORED_FILES: ReadonlySet<string> = new Set([
-  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb', 'Cargo.lock',
-  'poetry.lock', 'Pipfile.lock', 'uv.lock', 'composer.lock', 'Gemfile.lock', 'go.sum', '.DS_Store', 'Thumbs.db', '.env',
-]);
-const IGNORED_FILE_PATTERN = /(?:\.log|\.py[cod])$|^\.env\./;
-
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The repository-relative files a request selects, sorted. */
-export async function selectFiles(request: PackRequest): Promise<string[]> {
+/** The repository-relative files a request selects, sorted, less those packed already. */
+async function selectFiles(request: PackRequest): Promise<string[]> {
   if (request.include.length === 0) return [];
   const defaults = request.context.default_ignores !== false;
   const found = await glob([...request.include], {
@@ -37,10 +24,11 @@ export async function selectFiles(request: PackRequest): Promise<string[]> {
     fs: createGitignoreFs(request.repoRoot, {
       gitignore: request.context.gitignore !== false,
       skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
-      skipFile: (name) => defaults && (DEFAULT_IGNORED_FILES.has(name) || IGNORED_FILE_PATTERN.test(name)),
+      skipFile: (name) => defaults && isIgnoredFileName(name),
     }),
   });
-  return found.sort(byCodeUnit);
+  const skip = new Set(request.skipFiles);
+  return (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit);
 }
 
 export default definePlugin({

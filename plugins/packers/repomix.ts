@@ -15,6 +15,7 @@
 import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { escapePath } from 'tinyglobby';
 import { definePlugin, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
 
 /** Pinned for supply-chain safety; the newest release that runs on Node 20. */
@@ -90,7 +91,8 @@ async function runRepomix(command: Command, request: PackRequest, ctx: PackConte
   const output = join(scratch, request.style === 'xml' ? 'out.xml' : 'out.md');
   try {
     const args = [...command.prefix, '--style', request.style, '--output', output, '--quiet', '--no-file-summary', '--include', request.include.join(',')];
-    if (request.exclude.length) args.push('--ignore', request.exclude.join(','));
+    const ignore = [...request.exclude, ...(request.skipFiles ?? []).map(escapePath)];
+    if (ignore.length) args.push('--ignore', ignore.join(','));
     if (request.context.repomix_security_check === false) args.push('--no-security-check');
     args.push('.');
     const result = await ctx.runProcess({

@@ -106,6 +106,37 @@ describe('packFileContext (template flow)', () => {
     for (const file of ['a.ts', 'b.ts', 'c.ts']) assert.equal(count(packed.text, `### ${file}`), 1, file);
   });
 
+  it('$CHANGED_FILES leaves out always_include files, excluded files and the default ignore list', async () => {
+    const repo = await makeRepo({ 'b.ts': 'b\n', 'c.ts': 'c\n' });
+    await writeFiles(repo, { 'b.ts': 'bee\n', 'c.ts': 'sea\n', '.env': 'KEY=secret\n', 'a.test.ts': 't\n' });
+    git(repo, 'add', '-f', 'b.ts', 'c.ts', '.env', 'a.test.ts');
+    const role = makeRole({ include: ['$CHANGED_FILES'], always_include: ['b.ts'], exclude: ['**/*.test.ts'] });
+    const packed = await packFileContext({ role, repoRoot: repo, targets: [], registry });
+    assert.deepEqual(packed.parts.map((p) => [p.key, p.files]), [['always_include', ['b.ts']], ['changed_files', ['c.ts']]]);
+    assert.equal(count(packed.text, '### b.ts'), 1);
+    assert.doesNotMatch(packed.text, /secret|a\.test\.ts\n/);
+  });
+
+  it('a packer does not repeat what an earlier packer in the list packed', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n', 'b.ts': 'b\n' });
+    await writeFiles(repo, { 'b.ts': 'bee\n' });
+    git(repo, 'add', 'b.ts');
+    const role = makeRole({ include: ['$CHANGED_FILES', '*.ts'], packers: ['git-diff', 'glob'] });
+    const packed = await packFileContext({ role, repoRoot: repo, targets: [], registry });
+    assert.deepEqual(packed.parts.map((p) => [p.key, p.files]), [['changed_files', ['b.ts']], ['files', ['a.ts']]]);
+    assert.equal(count(packed.text, '### b.ts'), 1);
+  });
+
+  it('takes changed_files: true and git_diff_unstaged: true without git-diff among the packers', async () => {
+    const repo = await makeRepo({ 'a.ts': 'one\n', 'b.ts': 'bee\n' });
+    await writeFiles(repo, { 'a.ts': 'two\n', 'b.ts': 'unstaged\n' });
+    git(repo, 'add', 'a.ts');
+    const packed = await packFileContext({ role: makeRole({ changed_files: true, git_diff_unstaged: true }), repoRoot: repo, targets: [], registry });
+    assert.deepEqual(packed.parts.map((p) => [p.key, p.files]), [['git_diff', []], ['changed_files', ['a.ts']]]);
+    assert.match(packed.text, /## Git Diff \(Unstaged\)\n\n```diff\n[^]*\+unstaged/);
+    assert.doesNotMatch(packed.text, /Git Diff \(Staged\)/);
+  });
+
   it('takes the git_diff flag as well as the sentinel, and adds extra context as titled sections', async () => {
     const repo = await makeRepo({ 'a.ts': 'one\n' });
     await writeFiles(repo, { 'a.ts': 'two\n' });

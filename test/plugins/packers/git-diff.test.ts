@@ -1,6 +1,8 @@
 /** The git-diff packer on real repositories: staged and unstaged diffs, $CHANGED_FILES, no repository. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { resolveGit, resolvePatterns } from '../../../core/context/patterns.ts';
+import type { RoleContext } from '../../../core/roles/role.ts';
 import gitDiff from '../../../plugins/packers/git-diff.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { packContextFor, request } from './_context.ts';
@@ -13,9 +15,11 @@ async function changedRepo(): Promise<string> {
   return repo;
 }
 
-const pack = async (repo: string, context: Record<string, unknown>, targets: string[] = []) => {
+/** Runs git-diff as the core does: the git options resolved by the core's one rule, packed files skipped. */
+const pack = async (repo: string, context: RoleContext, skipFiles: string[] = [], exclude: string[] = []) => {
   const ctx = packContextFor(repo);
-  const result = await gitDiff.pack(request(repo, { context, targets }), ctx);
+  const git = resolveGit(context, resolvePatterns(context.include ?? []), true);
+  const result = await gitDiff.pack(request(repo, { context, skipFiles, exclude, git }), ctx);
   return { ...result, byKey: Object.fromEntries(result.parts.map((p) => [p.key, p])) };
 };
 
@@ -38,12 +42,22 @@ describe('git-diff packer', () => {
     assert.match(byKey.git_diff!.content, /## Git Diff \(Unstaged\)\n\n```diff\n[^]*\+GAMMA \(unstaged\)/);
   });
 
-  it('packs $CHANGED_FILES in full: staged, not deleted, not targets, sorted', async () => {
+  it('packs $CHANGED_FILES in full: staged, not deleted, not packed already, sorted', async () => {
     const repo = await changedRepo();
     const { parts, byKey } = await pack(repo, { include: ['$CHANGED_FILES'] }, ['a.ts']);
     assert.deepEqual(parts.map((p) => p.key), ['changed_files']);
     assert.deepEqual(byKey.changed_files!.files, ['new.ts']);
     assert.equal(byKey.changed_files!.content, '## Changed Files\n\n### new.ts\n\n```\nfresh\n\n```\n');
+  });
+
+  it('leaves excluded and default-ignored changed files out, with a notice', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    await writeFiles(repo, { '.env': 'KEY=secret\n', 'a.test.ts': 't\n', 'b.ts': 'b\n', 'node_modules/x/i.js': 'x\n' });
+    git(repo, 'add', '-f', '.env', 'a.test.ts', 'b.ts', 'node_modules/x/i.js');
+    const { byKey, notices } = await pack(repo, { changed_files: true }, [], ['**/*.test.ts']);
+    assert.deepEqual(byKey.changed_files!.files, ['b.ts']);
+    assert.doesNotMatch(byKey.changed_files!.content, /secret/);
+    assert.ok(notices.includes('git-diff: left out 3 changed files (excluded or on the default ignore list): .env, a.test.ts, node_modules/x/i.js'), notices.join('\n'));
   });
 
   it('takes the "git diff --cached" sentinel, and defaults to the staged diff when chosen with no option', async () => {

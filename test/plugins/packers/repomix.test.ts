@@ -55,7 +55,7 @@ describe('repomix packer', () => {
     assert.equal(result.notices[0], 'repomix: repomix is not installed and npx is not on PATH; packed with glob instead');
   });
 
-  it('runs node_modules/.bin/repomix with the request, and reads the files it packed', async () => {
+  it('runs node_modules/.bin/repomix with the request (packed files ignored), and reads the files it packed', async () => {
     const repo = await makeRepo({ 'src/a.ts': 'a\n' });
     const args = join(await tempDir(), 'args');
     await writeFiles(repo, {
@@ -67,11 +67,11 @@ describe('repomix packer', () => {
       ].join('\n'),
     });
     await chmod(join(repo, 'node_modules/.bin/repomix'), 0o755);
-    const result = await repomix.pack(request(repo, { include: ['src/**', '*.md'], exclude: ['**/*.test.ts'], style: 'xml', context: { repomix_security_check: false } }), packContextFor(repo));
+    const result = await repomix.pack(request(repo, { include: ['src/**', '*.md'], exclude: ['**/*.test.ts'], skipFiles: ['src/t[1].ts'], style: 'xml', context: { repomix_security_check: false } }), packContextFor(repo));
     assert.deepEqual(result.notices, []);
     assert.deepEqual(result.parts.map((p) => [p.key, p.files]), [['files', ['src/a.ts', 'x&y.ts']]]);
     const argv = (await readFile(args, 'utf8')).trim().split('\n');
-    assert.deepEqual(argv.filter((a) => !a.includes('sv-repomix-')), ['--style', 'xml', '--output', '--quiet', '--no-file-summary', '--include', 'src/**,*.md', '--ignore', '**/*.test.ts', '--no-security-check', '.']);
+    assert.deepEqual(argv.filter((a) => !a.includes('sv-repomix-')), ['--style', 'xml', '--output', '--quiet', '--no-file-summary', '--include', 'src/**,*.md', '--ignore', '**/*.test.ts,src/t\\[1\\].ts', '--no-security-check', '.']);
   });
 
   it('falls back when repomix itself fails', async () => {
