@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 import { definePlugin, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
 import { isDefaultIgnored } from './_ignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
-import { renderMarkdownFile } from './_render.ts';
+import { renderFiles } from './_render.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -84,7 +84,7 @@ export default definePlugin({
         notices.push(...skippedNotices('git-diff', report));
         if (report.files.length) {
           const files = report.files.map((f) => f.path);
-          parts.push({ key: 'changed_files', content: ['## Changed Files\n', ...report.files.map(renderMarkdownFile)].join('\n'), files });
+          parts.push({ key: 'changed_files', content: renderFiles(report.files, request.style, 'Changed Files', 'changed_files'), files });
         }
       }
     }

@@ -50,6 +50,13 @@ describe('git-diff packer', () => {
     assert.equal(byKey.changed_files!.content, '## Changed Files\n\n### new.ts\n\n```\nfresh\n\n```\n');
   });
 
+  it('renders the changed files in the requested style', async () => {
+    const repo = await changedRepo();
+    const git = { staged: false, unstaged: false, changedFiles: true };
+    const result = await gitDiff.pack(request(repo, { skipFiles: ['a.ts'], style: 'xml', git }), packContextFor(repo));
+    assert.deepEqual(result.parts.map((p) => [p.key, p.content]), [['changed_files', '<changed_files>\n<file path="new.ts">\nfresh\n\n</file>\n</changed_files>']]);
+  });
+
   it('leaves excluded and default-ignored changed files out, with a notice', async () => {
     const repo = await makeRepo({ 'a.ts': 'a\n' });
     await writeFiles(repo, { '.env': 'KEY=secret\n', 'a.test.ts': 't\n', 'b.ts': 'b\n', 'node_modules/x/i.js': 'x\n' });
