@@ -39,7 +39,6 @@ export function renderPackStats(packed: PackedContext, ms: number, tokenizer: st
     `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
     `pruned: ${packed.pruned.length ? packed.pruned.join(', ') : 'nothing'}`,
     skipped.length ? ['skipped:', ...skipped.map((n) => `  ${n}`)].join('\n') : 'skipped: nothing',
-    ...packed.warnings.map((w) => `warning: ${w}`),
     `time: ${ms} ms`,
   ].join('\n');
 }
@@ -70,6 +69,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     env: ctx.deps.env,
     notice: (message) => ctx.warn(`notice: ${message}`),
   });
+  // Printed once, with or without --stats.
   for (const warning of packed.warnings) ctx.warn(`warning: ${warning}`);
   const ms = Math.round(performance.now() - started);
   const output = ctx.options.json

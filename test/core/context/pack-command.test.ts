@@ -46,6 +46,13 @@ describe('supervisor pack', () => {
     assert.match(run.stderr, /time: \d+ ms/);
   });
 
+  it('prints each warning once, with --stats too', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    const run = await runCli(['pack', '--stats', '--budget', '500'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr.split('warning: Template overhead').length - 1, 1, run.stderr);
+  });
+
   it("--role packs the role's context spec: targets, imports, sentinels", async () => {
     const repo = await makeRepo({ 'src/main.ts': "import { h } from './helper.js';\n", 'src/helper.ts': 'export const h = 1;\n', 'README.md': '# r\n', 'other.ts': 'o\n' });
     await writeFiles(repo, {
