@@ -40,7 +40,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     options.onNotice?.(message);
   };
   logStart(log, prepared, options, runId);
-  for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now)) notice(message);
+  for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
   const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
   let loop: LoopOutcome;
@@ -133,10 +133,10 @@ async function openLoggedWorkspace(
   log: RunLog,
   notice: (m: string) => void,
 ): Promise<Workspace> {
-  const repo = await inspectRepo(options.repoRoot);
+  const repo = await inspectRepo(options.repoRoot, { env: options.env });
   let workspace: Workspace;
   try {
-    workspace = await openWorkspace({ repoRoot: options.repoRoot, runId, worktreesDir, useWorktree: options.worktree !== false, repo });
+    workspace = await openWorkspace({ repoRoot: options.repoRoot, runId, worktreesDir, useWorktree: options.worktree !== false, repo, env: options.env });
   } catch (error) {
     const failure = errors.worktreeFailed(options.repoRoot, error);
     log.event('run_finished', { status: 'error', exit_code: failure.exitCode, error: { code: failure.code, message: failure.message } });
@@ -168,7 +168,7 @@ async function finishWorkspace(
   if (!input.interrupted) {
     const title = options.task.split('\n')[0]!.trim().slice(0, 60);
     try {
-      changes = await commitWorkspace(workspace, runId, `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`);
+      changes = await commitWorkspace(workspace, runId, `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`, options.env);
       if (changes) input.log.event('committed', { branch: changes.branch, git_range: changes.gitRange, files_changed: changes.filesChanged });
     } catch (error) {
       kept = true;
@@ -178,7 +178,7 @@ async function finishWorkspace(
   if (kept) {
     input.notice(`worktree kept at ${workspace.path} (remove it with: git worktree remove --force ${workspace.path})`);
   } else {
-    await closeWorkspace(options.repoRoot, workspace);
+    await closeWorkspace(options.repoRoot, workspace, options.env);
     input.log.event('workspace_removed', { path: workspace.path });
   }
   return { changes, kept };

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { git, gitOrThrow } from './git.ts';
+import { git, gitOrThrow, type GitEnv } from './git.ts';
 
 export interface Workspace {
   mode: 'worktree' | 'in-place';
@@ -34,19 +34,34 @@ export interface WorkspaceChanges {
   filesChanged: string[];
 }
 
-export function branchName(runId: string): string {
+function branchName(runId: string): string {
   return `supervisor/${runId}`;
 }
 
-export async function inspectRepo(dir: string): Promise<RepoState> {
+export interface InspectOptions {
+  env?: GitEnv;
+  /** false: skip `git status` (dirty is then false); --dry-run does not need it. */
+  dirty?: boolean;
+}
+
+export async function inspectRepo(dir: string, options: InspectOptions = {}): Promise<RepoState> {
+  const { env } = options;
   // Independent questions, asked at once (outside a repository the last two just fail).
   const [inside, head, status] = await Promise.all([
-    git(dir, ['rev-parse', '--is-inside-work-tree']),
-    git(dir, ['rev-parse', '--verify', '-q', 'HEAD']),
-    git(dir, ['status', '--porcelain', '-z']),
+    git(dir, ['rev-parse', '--is-inside-work-tree'], env),
+    git(dir, ['rev-parse', '--verify', '-q', 'HEAD'], env),
+    options.dirty === false ? null : git(dir, ['status', '--porcelain', '-z'], env),
   ]);
   if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
-  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status.ok && status.stdout.length > 0 };
+  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && status.stdout.length > 0 };
+}
+
+/** Why a run happens in place rather than in a worktree of its own (null: it gets one). */
+export function inPlaceReason(useWorktree: boolean, repo: RepoState): string | null {
+  if (!useWorktree) return '--no-worktree was given';
+  if (!repo.isRepo) return 'not a git repository';
+  if (!repo.head) return 'the repository has no commits yet';
+  return null;
 }
 
 export interface OpenWorkspaceOptions {
@@ -56,22 +71,22 @@ export interface OpenWorkspaceOptions {
   /** false: --no-worktree. */
   useWorktree: boolean;
   repo: RepoState;
+  /** The environment git runs with (the run's). */
+  env?: GitEnv;
 }
 
 export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
-  const { repoRoot, repo } = options;
-  const inPlace = (reason: string): Workspace => ({ mode: 'in-place', path: repoRoot, base: null, reason });
-  if (!options.useWorktree) return inPlace('--no-worktree was given');
-  if (!repo.isRepo) return inPlace('not a git repository');
-  if (!repo.head) return inPlace('the repository has no commits yet');
+  const { repoRoot, repo, env } = options;
+  const reason = inPlaceReason(options.useWorktree, repo);
+  if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
   const path = join(options.worktreesDir, options.runId);
   const workspace: Workspace = { mode: 'worktree', path, base: repo.head, reason: null };
   const existed = existsSync(path);
   try {
-    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head]);
+    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head], env);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
-    if (!existed) await closeWorkspace(repoRoot, workspace).catch(() => {});
+    if (!existed) await closeWorkspace(repoRoot, workspace, env).catch(() => {});
     throw error;
   }
   return workspace;
@@ -83,33 +98,34 @@ const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=super
  * Commits whatever the CLI left in the worktree (including commits it made itself) and
  * points `supervisor/<run-id>` at the result. Returns null when nothing changed.
  */
-export async function commitWorkspace(workspace: Workspace, runId: string, message: string): Promise<WorkspaceChanges | null> {
+export async function commitWorkspace(workspace: Workspace, runId: string, message: string, env?: GitEnv): Promise<WorkspaceChanges | null> {
   if (workspace.mode !== 'worktree' || !workspace.base) return null;
   const cwd = workspace.path;
+  const run = (args: string[]) => gitOrThrow(cwd, args, env);
   // The common read-only case (reviewers, planners) costs two parallel git calls.
-  const [status, before] = await Promise.all([gitOrThrow(cwd, ['status', '--porcelain', '-z']), gitOrThrow(cwd, ['rev-parse', 'HEAD'])]);
+  const [status, before] = await Promise.all([run(['status', '--porcelain', '-z']), run(['rev-parse', 'HEAD'])]);
   if (status === '' && before.trim() === workspace.base) return null;
-  await gitOrThrow(cwd, ['add', '-A']);
-  const staged = await git(cwd, ['diff', '--cached', '--quiet']);
+  await run(['add', '-A']);
+  const staged = await git(cwd, ['diff', '--cached', '--quiet'], env);
   if (!staged.ok) {
     const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
-    const first = await git(cwd, commit);
+    const first = await git(cwd, commit, env);
     // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
-    if (!first.ok) await gitOrThrow(cwd, [...FALLBACK_IDENTITY, ...commit]);
+    if (!first.ok) await run([...FALLBACK_IDENTITY, ...commit]);
   }
-  const head = (await gitOrThrow(cwd, ['rev-parse', 'HEAD'])).trim();
+  const head = (await run(['rev-parse', 'HEAD'])).trim();
   if (head === workspace.base) return null;
   const branch = branchName(runId);
-  await gitOrThrow(cwd, ['branch', branch, head]);
-  const names = await gitOrThrow(cwd, ['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
+  await run(['branch', branch, head]);
+  const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
   return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
 }
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
-export async function closeWorkspace(repoRoot: string, workspace: Workspace): Promise<void> {
+export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
   if (workspace.mode !== 'worktree') return;
-  const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path]);
+  const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });
-  await git(repoRoot, ['worktree', 'prune']);
+  await git(repoRoot, ['worktree', 'prune'], env);
 }

@@ -60,6 +60,14 @@ describe('runRole', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it("runs git with the run's environment, not supervisor's own", async () => {
+    const repo = await makeRepo();
+    const env = { PATH: process.env.PATH, GIT_AUTHOR_NAME: 'Run Env', GIT_AUTHOR_EMAIL: 'run@env.test' };
+    const h = harness(repo, [editing({ 'x.txt': 'x\n' }, envelope(answer({ status: 'SUCCESS' })))], { run: { env } });
+    const result = await runRole(h.options);
+    assert.equal(git(repo, 'log', '-1', '--format=%an <%ae>', result.branch!).trim(), 'Run Env <run@env.test>');
+  });
+
   it('keeps the worktree with keepWorktree', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [ok()], { run: { keepWorktree: true } });
