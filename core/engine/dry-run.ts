@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRoleOptions } from './options.ts';
 import { prepareRun, type RunSettings } from './prepare.ts';
-import { adapterContext, buildRequest, commandFor } from './request.ts';
+import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
-import { inspectRepo } from './worktree.ts';
+import { inPlaceReason, inspectRepo } from './worktree.ts';
 
 export interface DryRunResult {
   dry_run: true;
@@ -31,24 +31,28 @@ export interface DryRunResult {
   notices: string[];
 }
 
-export function shellQuote(arg: string): string {
+function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
 export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult> {
   const prepared = await prepareRun(options);
   const { role, built, peers } = prepared;
-  const repo = await inspectRepo(options.repoRoot);
-  const inPlaceReason = options.worktree === false ? '--no-worktree was given' : !repo.isRepo ? 'not a git repository' : !repo.head ? 'the repository has no commits yet' : null;
+  const notice = (message: string) => {
+    prepared.notices.push(message);
+    options.onNotice?.(message);
+  };
+  const repo = await inspectRepo(options.repoRoot, { env: options.env, dirty: false });
+  const inPlace = inPlaceReason(options.worktree !== false, repo);
   const runId = newRunId(role.name, peers.now(), peers.randomHex);
-  const cwd = inPlaceReason ? options.repoRoot : join(statePaths(options.repoRoot).worktrees, runId);
+  const cwd = inPlace ? options.repoRoot : join(statePaths(options.repoRoot).worktrees, runId);
   const scratchDir = mkdtempSync(join(tmpdir(), 'supervisor-dry-run-'));
   try {
     const budget = prepared.settings.maxCostUsd ?? undefined;
     const request = buildRequest(prepared, { prompt: built.prompt, cwd, scratchDir, attempt: 1, maxBudgetUsd: budget });
-    const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, (m) => prepared.notices.push(m)));
+    const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, notice));
     const bin = spec.bin ?? prepared.adapter.bin;
-    const env = { ...prepared.adapter.quietEnv, ...spec.env };
+    const env = commandEnv(prepared, spec);
     const envText = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
     const stdinText = spec.stdin === undefined ? '' : ` < prompt  # stdin: ${Buffer.byteLength(spec.stdin)} bytes`;
     return {
@@ -57,7 +61,7 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
       base_role: role.base_role,
       cli: prepared.adapterName,
       cwd,
-      workspace: { mode: inPlaceReason ? 'in-place' : 'worktree', reason: inPlaceReason },
+      workspace: { mode: inPlace ? 'in-place' : 'worktree', reason: inPlace },
       command: { bin, args: spec.args, stdin: spec.stdin ?? null, env },
       command_line: `cd ${shellQuote(cwd)} && ${envText}${[bin, ...spec.args].map(shellQuote).join(' ')}${stdinText}`,
       prompt: built.prompt,
