@@ -107,6 +107,9 @@ async function runRepomix(command: Command, request: PackRequest, ctx: PackConte
     const text = await readFile(output, 'utf8').catch(() => '');
     if (!text.trim()) return 'repomix wrote no output';
     const files = filesIn(text, request.style);
+    // Headings with no file under them (nothing matched), or a layout we cannot read: either
+    // way nothing we can check, so glob decides.
+    if (files.length === 0) return 'repomix packed no files';
     // repomix follows symlinks: a file reached through one that leads outside must not be packed.
     const outside = await ctx.outsideRepo(files);
     if (outside.length) return { refused: outside };

@@ -74,6 +74,14 @@ describe('repomix packer', () => {
     assert.deepEqual(argv.filter((a) => !a.includes('sv-repomix-')), ['--style', 'xml', '--output', '--quiet', '--no-file-summary', '--include', 'src/**,*.md', '--ignore', '**/*.test.ts,src/t\\[1\\].ts', '--no-security-check', '.']);
   });
 
+  it('treats output with no files in it (nothing matched) as nothing packed: glob decides', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    const bin = await fakeBin({ repomix: `while [ "$1" != "--output" ]; do shift; done\nprintf '# Directory Structure\n\x60\x60\x60\n\n\x60\x60\x60\n\n# Files\n' > "$2"` });
+    const result = await repomix.pack(request(repo, { include: ['nothing/**'] }), packContextFor(repo, envWith(bin)));
+    assert.deepEqual(result.parts, []);
+    assert.deepEqual(result.notices, ['repomix: repomix packed no files; packed with glob instead', 'glob: no files left to pack for nothing/** (none match, or all are packed already)']);
+  });
+
   it('falls back when repomix itself fails', async () => {
     const repo = await makeRepo({ 'a.ts': 'a\n' });
     const bin = await fakeBin({ repomix: 'echo boom >&2; exit 3' });
