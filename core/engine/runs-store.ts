@@ -69,7 +69,7 @@ export function alive(pid: unknown): boolean {
   }
 }
 
-export function summarise(runId: string, runDir: string, result: RunResult | null, events: RunEvent[]): RunSummary {
+function summarise(runId: string, runDir: string, result: RunResult | null, events: RunEvent[]): RunSummary {
   const started = events.find((e) => e.kind === 'run_started');
   const finished = [...events].reverse().find((e) => e.kind === 'run_finished');
   if (result) {
@@ -101,7 +101,7 @@ export function summarise(runId: string, runDir: string, result: RunResult | nul
   };
 }
 
-export function runIds(repoRoot: string): string[] {
+function runIds(repoRoot: string): string[] {
   const dir = statePaths(repoRoot).runs;
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
@@ -111,13 +111,16 @@ export function runIds(repoRoot: string): string[] {
     .reverse();
 }
 
-/** Newest first. */
-export function listRuns(repoRoot: string): RunSummary[] {
+/** Newest first, at most `limit`; the events are read only for runs without a result. */
+export function listRuns(repoRoot: string, limit = Infinity): RunSummary[] {
   const dir = statePaths(repoRoot).runs;
-  return runIds(repoRoot).map((id) => {
-    const runDir = join(dir, id);
-    return summarise(id, runDir, readResult(runDir), readEvents(runDir));
-  });
+  return runIds(repoRoot)
+    .slice(0, limit)
+    .map((id) => {
+      const runDir = join(dir, id);
+      const result = readResult(runDir);
+      return summarise(id, runDir, result, result ? [] : readEvents(runDir));
+    });
 }
 
 /** A full id, a unique prefix, or "last". */

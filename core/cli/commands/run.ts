@@ -1,7 +1,8 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { errors } from '../../errors.ts';
-import { defineCommand, type Args } from '../command.ts';
+import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
+import { positive } from '../numbers.ts';
+import { repoRelative } from '../targets.ts';
 
 /** Test and tuning knobs read from the environment (documented in README "Running roles"). */
 function envMs(ctx: CliContext, name: string): number | undefined {
@@ -12,23 +13,13 @@ function envMs(ctx: CliContext, name: string): number | undefined {
   return value;
 }
 
-// Numeric options are read as strings so an error can quote what was typed (yargs would say NaN).
-function positive(args: Args, name: string, { integer = false, zero = false, max = Infinity } = {}): number | undefined {
-  const value = args[name];
-  if (value === undefined) return undefined;
-  const n = String(value).trim() === '' ? NaN : Number(value);
-  if (!Number.isFinite(n) || (zero ? n < 0 : n <= 0) || (integer && !Number.isInteger(n)) || n > max) {
-    const range = `${zero ? '>= 0' : '> 0'}${max === Infinity ? '' : ` and <= ${max}`}`;
-    throw errors.usage(`--${name} expects ${integer ? 'a whole number' : 'a number'} ${range}, got "${String(value)}"`);
-  }
-  return n;
-}
-
-/** Targets are given relative to the current folder; packing wants them relative to the repo. */
-function repoRelative(target: string, cwd: string, repoRoot: string): string {
-  const rel = relative(repoRoot, resolve(cwd, target));
-  if (rel.startsWith('..') || isAbsolute(rel)) return target; // packing refuses it with a clear error
-  return rel.split(sep).join('/');
+/** The largest `--retries`: the same bound as a role's config.max_retries (schemas/role.schema.json). */
+async function maxRetries(): Promise<number> {
+  const { readAsset } = await import('../../assets.ts');
+  const asset = readAsset('schemas/role.schema.json');
+  const schema = asset ? (JSON.parse(asset.content) as { properties?: { config?: { properties?: { max_retries?: { maximum?: unknown } } } } }) : {};
+  const max = schema.properties?.config?.properties?.max_retries?.maximum;
+  return typeof max === 'number' ? max : Infinity;
 }
 
 export default defineCommand({
@@ -63,7 +54,7 @@ export default defineCommand({
       registry: await ctx.registry(),
       cli: typeof args.cli === 'string' ? args.cli : undefined,
       timeoutSec: positive(args, 'timeout'),
-      retries: positive(args, 'retries', { integer: true, zero: true, max: 10 }),
+      retries: positive(args, 'retries', { integer: true, zero: true, max: await maxRetries() }),
       gates: (args.gate as string[]).map(String),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,

@@ -1,13 +1,17 @@
 import { defineCommand } from '../command.ts';
+import { positive } from '../numbers.ts';
+
+const DEFAULT_LIMIT = 50;
 
 const list = defineCommand({
   command: 'list',
   describe: 'List the runs of this repository, newest first (status, role, cli, attempts, tokens, cost, duration)',
-  builder: (y) => y.option('limit', { type: 'number', default: 50, describe: 'Show at most this many runs' }),
+  builder: (y) => y.option('limit', { type: 'string', describe: `Show at most this many runs (default ${DEFAULT_LIMIT})` }),
   async run(args, ctx) {
+    const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
     const { listRuns } = await import('../../engine/runs-store.ts');
     const { renderRunsList } = await import('../../engine/render.ts');
-    const runs = listRuns(ctx.repoRoot).slice(0, Math.max(1, Number(args.limit) || 50));
+    const runs = listRuns(ctx.repoRoot, limit);
     ctx.out(ctx.options.json ? JSON.stringify(runs, null, 2) : renderRunsList(runs));
     return 0;
   },
