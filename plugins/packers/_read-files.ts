@@ -3,9 +3,11 @@
  * reads of a batch running concurrently: files over the per-file cap are never read, binary
  * files (a NUL in the first 8000 bytes) are dropped, and once the total cap is reached later
  * files are skipped. Each folder is checked once to resolve inside the repository, and files
- * are opened without following a final symlink, so nothing outside the repository is read.
+ * are opened without following a final symlink (O_NOFOLLOW; where the platform has none, as
+ * on Windows, a file is looked at first), so a symlinked file is only read when the path guard
+ * says it leads inside the repository.
  */
-import { close, constants, fstat, open, read } from 'node:fs';
+import { close, constants, fstat, lstat, open, read } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { isSupervisorError, type PackContext } from '../../core/plugin/index.ts';
@@ -18,6 +20,7 @@ const BATCH = 128;
 const openFd = promisify(open);
 const fstatFd = promisify(fstat);
 const closeFd = promisify(close);
+const lstatPath = promisify(lstat);
 const readFd = (fd: number, buffer: Buffer, offset: number) =>
   new Promise<number>((resolve, reject) => read(fd, buffer, offset, buffer.length - offset, offset, (e, n) => (e ? reject(e) : resolve(n))));
 
@@ -51,20 +54,17 @@ export interface ReadReport {
   outside: string[];
 }
 
-export interface ReadLimits {
-  maxFileSize?: number;
-  maxTotalSize?: number;
-}
-
 type Outcome = { kind: 'file'; bytes: Buffer } | { kind: 'tooLarge' | 'binary' | 'overTotal' | 'unreadable' | 'outside' };
 
 function looksBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8000).includes(0);
 }
 
-export async function readFiles(paths: string[], ctx: PackContext, limits: ReadLimits = {}): Promise<ReadReport> {
-  const maxFile = limits.maxFileSize ?? MAX_FILE_SIZE;
-  const maxTotal = limits.maxTotalSize ?? MAX_TOTAL_SIZE;
+/**
+ * Reads `paths` (repository-relative, sorted). `noFollow` is the platform's O_NOFOLLOW flag,
+ * a parameter so that the path taken without one can be tested anywhere.
+ */
+export async function readFiles(paths: string[], ctx: PackContext, noFollow: number | undefined = constants.O_NOFOLLOW): Promise<ReadReport> {
   const folders = new Map<string, Promise<string>>();
   const folder = (dir: string) => {
     let found = folders.get(dir);
@@ -72,15 +72,20 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
     return found;
   };
   // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
-  const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
   async function openSafely(path: string): Promise<number> {
     const absolute = join(await folder(dirname(path)), path.slice(path.lastIndexOf('/') + 1));
+    if (noFollow === undefined) {
+      // No O_NOFOLLOW: look first, and send a symlink through the path guard.
+      const symlink = (await lstatPath(absolute)).isSymbolicLink();
+      return openFd(symlink ? await ctx.safePath(path) : absolute, flags);
+    }
     try {
-      return await openFd(absolute, noFollow);
+      return await openFd(absolute, flags | noFollow);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-      return openFd(await ctx.safePath(path), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)); // a symlinked file: check where it leads
+      return openFd(await ctx.safePath(path), flags); // a symlinked file: check where it leads
     }
   }
 
@@ -92,13 +97,13 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
       return { kind: isSupervisorError(error) ? 'outside' : 'unreadable' };
     }
     try {
-      const first = Buffer.allocUnsafe(Math.min(FIRST_READ, maxFile + 1));
+      const first = Buffer.allocUnsafe(Math.min(FIRST_READ, MAX_FILE_SIZE + 1));
       const n = await readFd(fd, first, 0);
       let bytes: Buffer = first.subarray(0, n);
       if (n === first.length) {
         const info = await fstatFd(fd);
         if (!info.isFile()) return { kind: 'unreadable' };
-        if (info.size > maxFile) return { kind: 'tooLarge' };
+        if (info.size > MAX_FILE_SIZE) return { kind: 'tooLarge' };
         if (info.size > room) return { kind: 'overTotal' };
         bytes = await readRest(fd, bytes, info.size);
       } else if (n > room) {
@@ -116,13 +121,13 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
   let total = 0;
   for (let start = 0; start < paths.length; start += BATCH) {
     const batch = paths.slice(start, start + BATCH);
-    const room = maxTotal - total;
+    const room = MAX_TOTAL_SIZE - total;
     const outcomes = await Promise.all(batch.map((path) => readOne(path, room)));
     outcomes.forEach((outcome, i) => {
       const path = batch[i]!;
       if (outcome.kind !== 'file') return void report[outcome.kind].push(path);
       // Decided in sorted order, so the same files make the cut on every run.
-      if (total + outcome.bytes.length > maxTotal) return void report.overTotal.push(path);
+      if (total + outcome.bytes.length > MAX_TOTAL_SIZE) return void report.overTotal.push(path);
       total += outcome.bytes.length;
       report.files.push({ path, content: outcome.bytes.toString('utf8') });
     });
@@ -131,12 +136,12 @@ export async function readFiles(paths: string[], ctx: PackContext, limits: ReadL
 }
 
 /** One-line notices for what was left out, naming a few files each. */
-export function skippedNotices(packer: string, report: ReadReport, limits: ReadLimits = {}): string[] {
+export function skippedNotices(packer: string, report: ReadReport): string[] {
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
   const name = (paths: string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
   const lines: [string[], string][] = [
-    [report.tooLarge, `over the per-file cap of ${mib(limits.maxFileSize ?? MAX_FILE_SIZE)}`],
-    [report.overTotal, `past the total cap of ${mib(limits.maxTotalSize ?? MAX_TOTAL_SIZE)}`],
+    [report.tooLarge, `over the per-file cap of ${mib(MAX_FILE_SIZE)}`],
+    [report.overTotal, `past the total cap of ${mib(MAX_TOTAL_SIZE)}`],
     [report.binary, 'binary'],
     [report.outside, 'symlinks leading outside the repository'],
     [report.unreadable, 'unreadable'],
