@@ -64,7 +64,7 @@ function looksBinary(bytes: Buffer): boolean {
  * Reads `paths` (repository-relative, sorted). `noFollow` is the platform's O_NOFOLLOW flag,
  * a parameter so that the path taken without one can be tested anywhere.
  */
-export async function readFiles(paths: string[], ctx: PackContext, noFollow: number | undefined = constants.O_NOFOLLOW): Promise<ReadReport> {
+export async function readFiles(paths: string[], ctx: PackContext, noFollow: number | null = constants.O_NOFOLLOW ?? null): Promise<ReadReport> {
   const folders = new Map<string, Promise<string>>();
   const folder = (dir: string) => {
     let found = folders.get(dir);
@@ -76,7 +76,7 @@ export async function readFiles(paths: string[], ctx: PackContext, noFollow: num
 
   async function openSafely(path: string): Promise<number> {
     const absolute = join(await folder(dirname(path)), path.slice(path.lastIndexOf('/') + 1));
-    if (noFollow === undefined) {
+    if (noFollow === null) {
       // No O_NOFOLLOW: look first, and send a symlink through the path guard.
       const symlink = (await lstatPath(absolute)).isSymbolicLink();
       return openFd(symlink ? await ctx.safePath(path) : absolute, flags);

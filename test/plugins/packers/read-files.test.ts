@@ -9,7 +9,7 @@ import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { packContextFor } from './_context.ts';
 
 describe('readFiles', () => {
-  for (const [platform, noFollow] of [['with O_NOFOLLOW', constants.O_NOFOLLOW], ['without O_NOFOLLOW (Windows)', undefined]] as const) {
+  for (const [platform, noFollow] of [['with O_NOFOLLOW', constants.O_NOFOLLOW], ['without O_NOFOLLOW (Windows)', null]] as const) {
     it(`${platform}: reads a symlink that stays inside, refuses one that leads outside`, async () => {
       const outside = await tempDir('sv-outside-');
       await writeFiles(outside, { 'secret.txt': 'TOP-SECRET\n' });
