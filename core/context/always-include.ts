@@ -76,7 +76,8 @@ export async function packAlwaysInclude(guard: PathGuard, patterns: string[]): P
     }
   }
   const warnings: string[] = [];
-  if (capped || total >= MAX_ALWAYS_INCLUDE_SIZE) {
+  // Only when something was left out: exactly the cap packed, with nothing over, is no warning.
+  if (capped) {
     sections.push(`\n${MARKERS.alwaysIncludeCapped(MAX_ALWAYS_INCLUDE_SIZE)}`);
     warnings.push(`always_include is capped at ${MAX_ALWAYS_INCLUDE_SIZE / 1024} KB; some files were left out`);
   }

@@ -15,8 +15,15 @@ function rejectInvalid(value: string, what: string): void {
   if (value.includes('\0')) throw contextErrors.pathInvalid(value, `${what} contains a NUL byte`);
 }
 
+/**
+ * Absolute on any platform, or meant so: "~" and "~/..." (home, as a shell would read it), and
+ * on Windows a drive ("C:x" is relative to that drive's current folder). On POSIX "~notes.md"
+ * and "a:b.ts" are ordinary names.
+ */
 function isAbsoluteAnywhere(value: string): boolean {
-  return posix.isAbsolute(value) || win32.isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('~');
+  const windows = process.platform === 'win32';
+  const home = value === '~' || value.startsWith('~/') || (windows && value.startsWith('~\\'));
+  return posix.isAbsolute(value) || win32.isAbsolute(value) || home || (windows && /^[A-Za-z]:/.test(value));
 }
 
 /** Separators as the platform reads them: on Windows a backslash is a separator too. */

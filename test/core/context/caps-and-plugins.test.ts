@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { MARKERS } from '../../../core/context/constants.ts';
 import { packFileContext } from '../../../core/context/pack.ts';
 import { definePlugin, type Plugin } from '../../../core/plugin/index.ts';
-import { makeRepo } from '../../helpers/git-repo.ts';
+import { makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
 
 describe('always_include cap', () => {
@@ -17,6 +17,19 @@ describe('always_include cap', () => {
     assert.match(packed.text, /### req\/huge\.md\n\n\[File exceeds size limit\]\n/);
     assert.ok(packed.text.endsWith(`\n${MARKERS.alwaysIncludeCapped(2 * 1024 * 1024)}`));
     assert.ok(packed.warnings.some((w) => w.startsWith('always_include is capped at 2048 KB')));
+  });
+
+  it('does not warn when exactly 2 MiB is packed and nothing is left out; one byte more does', async () => {
+    const mib = (c: string) => Buffer.alloc(1024 * 1024, c);
+    const repo = await makeRepo({ 'req/a.md': mib('a'), 'req/b.md': mib('b') });
+    const exact = await packFileContext({ role: makeRole({ always_include: ['req/*.md'] }), repoRoot: repo, targets: [], registry: packerRegistry() });
+    assert.deepEqual(exact.parts.find((p) => p.key === 'always_include')?.files, ['req/a.md', 'req/b.md']);
+    assert.deepEqual(exact.warnings, []);
+    assert.doesNotMatch(exact.text, /WARNING: always_include capped/);
+
+    await writeFiles(repo, { 'one.md': 'x' });
+    const capped = await packFileContext({ role: makeRole({ always_include: ['req/*.md', 'one.md'] }), repoRoot: repo, targets: [], registry: packerRegistry() });
+    assert.ok(capped.warnings.some((w) => w.startsWith('always_include is capped at 2048 KB')), capped.warnings.join('\n'));
   });
 });
 

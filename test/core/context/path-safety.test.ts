@@ -36,6 +36,14 @@ describe('path checks', () => {
     assert.equal(normaliseRelativePath('./src//a/../b.ts'), 'src/b.ts');
   });
 
+  it('takes "~notes.md" and "a:b.ts" as the ordinary names they are on POSIX; "~" alone is home', { skip: process.platform === 'win32' }, () => {
+    assert.equal(normaliseRelativePath('~notes.md'), '~notes.md');
+    assert.equal(normaliseRelativePath('docs/a:b.ts'), 'docs/a:b.ts');
+    assert.equal(normaliseRelativePath('a:b.ts'), 'a:b.ts');
+    assert.equal(checkPattern('~*.md'), '~*.md');
+    assert.throws(() => normaliseRelativePath('~'), { code: 'PATH_OUTSIDE_REPO' });
+  });
+
   it('refuses NUL bytes and empty names with PATH_INVALID', () => {
     assert.throws(() => normaliseRelativePath('a\0b'), { code: 'PATH_INVALID' });
     assert.throws(() => normaliseRelativePath(''), { code: 'PATH_INVALID' });
