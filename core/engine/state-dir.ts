@@ -3,10 +3,10 @@
  * A `.gitignore` written on first use keeps both (and itself) out of git, so `git status` in
  * the user's checkout stays clean. An existing `.gitignore` is the user's and is left alone.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const STATE_DIR_NAME = '.supervisor';
+const STATE_DIR_NAME = '.supervisor';
 
 const GITIGNORE = `# Written by supervisor: run logs and worktrees stay out of git.
 /runs/
@@ -29,13 +29,11 @@ export function statePaths(repoRoot: string): StatePaths {
 export function ensureStateDir(repoRoot: string): StatePaths {
   const paths = statePaths(repoRoot);
   mkdirSync(paths.runs, { recursive: true });
-  const ignore = join(paths.root, '.gitignore');
-  if (!existsSync(ignore)) {
-    try {
-      writeFileSync(ignore, GITIGNORE, { flag: 'wx' }); // another run may have just written it
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+  try {
+    // 'wx': never overwrite the user's .gitignore, nor one a parallel run has just written.
+    writeFileSync(join(paths.root, '.gitignore'), GITIGNORE, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return paths;
 }

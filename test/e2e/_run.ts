@@ -66,12 +66,3 @@ export function cliCalls(logFile: string): { cli: string; args: string[]; cwd: s
   if (!existsSync(logFile)) return [];
   return readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

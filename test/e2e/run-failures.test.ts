@@ -4,12 +4,12 @@
  * untouched checkout after each.
  */
 import assert from 'node:assert/strict';
-import { delimiter, dirname } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeRepo } from '../helpers/git-repo.ts';
-import { assertCheckoutUnchanged, snapshotCheckout } from './_checkout.ts';
-import { fenced, OWN_CAPTURES, replies, runJson } from './_run.ts';
+import { which } from '../../core/process/which.ts';
+import { makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
+import { cliCalls, fenced, OWN_CAPTURES, replies, runJson } from './_run.ts';
 
 const APPROVED = { status: 'APPROVED', review_status: 'APPROVED' };
 
@@ -21,7 +21,9 @@ async function project() {
 describe('supervisor run: failure classes (end to end)', () => {
   it('not_found: a missing CLI binary is not retried, exit 4', async () => {
     const { repo, before } = await project();
-    const gitDir = dirname(execFileSync('which', ['git'], { encoding: 'utf8' }).trim());
+    const gitBin = which('git', process.env);
+    assert.ok(gitBin, 'git is on PATH');
+    const gitDir = dirname(gitBin);
     const run = await runJson(repo, ['reviewer', '--task', 'x'], { PATH: [gitDir, '/bin'].join(delimiter) });
     assert.equal(run.code, 4);
     assert.equal(run.result.failure?.class, 'not_found');
@@ -129,12 +131,22 @@ describe('supervisor run: failure classes (end to end)', () => {
 
   it('max_budget: the cost ceiling reaches the CLI, and its budget stop is not retried', async () => {
     const { repo, before } = await project();
-    const log = `${await (await import('../helpers/git-repo.ts')).tempDir()}/calls.jsonl`;
-    const run = await runJson(repo, ['reviewer', '--task', 'x', '--max-cost-usd', '0.5'], { FAKE_CLI_REPLY_FILE: await replies(fenced(APPROVED)), FAKE_CLI_LOG: log });
-    assert.equal(run.code, 0, run.stderr);
+    const log = join(await tempDir(), 'calls.jsonl');
+    // The fake answers with claude's real error_max_budget_usd envelope (test/e2e/fixtures/cli/claude/budget.*).
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--max-cost-usd', '0.5', '--retries', '3'], {
+      FAKE_CLI_FIXTURES: OWN_CAPTURES,
+      FAKE_CLI_CASE: 'budget',
+      FAKE_CLI_LOG: log,
+    });
+    assert.equal(run.code, 4, run.stderr);
+    assert.equal(run.result.failure?.class, 'max_budget');
+    assert.match(run.result.failure!.detail, /Reached maximum budget/);
+    assert.equal(run.result.stop_reason, 'not_retryable');
+    assert.equal(run.result.metrics.attempts, 1);
     assert.equal(run.result.metrics.max_cost_usd, 0.5);
-    const { cliCalls } = await import('./_run.ts');
-    const args = cliCalls(log)[0]!.args;
+    const calls = cliCalls(log);
+    assert.equal(calls.length, 1);
+    const args = calls[0]!.args;
     assert.equal(args[args.indexOf('--max-budget-usd') + 1], '0.5');
     assertCheckoutUnchanged(repo, before);
   });

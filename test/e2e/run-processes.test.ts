@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunResult } from '../../core/engine/result.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
-import { assertCheckoutUnchanged, snapshotCheckout } from './_checkout.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');

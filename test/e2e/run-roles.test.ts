@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { assertCheckoutUnchanged, snapshotCheckout } from './_checkout.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, replies, runJson } from './_run.ts';
 
 const IMPLEMENTED = { status: 'SUCCESS', action_taken: 'changed a to 2 and added b' };

@@ -6,7 +6,7 @@ import { runRole } from '../../../core/engine/run-role.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
-import { assertCheckoutUnchanged, snapshotCheckout } from '../../e2e/_checkout.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { answer, editing, envelope, fakeRole, harness } from './_fakes.ts';
 
 const kinds = (dir: string) => readEvents(dir).map((e) => e.kind);

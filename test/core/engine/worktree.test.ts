@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace } from '../../../core/engine/worktree.ts';
 import { ensureStateDir } from '../../../core/engine/state-dir.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
-import { assertCheckoutUnchanged, snapshotCheckout } from '../../e2e/_checkout.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 
 async function open(repo: string, runId: string, useWorktree = true) {
   const paths = ensureStateDir(repo);
