@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { MARKERS, MAX_ALWAYS_INCLUDE_SIZE, MAX_FILE_SIZE } from './constants.ts';
-import { looksBinary, renderFileMarker, renderFileSection } from './file-section.ts';
+import { looksBinary, renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
 import { checkPattern, type PathGuard } from './path-safety.ts';
 import { isSupervisorError } from '../errors.ts';
 
@@ -43,7 +43,7 @@ async function expand(guard: PathGuard, pattern: string, notices: string[]): Pro
 }
 
 export async function packAlwaysInclude(guard: PathGuard, patterns: string[]): Promise<AlwaysIncludePart> {
-  const sections = ['## Required Context\n'];
+  const sections: string[] = [];
   const files: string[] = [];
   const notices: string[] = [];
   const seen = new Set<string>();
@@ -81,5 +81,5 @@ export async function packAlwaysInclude(guard: PathGuard, patterns: string[]): P
     sections.push(`\n${MARKERS.alwaysIncludeCapped(MAX_ALWAYS_INCLUDE_SIZE)}`);
     warnings.push(`always_include is capped at ${MAX_ALWAYS_INCLUDE_SIZE / 1024} KB; some files were left out`);
   }
-  return { content: sections.length > 1 ? sections.join('\n') : '', files, warnings, notices };
+  return { content: sections.length ? renderUnderHeading('## Required Context', sections) : '', files, warnings, notices };
 }

@@ -1,4 +1,14 @@
-/** One file as the seeds render it in the prompt: "### path", then the content in a fence. */
+/**
+ * How packed files look in the prompt — one renderer for the core and the packer plugins
+ * (which get it through the plugin API): markdown as the seeds give it ("## heading", then
+ * "### path" and the content in a fence), or XML.
+ */
+
+/** A file's repository-relative path and its text. */
+export interface FileText {
+  path: string;
+  content: string;
+}
 
 /** A fence longer than any backtick run that starts a line of the content, so it cannot close early. */
 export function fenceFor(content: string): string {
@@ -7,14 +17,35 @@ export function fenceFor(content: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-export function renderFileSection(path: string, content: string): string {
+/** The content in a fence that it cannot close, with an info string such as "diff". */
+export function renderFence(content: string, info = ''): string {
   const fence = fenceFor(content);
-  return `### ${path}\n\n${fence}\n${content}\n${fence}\n`;
+  return `${fence}${info}\n${content}\n${fence}`;
+}
+
+export function renderFileSection(path: string, content: string): string {
+  return `### ${path}\n\n${renderFence(content)}\n`;
 }
 
 /** A section that stands in for a file's content ("[File exceeds size limit]", ...). */
 export function renderFileMarker(path: string, marker: string): string {
   return `### ${path}\n\n${marker}\n`;
+}
+
+/** Sections under a heading line such as "## Target Files", joined as the seeds join them. */
+export function renderUnderHeading(heading: string, sections: string[]): string {
+  return [`${heading}\n`, ...sections].join('\n');
+}
+
+const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Files under "## {heading}" (markdown), or as <file path="..."> elements in a <{tag}> element (xml). */
+export function renderFiles(files: readonly FileText[], style: 'markdown' | 'xml', heading: string, tag: string): string {
+  if (style === 'xml') {
+    const body = files.map((f) => `<file path="${attr(f.path)}">\n${f.content}\n</file>`);
+    return [`<${tag}>`, ...body, `</${tag}>`].join('\n');
+  }
+  return renderUnderHeading(`## ${heading}`, files.map((f) => renderFileSection(f.path, f.content)));
 }
 
 /** The seeds' "## Test Output" from "test_output": underscores to spaces, Python's str.title(). */
@@ -24,7 +55,6 @@ export function titleOf(key: string): string {
 
 /** True when the bytes look binary (a NUL in the first 8000 bytes, as git decides). */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 8000);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  // On a Buffer, subarray and indexOf are native (memchr): this runs for every packed file.
+  return bytes.subarray(0, 8000).indexOf(0) !== -1;
 }

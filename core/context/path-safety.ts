@@ -27,7 +27,7 @@ function isAbsoluteAnywhere(value: string): boolean {
 }
 
 /** Separators as the platform reads them: on Windows a backslash is a separator too. */
-function toPosix(value: string): string {
+export function toPosix(value: string): string {
   return sep === '\\' ? value.replaceAll('\\', '/') : value;
 }
 

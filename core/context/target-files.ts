@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { MARKERS, MAX_FILE_SIZE } from './constants.ts';
-import { looksBinary, renderFileMarker, renderFileSection } from './file-section.ts';
+import { looksBinary, renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
 import type { PathGuard } from './path-safety.ts';
 
 export interface FileListPart {
@@ -33,5 +33,5 @@ export async function packTargetFiles(guard: PathGuard, paths: string[], heading
   const files = [...new Set(paths.map((p) => guard.normalise(p)))];
   if (files.length === 0) return { content: '', files: [] };
   const sections = await Promise.all(files.map((path) => renderOne(guard, path)));
-  return { content: [`${heading}\n`, ...sections].join('\n'), files };
+  return { content: renderUnderHeading(heading, sections), files };
 }

@@ -8,6 +8,12 @@ export type * from './contracts.ts';
 export { PLUGIN_KINDS } from './contracts.ts';
 export { SupervisorError, errors, isSupervisorError } from '../errors.ts';
 export { exampleFromSchema } from './schema-example.ts';
+// For packers: the core's own renderer, limits, binary test and path and PATH helpers, so that
+// every packer lays files out and caps them the way the core does.
+export { renderFence, renderFileSection, renderFiles, looksBinary, type FileText } from '../context/file-section.ts';
+export { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../context/constants.ts';
+export { toPosix } from '../context/path-safety.ts';
+export { which } from '../process/which.ts';
 
 /**
  * Declares a plugin. An identity function: it exists so TypeScript checks the plugin's hooks

@@ -7,17 +7,16 @@
  */
 import { readdir, type Dirent } from 'node:fs';
 import { readFile as readFileAsync } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { FileSystemAdapter } from 'tinyglobby';
+import { toPosix } from '../../core/plugin/index.ts';
 
 interface Level {
   /** Folder of the .gitignore, relative to the root, "" for the root. */
   base: string;
   rules: Ignore;
 }
-
-const toPosix = (p: string) => (sep === '\\' ? p.replaceAll('\\', '/') : p);
 
 export interface WalkFilter {
   /** Apply .gitignore files (default true). */

@@ -10,10 +10,8 @@
 import { close, constants, fstat, lstat, open, read } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { isSupervisorError, type PackContext } from '../../core/plugin/index.ts';
+import { isSupervisorError, looksBinary, MAX_FILE_SIZE, MAX_TOTAL_SIZE, type FileText, type PackContext } from '../../core/plugin/index.ts';
 
-export const MAX_FILE_SIZE = 1024 * 1024;
-export const MAX_TOTAL_SIZE = 10 * 1024 * 1024;
 const BATCH = 128;
 
 // Plain fd calls: several times cheaper per file than FileHandle for thousands of small files.
@@ -39,13 +37,8 @@ async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer
   return filled === size ? buffer : buffer.subarray(0, filled);
 }
 
-export interface ReadFile {
-  path: string;
-  content: string;
-}
-
 export interface ReadReport {
-  files: ReadFile[];
+  files: FileText[];
   tooLarge: string[];
   binary: string[];
   overTotal: string[];
@@ -55,10 +48,6 @@ export interface ReadReport {
 }
 
 type Outcome = { kind: 'file'; bytes: Buffer } | { kind: 'tooLarge' | 'binary' | 'overTotal' | 'unreadable' | 'outside' };
-
-function looksBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, 8000).includes(0);
-}
 
 /**
  * Reads `paths` (repository-relative, sorted). `noFollow` is the platform's O_NOFOLLOW flag,

@@ -9,10 +9,9 @@
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { definePlugin, renderFence, renderFiles, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
 import { isDefaultIgnored } from './_ignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
-import { renderFiles } from './_render.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -33,11 +32,7 @@ async function git(ctx: PackContext, request: PackRequest, args: string[]): Prom
 
 const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 
-function fenced(title: string, diff: string): string {
-  let fence = '```';
-  while (diff.includes(fence)) fence += '`';
-  return `## ${title}\n\n${fence}diff\n${diff}\n${fence}`;
-}
+const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(diff, 'diff')}`;
 
 /** The staged files to pack in full: not deleted, not packed already, not excluded or ignored by default. */
 function selectChanged(names: string[], request: PackRequest): { paths: string[]; left: string[] } {

@@ -4,11 +4,10 @@
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
 import { glob } from 'tinyglobby';
-import { definePlugin, type PackRequest } from '../../core/plugin/index.ts';
+import { definePlugin, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
 import { DEFAULT_IGNORED_FOLDERS, isIgnoredFileName } from './_ignore.ts';
 import { readFiles, skippedNotices } from './_read-files.ts';
-import { renderFiles } from './_render.ts';
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -12,17 +12,17 @@
  * 120000) bounds the pack, `repomix_probe_timeout_ms` (default 15000) the npx availability
  * check; `repomix_security_check: false` passes --no-security-check.
  */
-import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { escapePath } from 'tinyglobby';
-import { definePlugin, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
+import { definePlugin, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
 
 /** Pinned for supply-chain safety; the newest release that runs on Node 20. */
 export const REPOMIX_VERSION = '1.13.1';
 
 /** Keeps npm/npx from touching the network, prompting or printing notices. */
-export const NPX_OFFLINE_ENV: Record<string, string> = {
+const NPX_OFFLINE_ENV: Record<string, string> = {
   npm_config_offline: 'true',
   npm_config_yes: 'true',
   npm_config_update_notifier: 'false',
@@ -38,26 +38,15 @@ interface Command {
   via: string;
 }
 
-const isExecutable = (path: string) => access(path, constants.X_OK).then(() => true, () => false);
-
-async function onPath(bin: string, env: PackContext['env']): Promise<string | undefined> {
-  const names = process.platform === 'win32' ? [`${bin}.cmd`, `${bin}.exe`, bin] : [bin];
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) if (await isExecutable(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
-
 const numberOption = (value: unknown, fallback: number) => (typeof value === 'number' && value > 0 ? value : fallback);
 
 /** How repomix can be run here, or why it cannot. */
 async function findRepomix(request: PackRequest, ctx: PackContext): Promise<Command | string> {
-  const local = join(request.repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'repomix.cmd' : 'repomix');
-  if (await isExecutable(local)) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
-  const global = await onPath('repomix', ctx.env);
+  const local = which(join(request.repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'repomix.cmd' : 'repomix'), ctx.env);
+  if (local) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
+  const global = which('repomix', ctx.env);
   if (global) return { bin: global, prefix: [], env: {}, via: 'PATH' };
-  const npx = await onPath('npx', ctx.env);
+  const npx = which('npx', ctx.env);
   if (!npx) return 'repomix is not installed and npx is not on PATH';
   const online = request.context.repomix_online === true;
   const command: Command = { bin: npx, prefix: ['--yes', `repomix@${REPOMIX_VERSION}`], env: online ? {} : NPX_OFFLINE_ENV, via: 'npx' };

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import repomix, { NPX_OFFLINE_ENV, REPOMIX_VERSION } from '../../../plugins/packers/repomix.ts';
+import repomix, { REPOMIX_VERSION } from '../../../plugins/packers/repomix.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { packContextFor, request } from './_context.ts';
@@ -29,13 +29,13 @@ describe('repomix packer', () => {
   it('falls back to glob, quickly and with a notice, when npx cannot fetch repomix offline', async () => {
     const repo = await makeRepo({ 'src/a.ts': 'a\n' });
     const log = join(await tempDir(), 'npx.log');
-    const bin = await fakeBin({ npx: `echo "$@ offline=$npm_config_offline" >> ${log}\necho "npm error code ENOTCACHED" >&2\nexit 1` });
+    const bin = await fakeBin({ npx: `echo "$@ offline=$npm_config_offline yes=$npm_config_yes" >> ${log}\necho "npm error code ENOTCACHED" >&2\nexit 1` });
     const ctx = packContextFor(repo, envWith(bin));
     const result = await repomix.pack(request(repo, { include: ['src/**'] }), ctx);
     assert.deepEqual(result.parts.map((p) => [p.key, p.files]), [['files', ['src/a.ts']]]);
     assert.match(result.notices[0]!, new RegExp(`^repomix: npx repomix@${REPOMIX_VERSION} is not available offline \\(npm error code ENOTCACHED\\); packed with glob instead$`));
-    assert.equal((await readFile(log, 'utf8')).trim(), `--yes repomix@${REPOMIX_VERSION} --version offline=true`);
-    assert.equal(NPX_OFFLINE_ENV.npm_config_offline, 'true');
+    // npx was asked offline and never to prompt: what the probe's environment held, not a constant's value.
+    assert.equal((await readFile(log, 'utf8')).trim(), `--yes repomix@${REPOMIX_VERSION} --version offline=true yes=true`);
   });
 
   it('ends an npx that hangs at the probe timeout and falls back', async () => {
@@ -47,9 +47,11 @@ describe('repomix packer', () => {
     assert.match(result.notices[0]!, /^repomix: npx repomix@[\d.]+ did not answer within \d+ ms; packed with glob instead$/);
   });
 
-  it('falls back when there is neither repomix nor npx', async () => {
+  it('falls back when there is neither repomix nor npx (a folder of that name on PATH is neither)', async () => {
     const repo = await makeRepo({ 'a.ts': 'a\n' });
     const empty = await tempDir('sv-empty-path-');
+    await mkdir(join(empty, 'repomix'));
+    await mkdir(join(empty, 'npx'));
     const result = await repomix.pack(request(repo), packContextFor(repo, { PATH: empty }));
     assert.deepEqual(result.parts[0]?.files, ['a.ts']);
     assert.equal(result.notices[0], 'repomix: repomix is not installed and npx is not on PATH; packed with glob instead');
