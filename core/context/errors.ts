@@ -19,7 +19,9 @@ export const contextErrors = {
       hint: 'await loadTokenizer(name) (core/context/tokens.ts) before counting synchronously.',
     }),
   budgetInvalid: (value: unknown) =>
-    new SupervisorError('BUDGET_INVALID', `Token budget must be a positive whole number, got ${JSON.stringify(value)}`, { details: { value } }),
+    new SupervisorError('BUDGET_INVALID', `Token budget must be a positive whole number, got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`, {
+      details: { value },
+    }),
   packerLoop: (chain: string[]) =>
     new SupervisorError('PACKER_LOOP', `Packers call each other in a loop: ${chain.join(' → ')}`, { details: { chain } }),
 };

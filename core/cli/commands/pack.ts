@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { TokenizerName } from '../../context/tokens.ts';
 import type { PackedContext } from '../../context/types.ts';
 import type { Role } from '../../roles/role.ts';
-import { errors } from '../../errors.ts';
 import { defineCommand, type Args } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
@@ -22,14 +22,7 @@ function adHocRole(repoRoot: string): Role {
   return createRole({ name: 'pack', description: 'ad-hoc pack', file: repoRoot });
 }
 
-function budgetArg(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw errors.usage(`--budget must be a positive whole number of tokens, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-export function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): string {
+function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): string {
   const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
   const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
   const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
@@ -45,8 +38,9 @@ export function renderPackStats(packed: PackedContext, ms: number, tokenizer: st
 
 async function run(args: Args, ctx: CliContext): Promise<number> {
   const started = performance.now();
-  const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
-  const style = args.style === 'xml' ? 'xml' : args.style === 'markdown' ? 'markdown' : undefined;
+  // yargs has checked both against their choices.
+  const tokenizer = args.tokenizer as TokenizerName;
+  const style = args.style as 'markdown' | 'xml' | undefined;
   const roleName = typeof args.role === 'string' ? args.role : undefined;
   const role = roleName ? await loadRoleArg(roleName, ctx) : adHocRole(ctx.repoRoot);
   const include = list(args.include);
@@ -63,7 +57,8 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     // Without a role, an ad-hoc pack with no --include packs the whole repository.
     include: roleName || include.length || list(args.target).length ? include : ['**/*'],
     exclude: list(args.exclude),
-    budgetTokens: budgetArg(args.budget),
+    // Checked once, where the role's token_budget is checked too (BUDGET_INVALID).
+    ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
     ...(style ? { style } : {}),
     tokenizer,
     env: ctx.deps.env,

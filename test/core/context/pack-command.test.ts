@@ -86,7 +86,11 @@ describe('supervisor pack', () => {
 
   it('rejects a bad budget and an unknown packer', async () => {
     const repo = await makeRepo();
-    assert.equal((await runCli(['pack', '--budget', '0'], { cwd: repo })).code, 2);
+    for (const budget of ['0', '1.5', 'lots']) {
+      const bad = await runCli(['pack', '--json', '--budget', budget], { cwd: repo });
+      assert.equal(bad.code, 2, budget);
+      assert.equal(JSON.parse(bad.stderr).error.code, 'BUDGET_INVALID', budget);
+    }
     const unknown = await runCli(['pack', '--json', '--packer', 'nope'], { cwd: repo });
     assert.equal(unknown.code, 2);
     assert.equal(JSON.parse(unknown.stderr).error.code, 'PLUGIN_NOT_FOUND');
