@@ -1,33 +1,13 @@
 /**
  * What a retry appends to the prompt: after an unusable answer, what was wrong and the exact
- * required format (seed 003's "stricter instructions"); after a failed gate, the command
- * and its output, so the model can fix the cause.
+ * required format (seed 003's "stricter instructions"; the format is the parser's own, from
+ * core/output's answerFormat); after a failed gate, the command and its output, so the model
+ * can fix the cause.
  */
-import { exampleFromSchema } from '../plugin/schema-example.ts';
 import type { Failure } from '../plugin/contracts.ts';
 
 /** Longest gate output quoted back to the model (its tail: where test runners put failures). */
 export const FEEDBACK_OUTPUT_CHARS = 4000;
-
-/** The default required format: one fenced JSON block, valid against the schema. */
-export function fencedJsonFormat(schemaName: string, schema: Record<string, unknown>): string {
-  const example = JSON.stringify(exampleFromSchema(schema), null, 2);
-  return [
-    'End your answer with exactly one fenced JSON block: a line with ```json, the JSON object, and a line with ```.',
-    'Nothing after the closing fence. No bare JSON, no other markers: only the last ```json block is read.',
-    `The object must validate against this JSON Schema ("${schemaName}"):`,
-    '',
-    '```json',
-    JSON.stringify(schema, null, 2),
-    '```',
-    '',
-    'For example (replace the values with your real answer):',
-    '',
-    '```json',
-    example,
-    '```',
-  ].join('\n');
-}
 
 export function stricterInstructions(failure: Failure, attempt: number, format: string): string {
   return [

@@ -4,20 +4,21 @@
  * `resolvePeers()` loads the real modules lazily, keeping `supervisor --help` fast.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Role } from '../roles/role.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import type { ParseOutputOptions } from '../output/parse-output.ts';
 import type { BuildPromptOptions, BuiltPrompt } from '../prompt/build-prompt.ts';
 import type { RoleLoadOptions } from '../roles/load-role.ts';
-
-export type { OutputSchema } from '../output/schemas.ts';
-export type { BuildPromptOptions, BuiltPrompt } from '../prompt/build-prompt.ts';
-export type { ParseOutputOptions } from '../output/parse-output.ts';
-export type { RoleLoadOptions } from '../roles/load-role.ts';
+import { looksLikeRoleFile } from '../roles/load-options.ts';
 
 /** Everything the engine calls that touches other modules or the outside world. */
 export interface EnginePeers {
-  loadRole(name: string, options: RoleLoadOptions): Promise<Role>;
+  /**
+   * The role a run names: by name, or from a file when the argument looks like one (a path, or
+   * a .yaml name; relative paths are relative to the repository root).
+   */
+  loadRole(nameOrFile: string, options: RoleLoadOptions): Promise<Role>;
   buildPrompt(options: BuildPromptOptions): Promise<BuiltPrompt>;
   parseOutput(text: string, options: ParseOutputOptions): Record<string, unknown>;
   runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
@@ -54,7 +55,9 @@ export async function resolvePeers(given: Partial<EnginePeers> = {}): Promise<En
     load(given.parseOutput, () => import('../output/parse-output.ts')),
   ]);
   return {
-    loadRole: given.loadRole ?? roles!.loadRole,
+    loadRole:
+      given.loadRole ??
+      ((arg, options) => (looksLikeRoleFile(arg) ? roles!.loadRoleFile(resolve(options.repoRoot, arg), options) : roles!.loadRole(arg, options))),
     buildPrompt: given.buildPrompt ?? prompt!.buildPrompt,
     parseOutput: given.parseOutput ?? output!.parseOutput,
     runProcess: given.runProcess ?? processModule!.runProcess,

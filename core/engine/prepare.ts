@@ -4,19 +4,19 @@
  * prompt, and get the parser ready. Errors here are configuration errors (exit 2).
  */
 import { roleLoadOptions } from '../roles/load-options.ts';
-import { errors } from '../errors.ts';
-import { formatViolations, validateJson } from '../json-schema.ts';
-import type { AdapterPlugin, ParserContext } from '../plugin/contracts.ts';
+import { answerFormat } from '../output/answer-format.ts';
+import { wantsLegacyGrammar } from '../output/legacy.ts';
+import type { ParseOutputOptions } from '../output/parse-output.ts';
+import type { AdapterPlugin } from '../plugin/contracts.ts';
+import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import type { Role } from '../roles/role.ts';
-import { fencedJsonFormat } from './feedback.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
 import type { RunRoleOptions } from './options.ts';
-import { resolvePeers, type BuiltPrompt, type EnginePeers } from './peers.ts';
+import { resolvePeers, type EnginePeers } from './peers.ts';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BREAKER_THRESHOLD, DEFAULT_MAX_RETRIES } from './retry-policy.ts';
 
 export const DEFAULT_TIMEOUT_S = 600;
-export const DEFAULT_PARSER = 'fenced-json';
 export const CLI_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 export interface RunSettings {
@@ -94,27 +94,15 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     instructionsAsArguments: adapter.instructions === 'argument',
     notice,
   });
-  const schema = built.outputSchema;
-  const parserName = role.parser ?? DEFAULT_PARSER;
-  const roleRef = { name: role.name, baseRole: role.base_role };
-  const legacy = role.config.legacy === true;
-  const parse = (text: string) =>
-    peers.parseOutput(text, { registry, parser: role.parser ?? undefined, schema, role: roleRef, legacy });
-  let formatText = fencedJsonFormat(schema.name, schema.schema);
-  const parser = registry.has('parser', parserName) ? registry.get('parser', parserName) : undefined;
-  if (parser?.formatInstructions) {
-    const ctx: ParserContext = {
-      schemaName: schema.name,
-      schema: schema.schema,
-      role: roleRef,
-      legacy,
-      validate(value) {
-        const checked = validateJson(schema.schema, value, { defaults: true });
-        if (!checked.valid) throw errors.outputInvalid(`The answer does not match the "${schema.name}" schema: ${formatViolations(checked.violations)}`);
-        return checked.value as Record<string, unknown>;
-      },
-    };
-    formatText = parser.formatInstructions(ctx);
-  }
+  const reading: ParseOutputOptions = {
+    registry,
+    parser: role.parser ?? undefined,
+    schema: built.outputSchema,
+    role: { name: role.name, baseRole: role.base_role },
+    legacy: wantsLegacyGrammar(role),
+  };
+  const parse = (text: string) => peers.parseOutput(text, reading);
+  // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
+  const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
   return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices };
 }

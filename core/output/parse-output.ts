@@ -18,6 +18,29 @@ export interface ParseOutputOptions {
   legacy?: boolean;
 }
 
+/** What a ParserContext is made of. */
+export type ParserContextOptions = Pick<ParseOutputOptions, 'schema' | 'role' | 'legacy'> & { schemaInPrompt?: boolean };
+
+/**
+ * The one ParserContext factory (parse, format instructions): `validate` is validateOutput
+ * (defaults applied, OUTPUT_INVALID listing every violation, hostile values refused). Objects
+ * it returns are added to `validated` when given.
+ */
+export function parserContext(opts: ParserContextOptions, validated?: WeakSet<object>): ParserContext {
+  return {
+    schemaName: opts.schema.name,
+    schema: opts.schema.schema,
+    validate: (value) => {
+      const checked = validateOutput(opts.schema, value);
+      validated?.add(checked);
+      return checked;
+    },
+    ...(opts.role ? { role: opts.role } : {}),
+    legacy: opts.legacy ?? false,
+    ...(opts.schemaInPrompt === undefined ? {} : { schemaInPrompt: opts.schemaInPrompt }),
+  };
+}
+
 /**
  * Parses model text with the parser plugin and returns the validated object. Throws
  * PARSE_NO_JSON / PARSE_INVALID_JSON / PARSE_UNRECOGNISED / OUTPUT_INVALID SupervisorErrors;
@@ -28,17 +51,7 @@ export function parseOutput(text: string, opts: ParseOutputOptions): Record<stri
   const name = opts.parser ?? DEFAULT_PARSER;
   const parser = opts.registry.get('parser', name);
   const validated = new WeakSet<object>();
-  const ctx: ParserContext = {
-    schemaName: opts.schema.name,
-    schema: opts.schema.schema,
-    validate: (value) => {
-      const checked = validateOutput(opts.schema, value);
-      validated.add(checked);
-      return checked;
-    },
-    ...(opts.role ? { role: opts.role } : {}),
-    legacy: opts.legacy ?? false,
-  };
+  const ctx = parserContext(opts, validated);
   let result: unknown;
   try {
     result = parser.parse(text, ctx);

@@ -275,6 +275,11 @@ export interface ParserContext {
   role?: { name: string; baseRole: string | null };
   /** The role (or a flag) asks for the legacy free-text grammar to be recognised too. */
   legacy: boolean;
+  /**
+   * For formatInstructions: the prompt already shows the output schema's fields and an example
+   * (a template's output-schema section), so the instructions need not repeat them.
+   */
+  schemaInPrompt?: boolean;
 }
 
 export interface ParserHooks {
@@ -284,11 +289,17 @@ export interface ParserHooks {
    */
   parse(text: string, ctx: ParserContext): Record<string, unknown>;
   /**
-   * Optional: the exact answer format, in words and with an example, for the model. The engine
-   * appends it to the prompt when it retries after an unusable answer. Without it the engine
-   * asks for a fenced ```json block valid against the schema, with an example built from it.
+   * Optional: the exact answer format, in words and with an example, for the model. Templates
+   * show it as `it.outputFormat` (the Output Requirements of `_base`), and the engine appends it
+   * to the prompt when it retries after an unusable answer. Without it the model is told that
+   * the answer is read by this parser in the format its instructions define.
    */
   formatInstructions?(ctx: ParserContext): string;
+  /**
+   * Optional: the built-in output schema (or schema file) answers for this parser are validated
+   * against when `supervisor parse --parser <name>` names no role and no --schema. Default: generic.
+   */
+  defaultSchema?: string;
 }
 
 // ---------------------------------------------------------------------------------------

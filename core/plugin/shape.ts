@@ -25,7 +25,13 @@ const adapterShape = v.looseObject({
 });
 
 const packerShape = v.looseObject({ kind: v.literal('packer'), ...identity, pack: fn });
-const parserShape = v.looseObject({ kind: v.literal('parser'), ...identity, parse: fn });
+const parserShape = v.looseObject({
+  kind: v.literal('parser'),
+  ...identity,
+  parse: fn,
+  formatInstructions: v.optional(fn),
+  defaultSchema: v.optional(v.pipe(v.string(), v.minLength(1))),
+});
 
 const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape } as const;
 

@@ -6,6 +6,8 @@
  */
 import type { PackedContext, PackOptions } from '../context/types.ts';
 import { estimateTokens, loadTokenizer, type TokenizerName } from '../context/tokens.ts';
+import { answerFormat } from '../output/answer-format.ts';
+import { wantsLegacyGrammar } from '../output/legacy.ts';
 import { resolveOutputSchema, type OutputSchema } from '../output/schemas.ts';
 import type { Registry } from '../registry.ts';
 import type { Role } from '../roles/role.ts';
@@ -86,8 +88,17 @@ async function templateFlow(name: string, opts: BuildPromptOptions, pack: PackOp
   const templates = await loadTemplateSet(opts.repoRoot);
   const template = getTemplate(templates, name).name;
   const renderer = createRenderer(templates);
+  const { role } = opts;
+  const outputFormat = answerFormat({
+    registry: opts.registry,
+    parser: role.parser ?? undefined,
+    schema: outputSchema,
+    role: { name: role.name, baseRole: role.base_role },
+    legacy: wantsLegacyGrammar(role),
+    schemaInPrompt: true,
+  });
   const packed = await packing.packFileContext(pack);
-  const data = templateData({ role: opts.role, task: opts.task, context: packed.text, targets: opts.targets, extraContext: opts.extraContext, instructions, outputSchema });
+  const data = templateData({ role, task: opts.task, context: packed.text, targets: opts.targets, extraContext: opts.extraContext, instructions, outputSchema, outputFormat });
   const prompt = `${renderer.render(template, data as unknown as Record<string, unknown>).trimEnd()}\n`;
   return { prompt, template, packed };
 }

@@ -2,6 +2,7 @@
  * The data every template sees as `it`. This is the contract for project templates in
  * .supervisor/prompts/: keys are only ever added, never renamed.
  */
+import { DEFAULT_PARSER } from '../output/parse-output.ts';
 import type { OutputSchema } from '../output/schemas.ts';
 import type { Role } from '../roles/role.ts';
 import type { InstructionText } from './instructions.ts';
@@ -22,6 +23,8 @@ export interface TemplateData {
   instructions: InstructionText[];
   /** The output parser's name: "fenced-json" (default) or another parser plugin. */
   parser: string;
+  /** The answer format the parser asks for, in its own words (core/output answerFormat). */
+  outputFormat: string;
   outputSchema: {
     name: string;
     /** The raw JSON Schema. */
@@ -34,8 +37,6 @@ export interface TemplateData {
   };
 }
 
-export const DEFAULT_PARSER = 'fenced-json';
-
 export function templateData(opts: {
   role: Role;
   task: string;
@@ -44,6 +45,7 @@ export function templateData(opts: {
   extraContext: Record<string, string>;
   instructions: InstructionText[];
   outputSchema: OutputSchema;
+  outputFormat: string;
 }): TemplateData {
   const view = describeSchema(opts.outputSchema.schema);
   return {
@@ -54,6 +56,7 @@ export function templateData(opts: {
     extraContext: { ...opts.extraContext },
     instructions: opts.instructions,
     parser: opts.role.parser ?? DEFAULT_PARSER,
+    outputFormat: opts.outputFormat,
     outputSchema: { name: opts.outputSchema.name, schema: opts.outputSchema.schema, ...view },
   };
 }

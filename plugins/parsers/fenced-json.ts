@@ -3,7 +3,7 @@
  * Strict by design (seed 000, Task 3): no bare JSON, no markers or magic strings, no guessing,
  * so text the model merely quotes or echoes cannot pass as its answer.
  */
-import { definePlugin, errors } from '../../core/plugin/index.ts';
+import { definePlugin, errors, exampleFromSchema, type ParserContext } from '../../core/plugin/index.ts';
 import { scanFencedBlocks, type FencedBlock } from './lib/fences.ts';
 import { findJsonSyntaxError, tooDeepAt } from './lib/json-syntax.ts';
 import { lineAndColumn } from './lib/text-position.ts';
@@ -48,6 +48,42 @@ export function extractJsonBlock(text: string): unknown {
   }
 }
 
+/** Seed 000's required wording: one fenced ```json block at the end, no bare JSON. */
+const REQUIRED_FORMAT = [
+  'You MUST end your response with a fenced JSON code block containing your structured output.',
+  '',
+  '**CRITICAL:** Use exactly this format, with triple backticks and the `json` label:',
+  '',
+  '```json',
+  '{ "status": "...", ... }',
+  '```',
+  '',
+  'The JSON MUST be in a fenced code block (triple backticks with the json label).',
+  'Bare JSON without fences will NOT be accepted. If you write more than one ```json block,',
+  'only the last one is read, so make the last block of your response your final answer.',
+  'Write any explanation before that block, not after it.',
+];
+
+/** The required format; the schema and an example too unless the prompt already shows them. */
+export function fencedJsonFormat(ctx: Pick<ParserContext, 'schemaName' | 'schema' | 'schemaInPrompt'>): string {
+  if (ctx.schemaInPrompt) return REQUIRED_FORMAT.join('\n');
+  return [
+    ...REQUIRED_FORMAT,
+    '',
+    `The object must validate against this JSON Schema ("${ctx.schemaName}"):`,
+    '',
+    '```json',
+    JSON.stringify(ctx.schema, null, 2),
+    '```',
+    '',
+    'For example (replace the values with your real answer):',
+    '',
+    '```json',
+    JSON.stringify(exampleFromSchema(ctx.schema), null, 2),
+    '```',
+  ].join('\n');
+}
+
 export default definePlugin({
   kind: 'parser',
   name: 'fenced-json',
@@ -55,4 +91,5 @@ export default definePlugin({
   parse(text, ctx) {
     return ctx.validate(extractJsonBlock(text));
   },
+  formatInstructions: fencedJsonFormat,
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runGates } from '../../../core/engine/gates.ts';
-import { gateFeedback, stricterInstructions, fencedJsonFormat } from '../../../core/engine/feedback.ts';
+import { gateFeedback, stricterInstructions } from '../../../core/engine/feedback.ts';
+import { fencedJsonFormat } from '../../../plugins/parsers/fenced-json.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
 
@@ -28,7 +29,7 @@ describe('gates', () => {
 
 describe('retry feedback', () => {
   it('says what was wrong and the exact format', () => {
-    const format = fencedJsonFormat('review', { type: 'object', required: ['status'], properties: { status: { enum: ['APPROVED', 'REJECTED'] } } });
+    const format = fencedJsonFormat({ schemaName: 'review', schema: { type: 'object', required: ['status'], properties: { status: { enum: ['APPROVED', 'REJECTED'] } } } });
     const text = stricterInstructions({ class: 'no_json', detail: 'no fenced json block' }, 1, format);
     assert.match(text, /previous answer could not be used/);
     assert.match(text, /no_json\): no fenced json block/);

@@ -62,6 +62,14 @@ describe('template choice', () => {
     });
   }
 
+  it("a template role with another parser is asked for that parser's format in its first prompt", async () => {
+    const worker = { ...(await role('worker')), template: 'implement' };
+    const built = await buildPrompt(options(worker));
+    assert.equal(built.template, 'implement');
+    assert.match(built.prompt, /## Output Requirements\n\nStart your answer with v2 structured headers: the very first line is\n`role: worker`/);
+    assert.doesNotMatch(built.prompt, /fenced JSON code block/);
+  });
+
   it('a role without a template gets the plain legacy prompt: system prompt, task, files, extra context', async () => {
     const worker = await role('worker');
     const built = await buildPrompt(options(worker));

@@ -1,8 +1,11 @@
 /** Hand-made roles, schemas and template data for the prompt tests. */
 import type { OutputSchema } from '../../../core/output/schemas.ts';
 import type { Role } from '../../../core/roles/role.ts';
+import { answerFormat } from '../../../core/output/answer-format.ts';
 import { templateData, type TemplateData } from '../../../core/prompt/template-data.ts';
+import { createRegistry, type Registry } from '../../../core/registry.ts';
 import { createRole } from '../../../core/roles/role.ts';
+import { parsers } from '../../../plugins/parsers/index.ts';
 
 export function fakeRole(overrides: Partial<Role> = {}): Role {
   return createRole({
@@ -33,16 +36,25 @@ export const verdictSchema: OutputSchema = {
   },
 };
 
+/** The built-in parsers, for the answer format templates show. */
+export const parserRegistry: Registry = createRegistry(parsers.map(({ file, plugin }) => ({ plugin, source: `builtin:${file}`, layer: 'builtin' })));
+
+/** Template data as buildPrompt makes it; outputFormat is the role's parser's, unless given. */
 export function fakeData(overrides: Partial<Parameters<typeof templateData>[0]> = {}): TemplateData {
+  const role = overrides.role ?? fakeRole();
+  const outputSchema = overrides.outputSchema ?? verdictSchema;
   return templateData({
-    role: fakeRole(),
+    role,
     task: 'TASK-MARKER: tighten the checks',
     context: '## Target Files\n\nCONTEXT-MARKER\n',
     targets: ['src/a.ts'],
     extraContext: {},
     instructions: [],
-    outputSchema: verdictSchema,
+    outputSchema,
     ...overrides,
+    outputFormat:
+      overrides.outputFormat ??
+      answerFormat({ registry: parserRegistry, parser: role.parser ?? undefined, schema: outputSchema, role: { name: role.name, baseRole: role.base_role }, schemaInPrompt: true }),
   });
 }
 
@@ -51,12 +63,11 @@ export function asRecord(data: TemplateData): Record<string, unknown> {
   return data as unknown as Record<string, unknown>;
 }
 
-/** A registry with the built-in packers the prompt tests need (adapters are not used here). */
-export async function packerRegistry(): Promise<import('../../../core/registry.ts').Registry> {
-  const { createRegistry } = await import('../../../core/registry.ts');
+/** A registry with the built-in packers and parsers the prompt tests need (adapters are not used here). */
+export async function packerRegistry(): Promise<Registry> {
   const glob = (await import('../../../plugins/packers/glob.ts')).default;
   const gitDiff = (await import('../../../plugins/packers/git-diff.ts')).default;
-  return createRegistry([glob, gitDiff].map((plugin) => ({ plugin, source: 'builtin', layer: 'builtin' })));
+  return createRegistry([glob, gitDiff, ...parsers.map((p) => p.plugin)].map((plugin) => ({ plugin, source: 'builtin', layer: 'builtin' })));
 }
 
 /** Adapter names roles may use in these tests. */

@@ -8,7 +8,10 @@ import { describe, it } from 'node:test';
 import { isSupervisorError, type SupervisorError } from '../../../core/errors.ts';
 import { createRenderer } from '../../../core/prompt/render.ts';
 import { loadTemplateSet, type TemplateSet, type TemplateSource } from '../../../core/prompt/templates.ts';
-import { asRecord, fakeData, fakeRole } from './fixtures.ts';
+import { answerFormat } from '../../../core/output/answer-format.ts';
+import { definePlugin } from '../../../core/plugin/index.ts';
+import { createRegistry } from '../../../core/registry.ts';
+import { asRecord, fakeData, fakeRole, verdictSchema } from './fixtures.ts';
 
 const builtins = await loadTemplateSet(undefined);
 
@@ -61,10 +64,20 @@ describe('built-in templates', () => {
     assert.ok(out.indexOf('INSTRUCTION-MARKER') < out.indexOf('## Output Requirements'));
   });
 
-  it('asks for the report format of another parser instead of fenced JSON', () => {
-    const out = renderer.render('implement', asRecord(fakeData({ role: fakeRole({ parser: 'v2-headers' }) })));
+  it("asks for another parser's own format instead of fenced JSON", () => {
+    const out = renderer.render('implement', asRecord(fakeData({ role: fakeRole({ name: 'spec-reviewer', parser: 'v2-headers' }) })));
     assert.doesNotMatch(out, /MUST end your response with a fenced JSON/);
-    assert.match(out, /read by the `v2-headers` parser/);
+    assert.match(out, /## Output Requirements\n\nStart your answer with v2 structured headers: the very first line is\n`role: spec-reviewer`/);
+  });
+
+  it('a parser without format instructions: the report format the instructions define, read by that parser', () => {
+    const plain = definePlugin({ kind: 'parser', name: 'plain', parse: (_text, ctx) => ctx.validate({}) });
+    const registry = createRegistry([{ plugin: plain, source: '/p/plain.ts', layer: 'cli' }]);
+    const role = fakeRole({ parser: 'plain' });
+    const outputFormat = answerFormat({ registry, parser: 'plain', schema: verdictSchema, schemaInPrompt: true });
+    const out = renderer.render('implement', asRecord(fakeData({ role, outputFormat })));
+    assert.doesNotMatch(out, /MUST end your response with a fenced JSON/);
+    assert.match(out, /read by the `plain` parser/);
   });
 
   it('follows the role: gates listed, test-first when tdd is on', () => {
