@@ -76,6 +76,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     timed_out: proc.timedOut,
     interrupted: proc.interrupted,
     not_found: proc.notFound,
+    ...(proc.spawnError === undefined ? {} : { spawn_error: proc.spawnError }),
     stdout_bytes: Buffer.byteLength(proc.stdout),
     stderr_bytes: Buffer.byteLength(proc.stderr),
     truncated: proc.truncated,
