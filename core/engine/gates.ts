@@ -21,11 +21,9 @@ export interface RunGatesOptions {
 }
 
 export interface GatesResult {
-  passed: boolean;
-  /** The failing gate, when one failed. */
+  /** The failing gate, when one failed (null: all passed, or interrupted). */
   failed: GateOutcome | null;
   interrupted: boolean;
-  ran: (GateOutcome & { passed: boolean })[];
 }
 
 function shell(command: string): { bin: string; args: string[] } {
@@ -33,7 +31,6 @@ function shell(command: string): { bin: string; args: string[] } {
 }
 
 export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
-  const ran: GatesResult['ran'] = [];
   for (const command of options.gates) {
     const proc = await options.runProcess({
       ...shell(command),
@@ -44,7 +41,7 @@ export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
       maxOutputBytes: GATE_OUTPUT_BYTES,
       signal: options.signal,
     });
-    if (proc.interrupted) return { passed: false, failed: null, interrupted: true, ran };
+    if (proc.interrupted) return { failed: null, interrupted: true };
     const outcome = {
       command,
       exitCode: proc.exitCode,
@@ -53,9 +50,8 @@ export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
       durationMs: proc.durationMs,
       passed: proc.exitCode === 0 && !proc.timedOut,
     };
-    ran.push(outcome);
     options.onGate?.(outcome);
-    if (!outcome.passed) return { passed: false, failed: outcome, interrupted: false, ran };
+    if (!outcome.passed) return { failed: outcome, interrupted: false };
   }
-  return { passed: true, failed: null, interrupted: false, ran };
+  return { failed: null, interrupted: false };
 }
