@@ -6,7 +6,7 @@ import { failureIssue, type RunResult } from './result.ts';
 import type { RunEvent } from './run-log.ts';
 import type { RunRecord, RunSummary } from './runs-store.ts';
 
-export function formatDuration(ms: number | null): string {
+function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
