@@ -30,19 +30,30 @@ export function jsonLines(text: string): JsonObject[] {
 /**
  * The last balanced `{...}` block of `text` that parses as a JSON object. Gemini prints its
  * fatal error as pretty-printed JSON on stderr among warnings and stack traces.
+ *
+ * Linear in the length of `text` (stderr may be tens of MiB of hostile noise): one backward
+ * pass pairs each `}` with its `{` through a stack, then blocks are tried from the last `}` on,
+ * and JSON.parse work stops after a few times the text's length.
  */
 export function lastJsonBlock(text: string): JsonObject | undefined {
-  for (let end = text.lastIndexOf('}'); end >= 0; end = text.lastIndexOf('}', end - 1)) {
-    let depth = 0;
-    for (let i = end; i >= 0; i--) {
-      const ch = text[i];
-      if (ch === '}') depth++;
-      else if (ch === '{' && --depth === 0) {
-        const value = parseJson(text.slice(i, end + 1));
-        if (isObject(value)) return value;
-        break;
-      }
-    }
+  const openOf = new Map<number, number>();
+  const closes: number[] = [];
+  for (let i = text.length - 1; i >= 0; i--) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x7d /* } */) closes.push(i);
+    else if (ch === 0x7b /* { */ && closes.length) openOf.set(closes.pop()!, i);
+  }
+  let budget = 4 * text.length + 1024;
+  const opensObject = /\{\s*["}]/y;
+  for (const end of [...openOf.keys()].sort((a, b) => b - a)) {
+    const start = openOf.get(end)!;
+    // Only `{` then a key or `}` can open an object: skips most noise without parsing it.
+    opensObject.lastIndex = start;
+    if (!opensObject.test(text)) continue;
+    budget -= end - start + 1;
+    if (budget < 0) break;
+    const value = parseJson(text.slice(start, end + 1));
+    if (isObject(value)) return value;
   }
   return undefined;
 }
