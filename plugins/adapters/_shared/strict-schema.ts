@@ -10,7 +10,8 @@ const UNSUPPORTED = new Set(['default', 'examples', '$schema', 'minItems', 'maxI
 
 function allowsNull(schema: Schema): boolean {
   const type = schema.type;
-  return type === 'null' || (Array.isArray(type) && type.includes('null')) || (Array.isArray(schema.anyOf) && schema.anyOf.some((s) => allowsNull(s as Schema)));
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  return [schema.anyOf, schema.oneOf].some((list) => Array.isArray(list) && list.some((s) => allowsNull(s as Schema)));
 }
 
 function nullable(schema: Schema): Schema {
@@ -40,20 +41,61 @@ export function toStrictSchema(schema: unknown): unknown {
   return out;
 }
 
-/** Removes nulls the strict schema forced onto optional properties the original does not let be null. */
-export function dropForcedNulls(value: unknown, schema: unknown): unknown {
-  if (Array.isArray(value)) {
-    const items = (schema as Schema | undefined)?.items;
-    return value.map((item) => dropForcedNulls(item, items));
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  const props = ((schema as Schema | undefined)?.properties ?? {}) as Record<string, Schema>;
-  const required = new Set(((schema as Schema | undefined)?.required as string[] | undefined) ?? []);
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Schema)) {
-    const sub = props[key];
-    if (item === null && sub && !required.has(key) && !allowsNull(sub)) continue;
-    out[key] = dropForcedNulls(item, sub);
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The schema `$ref` points at inside `root` ("#/$defs/x", "#/definitions/x"), or undefined. */
+function resolveRef(ref: unknown, root: Schema): Schema | undefined {
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const token of ref.slice(2).split('/')) node = isSchema(node) ? node[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  return isSchema(node) ? node : undefined;
+}
+
+/**
+ * A schema and every alternative it stands for: its `$ref` target and the members of its
+ * anyOf / oneOf / allOf, recursively (toStrictSchema rewrites all of them, $defs included).
+ */
+function alternatives(schema: unknown, root: Schema, seen = new Set<Schema>()): Schema[] {
+  if (!isSchema(schema) || seen.has(schema)) return [];
+  seen.add(schema);
+  const out = [schema, ...alternatives(resolveRef(schema.$ref, root), root, seen)];
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const member of list) out.push(...alternatives(member, root, seen));
   }
   return out;
+}
+
+/** The alternative an object value was written for: strict mode names all its keys in `properties`. */
+function objectSchema(value: Schema, schema: unknown, root: Schema): Schema | undefined {
+  const keys = Object.keys(value);
+  const withProps = alternatives(schema, root).filter((s) => isSchema(s.properties));
+  return withProps.find((s) => keys.every((k) => k in (s.properties as Schema))) ?? withProps[0];
+}
+
+function dropIn(value: unknown, schema: unknown, root: Schema): unknown {
+  if (Array.isArray(value)) {
+    const items = alternatives(schema, root).find((s) => s.items !== undefined)?.items;
+    return value.map((item) => dropIn(item, items, root));
+  }
+  if (!isSchema(value)) return value;
+  const chosen = objectSchema(value, schema, root);
+  const props = (chosen?.properties ?? {}) as Record<string, unknown>;
+  const required = new Set((chosen?.required as string[] | undefined) ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const sub = props[key];
+    if (item === null && isSchema(sub) && !required.has(key) && !alternatives(sub, root).some(allowsNull)) continue;
+    out[key] = dropIn(item, sub, root);
+  }
+  return out;
+}
+
+/**
+ * Removes nulls the strict schema forced onto optional properties the original does not let be
+ * null. Walks the structure toStrictSchema rewrites: properties, items, anyOf / oneOf / allOf
+ * members and `$ref`s into `$defs` / `definitions`.
+ */
+export function dropForcedNulls(value: unknown, schema: unknown): unknown {
+  return dropIn(value, schema, isSchema(schema) ? schema : {});
 }
