@@ -10,12 +10,14 @@ import { isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { definePlugin, emptyMetrics, type AdapterContext, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin/index.ts';
 import { ClineUsageShape, readClineSession, readLegacyTask, type ClineSession, type ClineUsage, type LegacyTask } from './_shared/cline-session.ts';
-import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
+import { exitText, failure, httpStatusIn, processFailure, stoppedFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, text } from './_shared/metrics.ts';
 import { splitPrompt } from './_shared/prompt-arg.ts';
+import { envOrRoleSetting } from './_shared/setting.ts';
+import { invalidEnvelope } from './_shared/shapes.ts';
 
-/** Role extension (or env variable) naming a legacy task folder to read answers and metrics from. */
+/** Env variable (or role field) naming a legacy task folder to read answers and metrics from; the env variable wins. */
 export const TASK_DIR_EXTENSION = 'x-cline-task-dir';
 export const TASK_DIR_ENV = 'SUPERVISOR_CLINE_TASK_DIR';
 
@@ -62,10 +64,11 @@ async function clineCommand(request: CommandRequest, ctx: AdapterContext): Promi
   return stdin === undefined ? { args } : { args, stdin };
 }
 
-function legacyDir(request: CommandRequest, ctx: AdapterContext): string {
-  const configured = request.role.extensions[TASK_DIR_EXTENSION] ?? ctx.env[TASK_DIR_ENV];
-  if (typeof configured === 'string' && configured) return isAbsolute(configured) ? configured : resolve(request.cwd, configured);
-  return dataDirOf(request);
+/** The legacy task folder to read, only when one is configured (relative paths from the run's folder). */
+function legacyDir(request: CommandRequest, ctx: AdapterContext): string | undefined {
+  const configured = envOrRoleSetting(request, ctx, TASK_DIR_ENV, TASK_DIR_EXTENSION)?.value;
+  if (configured === undefined) return undefined;
+  return isAbsolute(configured) ? configured : resolve(request.cwd, configured);
 }
 
 /** Cline reports totalCost 0 when it has no price for the provider: with tokens spent, that is "unknown". */
@@ -111,11 +114,12 @@ function runFailure(run: RunResult): Failure | undefined {
 
 /** No run_result: the core's flags, then the session's status, then cline's JSON error on stderr. */
 function missingRunFailure(result: ProcessResult, session: ClineSession | undefined): Failure {
-  if (!result.timedOut && !result.interrupted) {
-    if (session?.status === 'cancelled') return failure('interrupted', 'cline was cancelled before it finished (no run_result)');
-    const error = jsonLines(result.stderr).filter((e) => e.type === 'error' && typeof e.message === 'string').pop();
-    if (error && result.exitCode !== 0) return failure('nonzero_exit', `cline failed (exit code ${result.exitCode}): ${String(error.message)}`);
-  }
+  const stopped = stoppedFailure('cline', result);
+  if (stopped) return stopped;
+  // SIGINT that the core did not send: cline exits 0 and marks the session cancelled.
+  if (session?.status === 'cancelled') return failure('interrupted', 'cline was cancelled before it finished (no run_result)');
+  const error = jsonLines(result.stderr).filter((e) => e.type === 'error' && typeof e.message === 'string').pop();
+  if (error && result.exitCode !== 0) return failure('nonzero_exit', `cline failed (${exitText(result)}): ${String(error.message)}`);
   return processFailure('cline', result, "cline's JSON events");
 }
 
@@ -125,16 +129,17 @@ async function extractCline(result: ProcessResult, request: CommandRequest, ctx:
   const parsed = last ? v.safeParse(RunResultShape, last) : undefined;
   const run = parsed?.success ? parsed.output : undefined;
   const session = await readClineSession(dataDirOf(request));
-  const legacy = await readLegacyTask(legacyDir(request, ctx));
+  const taskDir = legacyDir(request, ctx);
+  const legacy = taskDir === undefined ? undefined : await readLegacyTask(taskDir);
   const metrics = metricsOf(run, session, legacy, events, result.durationMs);
-  if (parsed && !parsed.success) return { text: null, metrics, failure: failure('invalid_envelope', 'cline printed a run_result of an unexpected shape') };
+  if (parsed && !parsed.success) return invalidEnvelope("cline's run_result", parsed.issues, result, metrics);
 
   let textOut: string | null = null;
   let why: Failure | undefined;
   if (run) {
     why = runFailure(run);
     if (!why) textOut = run.text ?? null;
-  } else if (legacy?.assistantTexts.length && result.exitCode === 0 && !result.timedOut && !result.interrupted) {
+  } else if (legacy?.assistantTexts.length && result.exitCode === 0 && !stoppedFailure('cline', result)) {
     // An older cline that prints no run_result: the legacy task folder holds the answer.
     textOut = legacy.assistantTexts[0] ?? null;
   } else {

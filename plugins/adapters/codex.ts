@@ -3,16 +3,16 @@
  * events; there is no `result` event (the seeds assumed one): the final text is the last
  * completed `agent_message`, the outcome is `turn.completed` or `turn.failed`.
  */
-import * as v from 'valibot';
-import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
-import { exitText, failure, httpStatusIn, processFailure } from './_shared/failure.ts';
-import { jsonLines, type JsonObject } from './_shared/json.ts';
-import { count, text } from './_shared/metrics.ts';
-import { dropForcedNulls, toStrictSchema } from './_shared/strict-schema.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as v from 'valibot';
+import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
+import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
+import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';
+import { count, text } from './_shared/metrics.ts';
+import { num } from './_shared/shapes.ts';
+import { dropForcedNulls, toStrictSchema } from './_shared/strict-schema.ts';
 
-const num = v.optional(v.nullable(v.number()));
 const UsageShape = v.looseObject({ input_tokens: num, cached_input_tokens: num, output_tokens: num, reasoning_output_tokens: num });
 const ItemShape = v.looseObject({ id: v.optional(v.string()), type: v.string(), text: v.optional(v.nullable(v.string())), message: v.optional(v.string()) });
 const EventShape = v.variant('type', [
@@ -44,13 +44,8 @@ function strictSchemaFile(request: CommandRequest): string {
 /** With --output-schema the final message is the bare JSON object, not a fenced block. */
 function structuredAnswer(message: string, request: CommandRequest): unknown {
   if (!request.outputSchema) return undefined;
-  try {
-    const value: unknown = JSON.parse(message);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    return dropForcedNulls(value, request.outputSchema.schema);
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(message);
+  return isObject(value) ? dropForcedNulls(value, request.outputSchema.schema) : undefined;
 }
 
 interface Read {
@@ -104,14 +99,12 @@ function extractCodex(result: ProcessResult, request: CommandRequest): Extractio
     const structured = structuredAnswer(r.lastMessage, request);
     return structured === undefined ? { text: r.lastMessage, metrics } : { text: r.lastMessage, structured, metrics };
   }
-  // Neither outcome: killed, interrupted, or never started. "Reconnecting..." errors are retries.
-  const last = r.lastError ? ` (last error: ${r.lastError})` : '';
-  if (result.interrupted || result.timedOut || r.events === 0) {
-    const why = processFailure('codex', result, "codex's JSON events");
-    return { text: null, metrics, failure: { ...why, detail: `${why.detail}${last}` } };
-  }
-  if (result.exitCode === 0) return { text: null, metrics, failure: failure('invalid_envelope', `codex exited 0 without turn.completed or turn.failed${last}`) };
-  return { text: null, metrics, failure: failure('interrupted', `codex stopped before the turn finished (${exitText(result)})${last}`) };
+  // Neither outcome: stopped by the core, killed, crashed or never started. The exit status
+  // says which; the core alone decides interrupted and timeout (its flags, in processFailure).
+  // "Reconnecting..." errors are retries: the last one is worth showing.
+  const what = r.events ? 'a finished turn (turn.completed or turn.failed)' : "codex's JSON events";
+  const why = processFailure('codex', result, what);
+  return { text: null, metrics, failure: r.lastError ? failure(why.class, `${why.detail} (last error: ${r.lastError})`) : why };
 }
 
 export default definePlugin({

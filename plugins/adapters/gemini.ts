@@ -5,14 +5,14 @@
  */
 import * as v from 'valibot';
 import { definePlugin, emptyMetrics, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin/index.ts';
-import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
+import { exitText, failure, httpStatusIn, processFailure, stoppedFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, lastJsonBlock, lastLine, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, sum, text } from './_shared/metrics.ts';
 import { fitsInArgument } from './_shared/prompt-arg.ts';
+import { invalidEnvelope, num } from './_shared/shapes.ts';
 
-const num = v.optional(v.nullable(v.number()));
 const ErrorShape = v.looseObject({ type: v.optional(v.string()), message: v.optional(v.string()), code: v.optional(v.union([v.number(), v.string()])) });
-const TokensShape = v.looseObject({ prompt: num, input: num, candidates: v.optional(v.nullable(v.number())), cached: num, total: num });
+const TokensShape = v.looseObject({ prompt: num, input: num, candidates: num, cached: num, total: num });
 const JsonEnvelopeShape = v.looseObject({
   session_id: v.optional(v.string()),
   response: v.optional(v.nullable(v.string())),
@@ -47,7 +47,8 @@ function httpFromExit(exitCode: number | null): number | undefined {
 }
 
 /** Maps gemini's error object and exit code to a failure class. */
-function classify(error: GeminiError | undefined, exitCode: number | null, fallback: string): Failure {
+function classify(error: GeminiError | undefined, result: ProcessResult, fallback: string): Failure {
+  const { exitCode } = result;
   const message = error?.message ?? fallback;
   const code = typeof error?.code === 'number' ? error.code : Number(error?.code ?? NaN);
   if (error?.type === 'INVALID_STREAM' || /empty response/i.test(message)) return failure('empty_output', `gemini returned an empty reply: ${message}`);
@@ -57,7 +58,7 @@ function classify(error: GeminiError | undefined, exitCode: number | null, fallb
   if (code === 41 || exitCode === 41) return failure('api_error', `gemini authentication is not set up: ${message}`);
   if (code === 42 || exitCode === 42) return failure('nonzero_exit', `gemini got no input: ${message}`);
   if (error) return failure('api_error', `gemini error: ${message}`);
-  return failure('nonzero_exit', `gemini failed (exit code ${exitCode}): ${message}`);
+  return failure('nonzero_exit', `gemini failed (${exitText(result)}): ${message}`);
 }
 
 function mainModel(models: [string, { roles?: Record<string, unknown> }, number | null][]): string | null {
@@ -79,7 +80,7 @@ function fromJsonEnvelope(envelope: v.InferOutput<typeof JsonEnvelopeShape>, res
     sessionId: text(envelope.session_id),
     model: mainModel(models.map(([name, m]) => [name, m, m.tokens?.total ?? null])),
   };
-  if (envelope.error) return { text: null, metrics, failure: classify(envelope.error, result.exitCode, 'error') };
+  if (envelope.error) return { text: null, metrics, failure: classify(envelope.error, result, 'error') };
   if (!envelope.response?.trim()) return { text: null, metrics, failure: failure('empty_output', 'gemini finished but `response` is empty') };
   return { text: envelope.response, metrics };
 }
@@ -97,7 +98,7 @@ function fromStream(events: JsonObject[], result: ProcessResult): Extraction {
     else if (e.type === 'error' && typeof e.message === 'string') lastError = e.message;
     else if (e.type === 'result') {
       const parsed = v.safeParse(ResultEventShape, e);
-      if (!parsed.success) return { text: null, metrics: { ...emptyMetrics(), durationMs: result.durationMs }, failure: failure('invalid_envelope', 'gemini printed a result event with an unexpected shape') };
+      if (!parsed.success) return invalidEnvelope("gemini's result event", parsed.issues, result);
       end = parsed.output;
     }
   }
@@ -113,36 +114,39 @@ function fromStream(events: JsonObject[], result: ProcessResult): Extraction {
     // The model that spent tokens; else the one asked for ("auto" names none).
     model: mainModel(models.filter(([, m]) => (m.total_tokens ?? 0) > 0).map(([name, m]) => [name, {}, m.total_tokens ?? null])) ?? text(init?.model === 'auto' ? null : init?.model),
   };
-  if (!end) return { text: null, metrics, failure: stderrFailure(result) ?? processFailure('gemini', result, "gemini's stream-json events") };
-  if (end.status !== 'success') return { text: null, metrics, failure: classify(end.error ?? (lastError ? { message: lastError } : undefined), result.exitCode, lastError ?? `status ${end.status}`) };
+  if (!end) return { text: null, metrics, failure: missingEnvelopeFailure(result, lastJsonBlock(result.stderr), "gemini's stream-json events") };
+  if (end.status !== 'success') return { text: null, metrics, failure: classify(end.error ?? (lastError ? { message: lastError } : undefined), result, lastError ?? `status ${end.status}`) };
   if (!buffer.trim()) return { text: null, metrics, failure: failure('empty_output', 'gemini finished without assistant text') };
   return { text: buffer, metrics };
 }
 
-/** Fatal errors in json mode: stdout empty, the error object is the last JSON block on stderr. */
-function stderrFailure(result: ProcessResult): Failure | undefined {
-  if (result.timedOut || result.interrupted) return undefined;
-  const block = lastJsonBlock(result.stderr);
+/**
+ * No envelope on stdout. Unless the core stopped the process, a fatal error left its JSON object
+ * as the last block on stderr (`block`), or the exit code says what went wrong.
+ */
+function missingEnvelopeFailure(result: ProcessResult, block: JsonObject | undefined, what: string): Failure {
+  const stopped = stoppedFailure('gemini', result);
+  if (stopped) return stopped;
   const parsed = block && isObject(block.error) ? v.safeParse(ErrorShape, block.error) : undefined;
-  if (parsed?.success) return classify(parsed.output, result.exitCode, 'error');
+  if (parsed?.success) return classify(parsed.output, result, 'error');
   const known = result.exitCode !== null && [41, 42, 53].includes(result.exitCode);
-  if (known || httpFromExit(result.exitCode) !== undefined) return classify(undefined, result.exitCode, lastLine(result.stderr) || 'no message');
-  return undefined;
+  if (known || httpFromExit(result.exitCode) !== undefined) return classify(undefined, result, lastLine(result.stderr) || 'no message');
+  return processFailure('gemini', result, what);
 }
 
 function extractGemini(result: ProcessResult): Extraction {
   const whole = parseJson(result.stdout.trim());
   if (isObject(whole)) {
     const parsed = v.safeParse(JsonEnvelopeShape, whole);
-    if (parsed.success) return fromJsonEnvelope(parsed.output, result);
-    return { text: null, metrics: { ...emptyMetrics(), durationMs: result.durationMs }, failure: failure('invalid_envelope', 'gemini printed JSON of an unexpected shape') };
+    return parsed.success ? fromJsonEnvelope(parsed.output, result) : invalidEnvelope("gemini's JSON envelope", parsed.issues, result);
   }
   const events = jsonLines(result.stdout).filter((e) => typeof e.type === 'string');
   if (events.length) return fromStream(events, result);
-  const metrics = { ...emptyMetrics(), durationMs: result.durationMs };
+  // Stderr may be tens of MiB: its last JSON block is found once, for the session id and the error.
   const block = lastJsonBlock(result.stderr);
+  const metrics = { ...emptyMetrics(), durationMs: result.durationMs };
   if (block && typeof block.session_id === 'string') metrics.sessionId = block.session_id;
-  return { text: null, metrics, failure: stderrFailure(result) ?? processFailure('gemini', result, "gemini's JSON envelope") };
+  return { text: null, metrics, failure: missingEnvelopeFailure(result, block, "gemini's JSON envelope") };
 }
 
 export default definePlugin({

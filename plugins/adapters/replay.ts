@@ -11,10 +11,11 @@
  * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
+import { envOrRoleSetting } from './_shared/setting.ts';
 
 export const REPLAY_ENV = 'SUPERVISOR_REPLAY';
 export const REPLAY_EXTENSION = 'x-replay';
@@ -72,11 +73,9 @@ async function pickFile(path: string, attempt: number): Promise<string> {
 }
 
 async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
-  const fromEnv = ctx.env[REPLAY_ENV];
-  const fromRole = request.role.extensions[REPLAY_EXTENSION];
-  const [source, from] = fromEnv ? [fromEnv, `env ${REPLAY_ENV}`] : typeof fromRole === 'string' && fromRole ? [fromRole, `role field ${REPLAY_EXTENSION}`] : [undefined, ''];
-  if (!source) return { reply: exampleReply(request), source: null };
-  const file = await pickFile(await resolveSource(source, request, from), request.attempt);
+  const setting = envOrRoleSetting(request, ctx, REPLAY_ENV, REPLAY_EXTENSION);
+  if (!setting) return { reply: exampleReply(request), source: null };
+  const file = await pickFile(await resolveSource(setting.value, request, setting.from), request.attempt);
   return { reply: await readFile(file, 'utf8'), source: file };
 }
 
@@ -103,7 +102,6 @@ export function replayEnvelope(reply: string, prompt: string, source: string | n
 async function replayCommand(request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
   const { reply, source } = await loadReply(request, ctx);
   ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : 'replay: no canned replies configured, answering with an example built from the output schema');
-  await mkdir(request.scratchDir, { recursive: true });
   const file = join(request.scratchDir, `replay-envelope-${request.attempt}.json`);
   await writeFile(file, `${JSON.stringify(replayEnvelope(reply, request.prompt, source))}\n`);
   return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file] };

@@ -7,10 +7,9 @@ import * as v from 'valibot';
 import type { Extraction, Failure, Metrics, ProcessResult } from '../../../core/plugin/index.ts';
 import { emptyMetrics } from '../../../core/plugin/index.ts';
 import { failure, httpStatusIn, processFailure } from './failure.ts';
-import { isObject, jsonLines, oneLine, parseJson, type JsonObject } from './json.ts';
+import { isObject, jsonLines, parseJson, type JsonObject } from './json.ts';
 import { count, sum, text } from './metrics.ts';
-
-const num = v.optional(v.nullable(v.number()));
+import { invalidEnvelope, num } from './shapes.ts';
 
 const UsageShape = v.looseObject({
   input_tokens: num,
@@ -111,17 +110,12 @@ export function readClaudeEnvelope(result: ProcessResult, cli = 'claude'): Extra
   const found = messages ? collect(messages) : undefined;
   if (!found?.result) {
     const metrics = { ...emptyMetrics(), durationMs: result.durationMs, sessionId: text(found?.init?.session_id), model: text(found?.init?.model) };
-    const why = messages && !result.timedOut && !result.interrupted && result.exitCode === 0
-      ? failure('invalid_envelope', `${cli} printed JSON without a final "result" message`)
-      : processFailure(cli, result, `${cli}'s JSON envelope`);
-    return { text: null, metrics, failure: why, permissionDenials: 0 };
+    // Messages without a result: the run stopped early, or printed an unfinished envelope.
+    const what = messages ? 'an envelope with a final "result" message' : `${cli}'s JSON envelope`;
+    return { text: null, metrics, failure: processFailure(cli, result, what), permissionDenials: 0 };
   }
   const parsed = v.safeParse(ClaudeResultShape, found.result);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = issue ? `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}` : 'unknown shape';
-    return { text: null, metrics: { ...emptyMetrics(), durationMs: result.durationMs }, failure: failure('invalid_envelope', `${cli}'s result message has an unexpected shape (${oneLine(where, 160)})`), permissionDenials: 0 };
-  }
+  if (!parsed.success) return { ...invalidEnvelope(`${cli}'s result message`, parsed.issues, result), permissionDenials: 0 };
   const r = parsed.output;
   const metrics = metricsOf(r, found.init, result.durationMs);
   const why = failureOf(r, cli);

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { isObject, parseJson, type JsonObject } from './json.ts';
 import { count, sum } from './metrics.ts';
+import { num } from './shapes.ts';
 
-const num = v.optional(v.nullable(v.number()));
 export const ClineUsageShape = v.looseObject({ inputTokens: num, outputTokens: num, cacheReadTokens: num, cacheWriteTokens: num, totalCost: num });
 export type ClineUsage = v.InferOutput<typeof ClineUsageShape>;
 

@@ -30,14 +30,26 @@ export function exitText(result: ProcessResult): string {
 }
 
 /**
- * The failure of a run whose output holds no usable envelope: the core's flags first
- * (timeout, interrupt), then the exit status, then what stdout looks like.
+ * The core's verdict on a process it stopped itself (Ctrl-C, its timeout), from the result's
+ * flags; undefined when it did not. No envelope overrides it: every adapter asks this first
+ * (processFailure does), and reads exit codes and stderr only for processes that ended alone.
  */
-export function processFailure(cli: string, result: ProcessResult, what = 'a JSON envelope'): Failure {
-  const said = lastLine(result.stderr) || lastLine(result.stdout);
-  const tail = said ? `: ${said}` : '';
+export function stoppedFailure(cli: string, result: ProcessResult): Failure | undefined {
   if (result.interrupted) return failure('interrupted', `${cli} was interrupted before it finished`);
   if (result.timedOut) return failure('timeout', `${cli} did not finish in time and was stopped`);
+  return undefined;
+}
+
+/**
+ * The failure of a run whose output holds no usable envelope: the core's flags first
+ * (timeout, interrupt), then the exit status, then what stdout looks like. `what` names the
+ * envelope that was expected ("codex's JSON events").
+ */
+export function processFailure(cli: string, result: ProcessResult, what = 'a JSON envelope'): Failure {
+  const stopped = stoppedFailure(cli, result);
+  if (stopped) return stopped;
+  const said = lastLine(result.stderr) || lastLine(result.stdout);
+  const tail = said ? `: ${said}` : '';
   if (result.exitCode !== 0) return failure('nonzero_exit', `${cli} failed (${exitText(result)})${tail}`);
   if (result.stdout.trim() === '') return failure('empty_output', `${cli} exited 0 but printed nothing`);
   const cut = result.truncated.stdout ? ' (output was cut at the capture limit)' : '';

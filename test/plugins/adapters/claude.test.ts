@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import claude from '../../../plugins/adapters/claude.ts';
-import { capture, context, processResult, request, SCHEMA } from './helpers.ts';
+import { capture, context, dryRun, processResult, request, SCHEMA } from './helpers.ts';
 
 describe('claude adapter: command()', () => {
   it('runs claude -p --output-format json with the prompt on stdin', async () => {
@@ -30,11 +30,11 @@ describe('claude adapter: command()', () => {
     ]);
   });
 
-  it('declares schema and budget support, quiet env from the captures, and --version', () => {
-    assert.equal(claude.acceptsOutputSchema, true);
-    assert.equal(claude.acceptsBudget, true);
-    assert.deepEqual(claude.versionArgs, ['--version']);
-    assert.deepEqual(claude.quietEnv, { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' });
+  it('through the engine: gets the role\'s schema (--json-schema), the cost ceiling (--max-budget-usd) and its quiet env', async () => {
+    const { command } = await dryRun('claude', ['--max-cost-usd', '2']);
+    assert.equal(JSON.parse(command.args[command.args.indexOf('--json-schema') + 1] ?? 'null').title, 'ReviewOutput');
+    assert.equal(command.args[command.args.indexOf('--max-budget-usd') + 1], '2');
+    assert.deepEqual(command.env, { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' });
   });
 });
 

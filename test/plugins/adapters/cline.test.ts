@@ -69,10 +69,6 @@ describe('cline adapter: where the seeds guessed wrong', () => {
     assert.match(got.failure?.detail ?? '', /unknown option '--oneshot'/);
   });
 
-  it('cline has no instruction-file flag: instruction files go into the prompt', () => {
-    assert.equal(cline.instructions, 'prompt');
-  });
-
   it("cline's session lives in sessions/<id>/<id>.json and .messages.json, not tasks/<id>/metadata.json", async () => {
     const scratch = await tempDir('sv-cline-');
     await session(scratch, '17_abc', [say('user', 'q'), say('assistant', 'A1'), say('assistant', 'A2')], { metadata: { usage: { inputTokens: 7, outputTokens: 3, cacheReadTokens: 0, totalCost: 0.01 } } });
@@ -113,26 +109,61 @@ describe('cline adapter: extract()', () => {
     assert.deepEqual([got.failure?.class, got.metrics.inputTokens, got.metrics.costUsd, got.metrics.durationMs], ['timeout', 4, 0.5, 2500]);
   });
 
-  for (const how of ['role field x-cline-task-dir', 'env SUPERVISOR_CLINE_TASK_DIR', 'a tasks/ folder in the data dir'] as const) {
+  /** A legacy task folder `<root>/tasks/<id>/` with a conversation and metadata; returns the task folder. */
+  async function legacyTask(root: string, newest = 'newest'): Promise<string> {
+    const task = join(root, 'tasks', '1700000000000');
+    await mkdir(task, { recursive: true });
+    await writeFile(join(task, 'api_conversation_history.json'), JSON.stringify([
+      { role: 'user', content: [{ type: 'text', text: 'do it ```json\n{"action":"COMPLETED"}\n```' }] },
+      { role: 'assistant', content: 'older ```json\n{"action":"RETRY"}\n```' },
+      { role: 'assistant', content: [{ type: 'text', text: `${newest} \`\`\`json\n{"action":"COMPLETED"}\n\`\`\`` }, { type: 'tool_use', name: 'x' }] },
+    ]));
+    await writeFile(join(task, 'metadata.json'), JSON.stringify({ token_counts: { input: 120, output: 30 }, cost_usd: 0.02, duration_seconds: 4.5 }));
+    return task;
+  }
+  const legacyRequest = (scratchDir: string, extensions: Record<string, unknown> = {}) => request({ scratchDir, role: { name: 'worker', baseRole: 'implementer', extensions } });
+
+  for (const how of ['role field x-cline-task-dir', 'env SUPERVISOR_CLINE_TASK_DIR'] as const) {
     it(`reads a legacy task folder (api_conversation_history.json + metadata.json) via ${how}`, async () => {
       const scratch = await tempDir('sv-cline-');
-      const root = how.startsWith('a tasks') ? join(scratch, 'cline-data') : await tempDir('sv-legacy-');
-      const task = join(root, 'tasks', '1700000000000');
-      await mkdir(task, { recursive: true });
-      await writeFile(join(task, 'api_conversation_history.json'), JSON.stringify([
-        { role: 'user', content: [{ type: 'text', text: 'do it ```json\n{"action":"COMPLETED"}\n```' }] },
-        { role: 'assistant', content: 'older ```json\n{"action":"RETRY"}\n```' },
-        { role: 'assistant', content: [{ type: 'text', text: 'newest ```json\n{"action":"COMPLETED"}\n```' }, { type: 'tool_use', name: 'x' }] },
-      ]));
-      await writeFile(join(task, 'metadata.json'), JSON.stringify({ token_counts: { input: 120, output: 30 }, cost_usd: 0.02, duration_seconds: 4.5 }));
+      const root = await tempDir('sv-legacy-');
+      const task = await legacyTask(root);
       const extensions = how.startsWith('role') ? { 'x-cline-task-dir': root } : {};
       const env = how.startsWith('env') ? { SUPERVISOR_CLINE_TASK_DIR: task } : {};
-      const got = await cline.extract(processResult({ stdout: 'Task completed.\n' }), request({ scratchDir: scratch, role: { name: 'worker', baseRole: 'implementer', extensions } }), context(env));
+      const got = await cline.extract(processResult({ stdout: 'Task completed.\n' }), legacyRequest(scratch, extensions), context(env));
       assert.equal(got.text, 'newest ```json\n{"action":"COMPLETED"}\n```');
       assert.deepEqual(got.alternates, ['older ```json\n{"action":"RETRY"}\n```']);
       assert.deepEqual(got.metrics, { inputTokens: 120, outputTokens: 30, cachedTokens: null, costUsd: 0.02, durationMs: 4500, turns: null, sessionId: '1700000000000', model: null });
     });
   }
+
+  it('reads no legacy task folder unless one is configured (not even tasks/ in its own data dir)', async () => {
+    const scratch = await tempDir('sv-cline-');
+    await legacyTask(join(scratch, 'cline-data'));
+    const got = await cline.extract(processResult({ stdout: 'Task completed.\n' }), legacyRequest(scratch), context());
+    assert.deepEqual([got.text, got.failure?.class, got.metrics.sessionId], [null, 'invalid_envelope', null]);
+  });
+
+  it('SUPERVISOR_CLINE_TASK_DIR wins over the role field x-cline-task-dir, as SUPERVISOR_REPLAY does over x-replay', async () => {
+    const [scratch, fromRole, fromEnv] = [await tempDir('sv-cline-'), await tempDir('sv-role-'), await tempDir('sv-env-')];
+    await legacyTask(fromRole, 'role');
+    await legacyTask(fromEnv, 'env');
+    const got = await cline.extract(processResult({ stdout: 'Task completed.\n' }), legacyRequest(scratch, { 'x-cline-task-dir': fromRole }), context({ SUPERVISOR_CLINE_TASK_DIR: fromEnv }));
+    assert.match(got.text ?? '', /^env /);
+  });
+
+  it('a run_result of the wrong shape is invalid_envelope naming the field', async () => {
+    const got = await cline.extract(processResult({ stdout: '{"type":"run_result","finishReason":3}\n' }), request({ scratchDir: await tempDir('sv-cline-') }), context());
+    assert.equal(got.failure?.class, 'invalid_envelope');
+    assert.match(got.failure?.detail ?? '', /finishReason: /);
+  });
+
+  it("cline's JSON error with a run ended by a signal names the signal, never \"exit code null\"", async () => {
+    const stderr = '{"type":"error","message":"provider went away"}\n';
+    const got = await cline.extract(processResult({ stderr, exitCode: null, signal: 'SIGKILL' }), request({ scratchDir: await tempDir('sv-cline-') }), context());
+    assert.equal(got.failure?.class, 'nonzero_exit');
+    assert.match(got.failure?.detail ?? '', /signal SIGKILL\): provider went away/);
+  });
 
   it('SIGINT without the core noticing: no run_result, the session says cancelled → interrupted', async () => {
     const scratch = await tempDir('sv-cline-');

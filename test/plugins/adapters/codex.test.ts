@@ -120,3 +120,26 @@ describe('codex adapter: extract()', () => {
     assert.equal((await codex.extract(processResult({ stdout }), request(), context())).failure, undefined);
   });
 });
+
+describe('codex adapter: a turn that never finished', () => {
+  const started = ['{"type":"thread.started","thread_id":"t-3"}', '{"type":"turn.started"}', '{"type":"error","message":"Reconnecting... 2/5"}'].join('\n');
+
+  it('a non-zero exit mid-turn is nonzero_exit (retried), not interrupted: only the core decides that', async () => {
+    for (const exit of [{ exitCode: 1 }, { exitCode: null, signal: 'SIGKILL' }]) {
+      const got = await codex.extract(processResult({ stdout: started, stderr: 'Error: stream closed', ...exit }), request(), context());
+      assert.equal(got.failure?.class, 'nonzero_exit', JSON.stringify(exit));
+      assert.match(got.failure?.detail ?? '', exit.exitCode === 1 ? /exit code 1.*last error: Reconnecting/ : /signal SIGKILL/);
+    }
+  });
+
+  it("the core's own flags decide: interrupted and timeout", async () => {
+    const interrupted = await codex.extract(processResult({ stdout: started, exitCode: null, signal: 'SIGTERM', interrupted: true }), request(), context());
+    const timedOut = await codex.extract(processResult({ stdout: started, exitCode: null, signal: 'SIGKILL', timedOut: true }), request(), context());
+    assert.deepEqual([interrupted.failure?.class, timedOut.failure?.class], ['interrupted', 'timeout']);
+  });
+
+  it('exit 0 without turn.completed or turn.failed is invalid_envelope', async () => {
+    const got = await codex.extract(processResult({ stdout: started, exitCode: 0 }), request(), context());
+    assert.equal(got.failure?.class, 'invalid_envelope');
+  });
+});

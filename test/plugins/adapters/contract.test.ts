@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { checkPluginShape } from '../../../core/plugin/shape.ts';
 import type { AdapterPlugin } from '../../../core/plugin/index.ts';
 import { adapters } from '../../../plugins/adapters/index.ts';
+import { replayEnvelope } from '../../../plugins/adapters/replay.ts';
 import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { context, processResult, request } from './helpers.ts';
@@ -21,6 +22,15 @@ const ExtractionShape = v.strictObject({
   metrics: v.strictObject({ inputTokens: count, outputTokens: count, cachedTokens: count, costUsd: count, durationMs: count, turns: count, sessionId: v.nullable(v.string()), model: v.nullable(v.string()) }),
   failure: v.optional(v.strictObject({ class: v.picklist(FAILURES), detail: v.pipe(v.string(), v.minLength(1)), httpStatus: v.optional(v.number()) })),
 });
+
+/** The smallest successful envelope of each adapter, answering "Done.". */
+const SUCCESS: Record<string, string> = {
+  claude: JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'Done.', num_turns: 1, total_cost_usd: 0.01 }),
+  replay: JSON.stringify(replayEnvelope('Done.', 'prompt', null)),
+  codex: ['{"type":"thread.started","thread_id":"t"}', '{"type":"turn.started"}', '{"type":"item.completed","item":{"id":"i","type":"agent_message","text":"Done."}}', '{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}'].join('\n'),
+  gemini: JSON.stringify({ session_id: 's', response: 'Done.', stats: { models: {} } }),
+  cline: JSON.stringify({ type: 'run_result', finishReason: 'completed', iterations: 1, text: 'Done.' }),
+};
 
 describe('built-in adapters: contract', () => {
   it('are exactly claude, codex, gemini, cline and replay, each named after its file', () => {
@@ -39,7 +49,12 @@ describe('built-in adapters: contract', () => {
       assert.equal(adapter.instructions, 'prompt');
     });
 
-    it(`${adapter.name}: extract() returns the Extraction shape for success, silence, timeout and interrupt`, async () => {
+    it(`${adapter.name}: extract() returns the Extraction shape for success, silence, garbage, a failed exit, timeout and interrupt`, async () => {
+      const scratch = await tempDir('sv-contract-');
+      const success = await adapter.extract(processResult({ stdout: SUCCESS[adapter.name] }), request({ scratchDir: scratch }), context());
+      const ok = v.safeParse(ExtractionShape, success);
+      assert.ok(ok.success, JSON.stringify(ok.issues?.map((x) => `${v.getDotPath(x)}: ${x.message}`)));
+      assert.deepEqual([success.text, success.failure], ['Done.', undefined], `${adapter.name} success`);
       const results = [
         processResult({ stdout: '', exitCode: 0 }),
         processResult({ stdout: 'not json at all', exitCode: 0 }),
@@ -47,7 +62,6 @@ describe('built-in adapters: contract', () => {
         processResult({ exitCode: null, signal: 'SIGTERM', timedOut: true }),
         processResult({ exitCode: null, signal: 'SIGTERM', interrupted: true }),
       ];
-      const scratch = await tempDir('sv-contract-');
       const expected = ['empty_output', 'invalid_envelope', 'nonzero_exit', 'timeout', 'interrupted'];
       for (const [i, result] of results.entries()) {
         const got = await adapter.extract(result, request({ scratchDir: scratch }), context());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import gemini from '../../../plugins/adapters/gemini.ts';
-import { capture, context, processResult, request } from './helpers.ts';
+import { capture, context, dryRun, processResult, request } from './helpers.ts';
 
 describe('gemini adapter: command()', () => {
   it('runs gemini -p <prompt> -o json, stdin closed', async () => {
@@ -20,9 +20,10 @@ describe('gemini adapter: command()', () => {
     assert.deepEqual(await gemini.command(request({ prompt: '--- front matter' }), context()), { args: ['-o', 'json'], stdin: '--- front matter' });
   });
 
-  it('declares its quiet env and no cost ceiling', () => {
-    assert.deepEqual(gemini.quietEnv, { GEMINI_TELEMETRY_ENABLED: 'false', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
-    assert.equal(gemini.acceptsBudget, undefined);
+  it('through the engine: its quiet env, and no cost ceiling or schema flag (gemini takes neither)', async () => {
+    const { command } = await dryRun('gemini', ['--max-cost-usd', '2']);
+    assert.deepEqual(command.env, { GEMINI_TELEMETRY_ENABLED: 'false', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+    assert.deepEqual(command.args.slice(2), ['-o', 'json']);
   });
 });
 
@@ -78,5 +79,28 @@ describe('gemini adapter: extract()', () => {
     const got = await gemini.extract(processResult({ stdout }), request(), context());
     assert.equal(got.text, 'Done. All good.');
     assert.deepEqual(got.metrics, { inputTokens: 50, outputTokens: 5, cachedTokens: 10, costUsd: null, durationMs: 321, turns: null, sessionId: 's-9', model: 'gemini-2.5-flash' });
+  });
+});
+
+describe('gemini adapter: failures named precisely', () => {
+  it('JSON of an unexpected shape is invalid_envelope naming the bad field', async () => {
+    const got = await gemini.extract(processResult({ stdout: JSON.stringify({ session_id: 's', response: 42 }) }), request(), context());
+    assert.equal(got.failure?.class, 'invalid_envelope');
+    assert.match(got.failure?.detail ?? '', /response: /);
+    const stream = await gemini.extract(processResult({ stdout: '{"type":"init","session_id":"s"}\n{"type":"result","status":7}' }), request(), context());
+    assert.match(stream.failure?.detail ?? '', /status: /);
+  });
+
+  it('a run ended by a signal says so, never "exit code null"', async () => {
+    const stdout = '{"type":"init","session_id":"s","model":"m"}\n{"type":"result","status":"error"}';
+    const got = await gemini.extract(processResult({ stdout, exitCode: null, signal: 'SIGKILL' }), request(), context());
+    assert.equal(got.failure?.class, 'nonzero_exit');
+    assert.match(got.failure?.detail ?? '', /signal SIGKILL/);
+  });
+
+  it('reads the stderr JSON block once for the session id and the error (one hostile stderr, quick)', { timeout: 60_000 }, async () => {
+    const stderr = `{"session_id":"s-1","error":{"type":"Error","message":"quota","code":429}}\n${'}'.repeat(200_000)}`;
+    const got = await gemini.extract(processResult({ stderr, exitCode: 1 }), request(), context());
+    assert.deepEqual([got.failure?.class, got.failure?.httpStatus, got.metrics.sessionId], ['api_error', 429, 's-1']);
   });
 });

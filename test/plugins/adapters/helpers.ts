@@ -27,3 +27,17 @@ export const SCHEMA = {
   schema: { type: 'object', properties: { status: { type: 'string' }, action_taken: { type: 'string' } }, required: ['status', 'action_taken'] },
   file: '/tmp/sv-scratch/output-schema.json',
 };
+
+export interface DryRun {
+  command: { bin: string; args: string[]; stdin: string | null; env: Record<string, string> };
+}
+
+/** `supervisor run reviewer --cli <adapter> --dry-run --json`: the command the engine would start, through the real request. */
+export async function dryRun(cli: string, extra: string[] = []): Promise<DryRun> {
+  const { makeRepo } = await import('../../helpers/git-repo.ts');
+  const { runCli } = await import('../../helpers/run-cli.ts');
+  const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+  const run = await runCli(['run', 'reviewer', '--cli', cli, '--task', 'Review math.js', '--target', 'math.js', '--dry-run', '--json', ...extra], { cwd: repo });
+  if (run.code !== 0) throw new Error(`dry run of ${cli} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as DryRun;
+}

@@ -11,7 +11,8 @@ import { runProcess } from '../../../core/process/run-process.ts';
 import { createRegistry } from '../../../core/registry.ts';
 import { selfCommand } from '../../../core/self-command.ts';
 import replay, { exampleReply, replayEnvelope } from '../../../plugins/adapters/replay.ts';
-import { tempDir } from '../../helpers/git-repo.ts';
+import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { runCli } from '../../helpers/run-cli.ts';
 import { context, processResult, request } from './helpers.ts';
 
 const registry = createRegistry(builtinEntries());
@@ -27,6 +28,8 @@ async function runReplay(req: CommandRequest, env: Record<string, string> = {}):
 
 async function scratchRequest(overrides: Partial<CommandRequest> = {}): Promise<CommandRequest> {
   const dir = await tempDir('sv-replay-');
+  // The engine hands every attempt an existing scratch folder; so does this test.
+  await mkdir(join(dir, 'scratch'));
   return request({ scratchDir: join(dir, 'scratch'), cwd: dir, prompt: 'Review README.md please.', ...overrides });
 }
 
@@ -49,8 +52,13 @@ describe('replay adapter', () => {
     assert.match(notices[0] ?? '', /no canned replies/);
   });
 
-  it('asks the engine for the output schema (acceptsOutputSchema), which its default reply is built from', () => {
-    assert.equal(replay.acceptsOutputSchema, true);
+  it('gets the role\'s output schema from the engine and answers a whole run with an example of it', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const run = await runCli(['run', 'planner', '--cli', 'replay', '--task', 'Plan input validation', '--target', 'math.js', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as { status: string; output: { phases?: unknown } };
+    assert.equal(result.status, 'pass');
+    assert.ok(Array.isArray(result.output.phases), 'an example built from the plan schema, not the generic default answer');
   });
 
   it('the default reply fits every built-in output schema', () => {
