@@ -5,15 +5,7 @@
  * Sizes are measured once per part and summed (plus the "\n\n" joins), which for the "chars"
  * tokenizer is exactly the seeds' `len("\n\n".join(parts)) <= budget * 4`.
  */
-import {
-  CHARS_PER_TOKEN,
-  FILE_CONTEXT_PRIORITY,
-  FILE_CONTEXT_PROTECTED,
-  MARKERS,
-  PRIORITY_KEY_MAP,
-  PROTECTED_KEYS,
-  PRUNABLE_PRIORITY_ORDER,
-} from './constants.ts';
+import { CHARS_PER_TOKEN, FILE_CONTEXT_PROTECTED, MARKERS, PART_PRIORITY, PROMPT_LEVEL_KEYS, PROTECTED_KEYS } from './constants.ts';
 import { estimateTokens, type TokenizerName } from './tokens.ts';
 
 export interface Part {
@@ -68,19 +60,18 @@ function pruneUntilFits(parts: Part[], dropOrder: string[], fits: (kept: Part[])
   return null;
 }
 
-/** The role's priority_order mapped to file-context keys present in the parts (seed: _combine_file_context). */
+/** The role's priority_order less prompt-level keys, as far as it names parts present (seed: _combine_file_context). */
 export function resolveFilePriority(rolePriority: readonly string[] | undefined, presentKeys: ReadonlySet<string>): string[] {
   const mapped: string[] = [];
   for (const key of rolePriority ?? []) {
-    const target = Object.hasOwn(PRIORITY_KEY_MAP, key) ? PRIORITY_KEY_MAP[key] : key;
-    if (target != null && presentKeys.has(target) && !mapped.includes(target)) mapped.push(target);
+    if (!PROMPT_LEVEL_KEYS.has(key) && presentKeys.has(key) && !mapped.includes(key)) mapped.push(key);
   }
-  return mapped.length > 0 ? mapped : [...FILE_CONTEXT_PRIORITY];
+  return mapped.length > 0 ? mapped : [...PART_PRIORITY];
 }
 
 /**
  * Template flow (seed `_combine_file_context`): `always_include` is protected; the rest is
- * dropped lowest priority first, by the role's mapped priority_order or FILE_CONTEXT_PRIORITY.
+ * dropped lowest priority first, by the role's priority_order or PART_PRIORITY.
  * Where the seed then returns protected content only, parts outside the priority list
  * (extra sections such as test output) are first dropped one at a time, last first, so any
  * that still fit survive.
@@ -117,9 +108,9 @@ export function packWithBudget(parts: Part[], budgetTokens: number, tokenizer: T
   if (budgetTokens === Number.POSITIVE_INFINITY || fits(parts)) return { text: join(parts), pruned: [], warnings: [] };
 
   const prunableKeys = parts.map((p) => p.key).filter((k) => !PROTECTED_KEYS.has(k));
-  const unlisted = prunableKeys.filter((k) => !PRUNABLE_PRIORITY_ORDER.includes(k)).reverse();
+  const unlisted = prunableKeys.filter((k) => !PART_PRIORITY.includes(k)).reverse();
   const pruned: string[] = [];
-  const kept = pruneUntilFits(parts, [...unlisted, ...[...PRUNABLE_PRIORITY_ORDER].reverse()], fits, pruned);
+  const kept = pruneUntilFits(parts, [...unlisted, ...[...PART_PRIORITY].reverse()], fits, pruned);
   if (kept) return { text: join(kept), pruned, warnings: [] };
 
   const protectedOnly = parts.filter((p) => PROTECTED_KEYS.has(p.key));

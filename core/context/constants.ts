@@ -18,8 +18,11 @@ export const MAX_TOTAL_SIZE = 10 * 1024 * 1024;
 /** Cap on `always_include`: protected from pruning, so it gets its own hard limit. */
 export const MAX_ALWAYS_INCLUDE_SIZE = 2 * 1024 * 1024;
 
-/** Template flow: file-context keys, highest priority first (tree is pruned first). */
-export const FILE_CONTEXT_PRIORITY: readonly string[] = [
+/**
+ * Both flows: the prunable part keys, highest priority first (tree is pruned first). The
+ * template flow follows the role's priority_order instead when it names any of these.
+ */
+export const PART_PRIORITY: readonly string[] = [
   'target_file',
   'git_diff',
   'changed_files',
@@ -30,25 +33,10 @@ export const FILE_CONTEXT_PRIORITY: readonly string[] = [
 ];
 
 /**
- * Template flow: a role's `priority_order` key → file-context key. `null`: a prompt-level key
- * that the template renders itself, so it plays no part in file-context pruning. Keys not
- * listed map to themselves.
+ * Template flow: `priority_order` keys that are prompt-level — the template renders them
+ * itself, so they play no part in file-context pruning. Every other key names a part.
  */
-export const PRIORITY_KEY_MAP: Readonly<Record<string, string | null>> = {
-  target_file: 'target_file',
-  git_diff: 'git_diff',
-  changed_files: 'changed_files',
-  imports: 'imports',
-  related: 'related',
-  files: 'files',
-  tree: 'tree',
-  system_prompt: null,
-  task_description: null,
-  task: null,
-  readme: null,
-  docs: null,
-  standards: null,
-};
+export const PROMPT_LEVEL_KEYS: ReadonlySet<string> = new Set(['system_prompt', 'task_description', 'task', 'readme', 'docs', 'standards']);
 
 /** Template flow: never pruned. */
 export const FILE_CONTEXT_PROTECTED: ReadonlySet<string> = new Set(['always_include']);
@@ -56,14 +44,9 @@ export const FILE_CONTEXT_PROTECTED: ReadonlySet<string> = new Set(['always_incl
 /** Legacy flow: never pruned, whatever the budget. */
 export const PROTECTED_KEYS: ReadonlySet<string> = new Set(['system_prompt', 'task', 'always_include']);
 
-/** Legacy flow: prunable keys, highest priority first. Unlisted keys are pruned before these. */
-// The seeds give the legacy flow the same order as the template flow.
-export const PRUNABLE_PRIORITY_ORDER: readonly string[] = FILE_CONTEXT_PRIORITY;
-
 /** Include entries that are directives, not file patterns. */
 export const SENTINEL_GIT_DIFF = 'git diff --cached';
 export const SENTINEL_CHANGED_FILES = '$CHANGED_FILES';
-export const SENTINELS: ReadonlySet<string> = new Set([SENTINEL_GIT_DIFF, SENTINEL_CHANGED_FILES]);
 export const VAR_TARGET = '$TARGET';
 export const VAR_TARGET_IMPORTS = '$TARGET_IMPORTS';
 

@@ -11,7 +11,7 @@ export interface FileText {
 }
 
 /** A fence longer than any backtick run that starts a line of the content, so it cannot close early. */
-export function fenceFor(content: string): string {
+function fenceFor(content: string): string {
   let longest = 0;
   for (const match of content.matchAll(/^[ \t]*(`{3,})/gm)) longest = Math.max(longest, match[1]!.length);
   return '`'.repeat(Math.max(3, longest + 1));

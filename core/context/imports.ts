@@ -106,12 +106,8 @@ export async function resolveTargetImports(guard: PathGuard, targets: string[]):
     if (rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) return false;
     const cached = known.get(rel);
     if (cached !== undefined) return cached;
-    let ok = false;
-    try {
-      ok = (await stat(await guard.resolve(rel))).isFile();
-    } catch (error) {
-      if (isSupervisorError(error)) ok = false; // a symlink out of the repo: not an import we pack
-    }
+    // Missing, unreadable, or a symlink out of the repository: not an import we pack.
+    const ok = await guard.resolve(rel).then((absolute) => stat(absolute)).then((info) => info.isFile(), () => false);
     known.set(rel, ok);
     return ok;
   };

@@ -16,13 +16,9 @@ import { createPathGuard, type PathGuard } from './path-safety.ts';
 import { estimateTokens, loadTokenizer, type TokenizerName } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 
-export { estimateTokens, loadTokenizer, countTokens, type TokenizerName } from './tokens.ts';
-export { TEMPLATE_OVERHEAD_CHARS } from './constants.ts';
-export type { PackOptions, PackedContext, PackedPart } from './types.ts';
-
 /** The total budget in tokens: the caller's, else the role's token_budget, else none (Infinity). */
-export function resolveBudget(role: Role, budgetTokens: number | undefined): number {
-  const value = budgetTokens ?? role.context?.token_budget;
+function resolveBudget(role: Role, budgetTokens: number | undefined): number {
+  const value = budgetTokens ?? role.context.token_budget;
   if (value === undefined || value === null) return Number.POSITIVE_INFINITY;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw contextErrors.budgetInvalid(value);
   return value;
@@ -100,7 +96,7 @@ export async function packFileContext(opts: PackOptions): Promise<PackedContext>
     };
     return finish(parts, result, fileBudget, prepared);
   }
-  const result = combineFileContext(toParts(parts), fileBudget, opts.role.context?.priority_order, prepared.tokenizer);
+  const result = combineFileContext(toParts(parts), fileBudget, opts.role.context.priority_order, prepared.tokenizer);
   return finish(parts, result, fileBudget, prepared);
 }
 

@@ -12,7 +12,7 @@ type CountTokens = (text: string) => number;
 
 let o200k: CountTokens | undefined;
 
-export function isTokenizerName(value: unknown): value is TokenizerName {
+function isTokenizerName(value: unknown): value is TokenizerName {
   return value === 'chars' || value === 'o200k';
 }
 
@@ -40,14 +40,4 @@ export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars')
 export async function countTokens(text: string, tokenizer: TokenizerName = 'chars'): Promise<number> {
   await loadTokenizer(tokenizer);
   return estimateTokens(text, tokenizer);
-}
-
-/**
- * Whether a text fits a token budget. With "chars" this is the seeds' exact test,
- * `len(text) <= budget * 4`; with a real tokenizer, its count against the budget.
- */
-export function fitsBudget(text: string, budgetTokens: number, tokenizer: TokenizerName = 'chars'): boolean {
-  if (budgetTokens === Number.POSITIVE_INFINITY) return true;
-  if (tokenizer === 'chars') return text.length <= budgetTokens * CHARS_PER_TOKEN;
-  return estimateTokens(text, tokenizer) <= budgetTokens;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { combineFileContext, packWithBudget, resolveFilePriority, type Part } from '../../../core/context/budget.ts';
 import { MARKERS } from '../../../core/context/constants.ts';
-import { estimateTokens, fitsBudget, loadTokenizer } from '../../../core/context/tokens.ts';
+import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
 import { chars } from './_helpers.ts';
 
 const part = (key: string, n: number): Part => ({ key, content: chars(n, key[0]) });
@@ -14,11 +14,6 @@ describe('estimateTokens', () => {
     assert.equal(estimateTokens('abc'), 0);
     assert.equal(estimateTokens('abcd'), 1);
     assert.equal(estimateTokens(chars(4003)), 1000);
-  });
-
-  it('fits exactly at budget * 4 characters, not one more', () => {
-    assert.equal(fitsBudget(chars(400), 100), true);
-    assert.equal(fitsBudget(chars(401), 100), false);
   });
 
   it('counts o200k tokens exactly once loaded, and treats special-token text as data', async () => {
@@ -37,21 +32,28 @@ describe('combineFileContext (template flow)', () => {
     assert.equal(r.text, `${parts[0]!.content}\n\n${parts[1]!.content}`);
   });
 
-  it('drops tree, then files, then related ... before target_file (FILE_CONTEXT_PRIORITY)', () => {
+  it('fits exactly at budget * 4 characters, joins included, and not one more', () => {
+    const exact = [part('target_file', 200), part('files', 198)]; // 200 + "\n\n" + 198 = 400
+    assert.deepEqual(combineFileContext(exact, 100, undefined, 'chars').pruned, []);
+    const over = [part('target_file', 200), part('files', 199)];
+    assert.deepEqual(combineFileContext(over, 100, undefined, 'chars').pruned, ['files']);
+  });
+
+  it('drops tree, then files, then related ... before target_file (PART_PRIORITY)', () => {
     const parts = [part('target_file', 400), part('git_diff', 400), part('files', 400), part('tree', 400)];
     const r = combineFileContext(parts, 210, undefined, 'chars'); // 840 chars: two parts + join
     assert.deepEqual(r.pruned, ['tree', 'files']);
     assert.ok(r.text.length <= 840);
   });
 
-  it("follows the role's priority_order mapped through PRIORITY_KEY_MAP", () => {
+  it("follows the role's priority_order, prompt-level keys left out", () => {
     const parts = [part('target_file', 400), part('files', 400)];
     const r = combineFileContext(parts, 150, ['system_prompt', 'files', 'target_file'], 'chars');
     assert.deepEqual(r.pruned, ['target_file']);
     assert.equal(r.text, parts[1]!.content);
   });
 
-  it('falls back to FILE_CONTEXT_PRIORITY when priority_order has no file-context key', () => {
+  it('falls back to PART_PRIORITY when priority_order names no part present', () => {
     assert.deepEqual(resolveFilePriority(['task', 'readme', 'docs'], new Set(['files'])), ['target_file', 'git_diff', 'changed_files', 'imports', 'related', 'files', 'tree']);
     assert.deepEqual(resolveFilePriority(['files', 'custom', 'target_file'], new Set(['files', 'custom', 'target_file'])), ['files', 'custom', 'target_file']);
   });
@@ -74,6 +76,12 @@ describe('combineFileContext (template flow)', () => {
 
 describe('packWithBudget (legacy flow)', () => {
   const base = () => [part('system_prompt', 100), part('task', 100)];
+
+  it('fits exactly at budget * 4 characters, joins included, and not one more', () => {
+    const exact = [...base(), part('files', 96)]; // 100 + 2 + 100 + 2 + 96 = 300
+    assert.deepEqual(packWithBudget(exact, 75, 'chars').pruned, []);
+    assert.deepEqual(packWithBudget([...base(), part('files', 97)], 75, 'chars').pruned, ['files']);
+  });
 
   it('prunes unlisted keys first, then tree → files → ... → target_file', () => {
     const parts = [...base(), part('target_file', 100), part('files', 100), part('tree', 100), part('test_output', 100)];

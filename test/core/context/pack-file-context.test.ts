@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { MARKERS } from '../../../core/context/constants.ts';
-import { estimateTokens, packContext, packFileContext, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/pack.ts';
+import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/constants.ts';
+import { packContext, packFileContext } from '../../../core/context/pack.ts';
+import { estimateTokens } from '../../../core/context/tokens.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { chars, makeRole, packerRegistry } from './_helpers.ts';
 
