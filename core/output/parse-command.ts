@@ -1,15 +1,13 @@
 /** `supervisor parse`: raw CLI output → (adapter extract) → parser → validated JSON on stdout. */
-import { roleLoadOptions } from '../roles/load-options.ts';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Args } from '../cli/command.ts';
 import type { CliContext } from '../cli/context.ts';
 import { readStream } from '../cli/text-arg.ts';
 import { errors, wrapPluginError } from '../errors.ts';
-import type { CommandRequest, Extraction, ProcessResult } from '../plugin/contracts.ts';
+import type { AdapterPlugin, CommandRequest, Extraction, ProcessResult } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
-import type { Role } from '../roles/role.ts';
 import { selfCommand } from '../self-command.ts';
 import { outputErrors } from './errors.ts';
 import { wantsLegacyGrammar } from './legacy.ts';
@@ -33,46 +31,61 @@ async function readInput(file: string | undefined, ctx: CliContext): Promise<str
   }
 }
 
-/** The role through the roles loader (imported lazily: most parse calls need no role). */
-async function loadRoleForParse(name: string, ctx: CliContext, registry: Registry): Promise<Role> {
-  const { loadRole } = await import('../roles/load-role.ts');
-  return loadRole(name, roleLoadOptions(registry, { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir }));
+interface ParseSetup {
+  opts: ParseOutputOptions;
+  /** The role's `x-` extension fields, for the adapter's request. */
+  extensions: Record<string, unknown>;
 }
 
-async function parseOptions(args: Args, ctx: CliContext, registry: Registry): Promise<ParseOutputOptions> {
+async function parseSetup(args: Args, ctx: CliContext, registry: Registry): Promise<ParseSetup> {
   const parser = typeof args.parser === 'string' ? args.parser : undefined;
   const legacy = args.legacy === true;
   if (typeof args.role === 'string') {
-    const role = await loadRoleForParse(args.role, ctx, registry);
-    return {
+    // A role name, or a role file (relative to the current folder), as every command takes it.
+    const { loadRoleArg } = await import('../cli/role-arg.ts');
+    const role = await loadRoleArg(args.role, ctx);
+    const opts = {
       registry,
       schema: resolveOutputSchema(role),
       parser: parser ?? role.parser ?? DEFAULT_PARSER,
       role: { name: role.name, baseRole: role.base_role },
       legacy: legacy || wantsLegacyGrammar(role),
     };
+    return { opts, extensions: role.extensions };
   }
   const chosen = parser ?? DEFAULT_PARSER;
-  const schemaName = typeof args.schema === 'string' ? args.schema : chosen === 'v2-headers' ? 'v2-result' : GENERIC_SCHEMA;
-  return { registry, schema: loadOutputSchema(schemaName, { baseDir: ctx.deps.cwd }), parser: chosen, legacy };
+  // Without a role, the parser may say which built-in schema its answers follow (v2-headers: v2-result).
+  const schemaName = typeof args.schema === 'string' ? args.schema : (registry.get('parser', chosen).defaultSchema ?? GENERIC_SCHEMA);
+  return { opts: { registry, schema: loadOutputSchema(schemaName, { baseDir: ctx.deps.cwd }), parser: chosen, legacy }, extensions: {} };
 }
 
-async function extract(adapterName: string, stdout: string, opts: ParseOutputOptions, ctx: CliContext): Promise<Extraction> {
-  const adapter = opts.registry.get('adapter', adapterName);
-  const scratchDir = await mkdtemp(join(tmpdir(), 'sv-parse-'));
-  const request: CommandRequest = {
+/** The adapter's request, as a run would make it: the role's extensions, the schema only when the CLI takes one. */
+async function extractRequest(adapter: AdapterPlugin, setup: ParseSetup, scratchDir: string, ctx: CliContext): Promise<CommandRequest> {
+  const { schema, role } = setup.opts;
+  let outputSchema: CommandRequest['outputSchema'];
+  if (adapter.acceptsOutputSchema) {
+    const file = join(scratchDir, 'output-schema.json');
+    await writeFile(file, `${JSON.stringify(schema.schema, null, 2)}\n`);
+    outputSchema = { name: schema.name, schema: schema.schema, file };
+  }
+  return {
     prompt: '',
     cwd: ctx.repoRoot,
     scratchDir,
-    outputSchema: { name: opts.schema.name, schema: opts.schema.schema, file: opts.schema.file },
+    ...(outputSchema ? { outputSchema } : {}),
     instructionFiles: [],
     flags: [],
     config: {},
     allowEdits: false,
     stream: false,
     attempt: 1,
-    role: { name: opts.role?.name ?? 'parse', baseRole: opts.role?.baseRole ?? null, extensions: {} },
+    role: { name: role?.name ?? 'parse', baseRole: role?.baseRole ?? null, extensions: setup.extensions },
   };
+}
+
+async function extract(adapterName: string, stdout: string, setup: ParseSetup, ctx: CliContext): Promise<Extraction> {
+  const adapter = setup.opts.registry.get('adapter', adapterName);
+  const scratchDir = await mkdtemp(join(tmpdir(), 'sv-parse-'));
   const result: ProcessResult = {
     stdout,
     stderr: '',
@@ -84,9 +97,12 @@ async function extract(adapterName: string, stdout: string, opts: ParseOutputOpt
     truncated: { stdout: false, stderr: false },
   };
   try {
-    return await adapter.extract(result, request, { env: ctx.deps.env, self: selfCommand(), notice: (m) => ctx.warn(`notice: ${m}`) });
-  } catch (error) {
-    throw wrapPluginError(adapterName, 'extract', error);
+    const request = await extractRequest(adapter, setup, scratchDir, ctx);
+    try {
+      return await adapter.extract(result, request, { env: ctx.deps.env, self: selfCommand(), notice: (m) => ctx.warn(`notice: ${m}`) });
+    } catch (error) {
+      throw wrapPluginError(adapterName, 'extract', error);
+    }
   } finally {
     await rm(scratchDir, { recursive: true, force: true });
   }
@@ -95,14 +111,14 @@ async function extract(adapterName: string, stdout: string, opts: ParseOutputOpt
 export async function runParse(args: Args, ctx: CliContext): Promise<number> {
   const input = await readInput(typeof args.file === 'string' ? args.file : undefined, ctx);
   const registry = await ctx.registry();
-  const opts = await parseOptions(args, ctx, registry);
+  const setup = await parseSetup(args, ctx, registry);
   let output: Record<string, unknown>;
   if (typeof args.cli === 'string') {
-    const extraction = await extract(args.cli, input, opts, ctx);
+    const extraction = await extract(args.cli, input, setup, ctx);
     if (extraction.failure) throw outputErrors.cliReportedFailure(args.cli, extraction.failure);
-    output = parseExtraction(extraction, { ...opts, adapter: args.cli });
+    output = parseExtraction(extraction, { ...setup.opts, adapter: args.cli });
   } else {
-    output = parseOutput(input, opts);
+    output = parseOutput(input, setup.opts);
   }
   ctx.out(JSON.stringify(output, null, 2));
   return 0;

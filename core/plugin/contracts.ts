@@ -296,7 +296,7 @@ export interface ParserHooks {
    */
   formatInstructions?(ctx: ParserContext): string;
   /**
-   * Optional: the built-in output schema (or schema file) answers for this parser are validated
+   * Optional: the name of the built-in output schema answers for this parser are validated
    * against when `supervisor parse --parser <name>` names no role and no --schema. Default: generic.
    */
   defaultSchema?: string;

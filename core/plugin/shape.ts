@@ -30,7 +30,7 @@ const parserShape = v.looseObject({
   ...identity,
   parse: fn,
   formatInstructions: v.optional(fn),
-  defaultSchema: v.optional(v.pipe(v.string(), v.minLength(1))),
+  defaultSchema: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, 'the name of a built-in output schema'))),
 });
 
 const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape } as const;

@@ -93,4 +93,5 @@ export default definePlugin({
     );
   },
   formatInstructions: (ctx) => v2FormatInstructions(expectedV2Role(ctx.role)),
+  defaultSchema: 'v2-result',
 });

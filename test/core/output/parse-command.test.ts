@@ -112,6 +112,32 @@ describe('supervisor parse', () => {
   });
 });
 
+describe('supervisor parse: roles from files, parsers that name their schema', () => {
+  it('--role takes a role file, relative to the current folder', async () => {
+    const custom = await makeRepo({
+      'roles/triage.yaml': 'name: triage\ndescription: Sorts bug reports\ncli: claude\nsystem_prompt: Sort the report.\noutput_schema: ./triage.json\n',
+      'roles/triage.json': '{"type": "object", "required": ["bucket"], "properties": {"bucket": {"enum": ["ui", "api"]}}}',
+      'answer.md': '```json\n{"bucket": "db"}\n```\n',
+    });
+    for (const [cwd, arg] of [[custom, './roles/triage.yaml'], [join(custom, 'roles'), 'triage.yaml']] as const) {
+      const result = await runCli(['parse', '--role', arg, '--json', join(custom, 'answer.md')], { cwd });
+      assert.deepEqual([result.code, jsonError(result.stderr).code, jsonError(result.stderr).details.schema], [3, 'OUTPUT_INVALID', 'triage'], arg);
+    }
+  });
+
+  it("without a role or --schema, a parser's defaultSchema is used (else generic)", async () => {
+    const plugin = [
+      "import { definePlugin } from 'supervisor/plugin';",
+      "export default definePlugin({ kind: 'parser', name: 'bare', defaultSchema: 'review', parse: (text, ctx) => ctx.validate(JSON.parse(text)) });",
+    ].join('\n');
+    const custom = await makeRepo({ '.supervisor/plugins/bare.ts': plugin, 'answer.json': '{"status": "APPROVED"}' });
+    const result = await runCli(['parse', '--parser', 'bare', '--json', 'answer.json'], { cwd: custom });
+    assert.deepEqual([result.code, jsonError(result.stderr).details.schema], [3, 'review']);
+    const generic = await runCli(['parse', '--parser', 'bare', '--schema', 'generic', 'answer.json'], { cwd: custom });
+    assert.equal(generic.code, 0, generic.stderr);
+  });
+});
+
 describe('supervisor parse --cli', () => {
   let plugged: string;
   before(async () => {
@@ -145,6 +171,35 @@ describe('supervisor parse --cli', () => {
   it("names an invalid structured answer's violations rather than the text's missing JSON, as run does", async () => {
     const result = await runIn(['--schema', 'llm-chat'], envelope({ answer: 'no json here', structured: { action: 'BAD' } }));
     assert.deepEqual([result.code, jsonError(result.stderr).code], [3, 'OUTPUT_INVALID']);
+  });
+
+  it("hands extract() the request a run would: the role's extensions, the schema (as a file) only to CLIs that take one", async () => {
+    // The probe's extract() answers with what it was given.
+    const probe = (name: string, accepts: boolean) => [
+      "import { existsSync, readFileSync } from 'node:fs';",
+      "import { definePlugin, emptyMetrics } from 'supervisor/plugin';",
+      `export default definePlugin({ kind: 'adapter', name: '${name}', bin: '${name}-cli', acceptsOutputSchema: ${accepts},`,
+      '  command: () => ({ args: [] }),',
+      '  extract(_result, request) {',
+      '    const file = request.outputSchema?.file;',
+      "    const seen = { status: 'OK', extensions: request.role.extensions, schema: request.outputSchema?.name ?? null,",
+      "      fileHoldsSchema: file ? existsSync(file) && JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))) === JSON.stringify(request.outputSchema.schema) : null };",
+      "    return { text: '```json\\n' + JSON.stringify(seen) + '\\n```', metrics: emptyMetrics() };",
+      '  },',
+      '});',
+    ].join('\n');
+    const custom = await makeRepo({
+      '.supervisor/plugins/probe.ts': probe('probe', true),
+      '.supervisor/plugins/blind.ts': probe('blind', false),
+      '.supervisor/roles/prober.yaml': 'name: prober\ndescription: Probes\ncli: probe\nsystem_prompt: Probe.\nx-model: tiny\n',
+    });
+    const run = async (cli: string) => {
+      const result = await runCli(['parse', '--cli', cli, '--role', 'prober', '-'], { cwd: custom, stdin: 'raw' });
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout) as Record<string, unknown>;
+    };
+    assert.deepEqual(await run('probe'), { status: 'OK', extensions: { 'x-model': 'tiny' }, schema: 'generic', fileHoldsSchema: true });
+    assert.deepEqual(await run('blind'), { status: 'OK', extensions: { 'x-model': 'tiny' }, schema: null, fileHoldsSchema: null });
   });
 
   it('a failure the envelope reports is CLI_FAILED (exit 4); a crash in extract() names the adapter', async () => {
