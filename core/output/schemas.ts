@@ -3,7 +3,7 @@
  * the binary) or a user's file, and which one a role's answer is validated against.
  */
 import { readFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { listAssets, readAsset } from '../assets.ts';
 import { errors } from '../errors.ts';
 import type { Role } from '../roles/role.ts';
@@ -18,8 +18,12 @@ export interface OutputSchema {
   file: string;
 }
 
-/** Which built-in schema answers for a role, by the role's name or its base_role (seed 001). */
-export const ROLE_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
+/**
+ * Which built-in schema answers for a role with no output_schema, by the role's name or its
+ * base_role (seed 001). The built-in roles name theirs; this serves users' roles that take a
+ * base role's name (an override of `planner` in .supervisor/roles, say) without naming one.
+ */
+const ROLE_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   planner: 'plan',
   implementer: 'implementation',
   reviewer: 'review',
@@ -41,8 +45,11 @@ export function listOutputSchemas(): string[] {
     .map((file) => file.slice(0, -'.json'.length));
 }
 
-/** A path names a file; anything else names a built-in schema. */
-function isPath(nameOrPath: string): boolean {
+/**
+ * An output schema value is a path (not a built-in name) when it has a folder part or a .json
+ * ending. The one rule for this (core/roles/pre-merge.ts keeps a copy, isSchemaPath).
+ */
+export function isSchemaPath(nameOrPath: string): boolean {
   return /[\\/]/.test(nameOrPath) || /\.json$/i.test(nameOrPath);
 }
 
@@ -79,7 +86,7 @@ function loadBuiltin(name: string): OutputSchema {
  * baseDir; anything with a slash or ending in .json is a path). User files are read each time.
  */
 export function loadOutputSchema(nameOrPath: string, opts: { baseDir: string }): OutputSchema {
-  if (!isPath(nameOrPath)) return loadBuiltin(nameOrPath);
+  if (!isSchemaPath(nameOrPath)) return loadBuiltin(nameOrPath);
   const file = resolve(opts.baseDir, nameOrPath);
   let content: string;
   try {
@@ -93,13 +100,16 @@ export function loadOutputSchema(nameOrPath: string, opts: { baseDir: string }):
 /**
  * The schema a role's answer is validated against: the role's own `output_schema`, else the
  * built-in for its name, else the one for its base_role, else generic (so unknown and overlay
- * roles are still validated).
+ * roles are still validated). Loaded roles hold absolute schema paths; a relative one is taken
+ * relative to the role's file, and a role without a file must give an absolute path.
  */
-export function resolveOutputSchema(
-  role: Pick<Role, 'name' | 'base_role' | 'output_schema'> & { file?: string },
-): OutputSchema {
-  if (role.output_schema) {
-    return loadOutputSchema(role.output_schema, { baseDir: role.file ? dirname(role.file) : process.cwd() });
+export function resolveOutputSchema(role: Pick<Role, 'name' | 'base_role' | 'output_schema' | 'file'>): OutputSchema {
+  const own = role.output_schema;
+  if (own) {
+    if (isSchemaPath(own) && !isAbsolute(own) && !role.file) {
+      throw outputErrors.schemaInvalid(own, `a relative path, but role "${role.name}" has no file it could be relative to`);
+    }
+    return loadOutputSchema(own, { baseDir: role.file ? dirname(role.file) : '/' });
   }
   const byName = Object.hasOwn(ROLE_SCHEMAS, role.name) ? ROLE_SCHEMAS[role.name] : undefined;
   const byBase = role.base_role && Object.hasOwn(ROLE_SCHEMAS, role.base_role) ? ROLE_SCHEMAS[role.base_role] : undefined;

@@ -88,7 +88,7 @@ Fixed version:
   });
 
   it('unknown roles validate through generic: any object passes with status UNKNOWN, arrays do not', () => {
-    const generic = resolveOutputSchema({ name: 'my-overlay-role', base_role: null, output_schema: null });
+    const generic = resolveOutputSchema({ name: 'my-overlay-role', base_role: null, output_schema: null, file: '' });
     assert.deepEqual(parseOutput('```json\n{"verdict": "ok"}\n```', { registry, schema: generic }), { verdict: 'ok', status: 'UNKNOWN' });
     assert.equal(parseError(() => parseOutput('```json\n[1, 2]\n```', { registry, schema: generic })).code, 'OUTPUT_INVALID');
     assert.equal(parseError(() => parseOutput('```json\n"text"\n```', { registry, schema: generic })).code, 'OUTPUT_INVALID');

@@ -7,10 +7,11 @@ import { validateJson } from '../../../core/json-schema.ts';
 import { exampleFromSchema } from '../../../core/plugin/index.ts';
 import { listOutputSchemas, loadOutputSchema, resolveOutputSchema } from '../../../core/output/schemas.ts';
 import { validateOutput } from '../../../core/output/validate-output.ts';
-import { tempDir } from '../../helpers/git-repo.ts';
+import { loadRole } from '../../../core/roles/load-role.ts';
+import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
 
 const BUILTINS = ['generic', 'implementation', 'llm-chat', 'plan', 'review', 'v2-result'];
-const role = (name: string, base_role: string | null = null, output_schema: string | null = null) => ({ name, base_role, output_schema });
+const role = (name: string, base_role: string | null = null, output_schema: string | null = null) => ({ name, base_role, output_schema, file: '' });
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -99,6 +100,25 @@ describe('output schemas', () => {
     assert.equal(loadOutputSchema('answer.json', { baseDir: dir }).file, file);
     assert.equal(loadOutputSchema('./answer.json', { baseDir: dir }).file, file);
     assert.equal(resolveOutputSchema({ ...role('custom', null, 'answer.json'), file: join(dir, 'custom.yaml') }).file, file);
+    // Not against the process's current folder: a role without a file needs an absolute path.
+    assert.equal(codeOf(() => resolveOutputSchema(role('custom', null, 'answer.json'))), 'OUTPUT_SCHEMA_INVALID');
+  });
+
+  it("a loaded role with no schema of its own gets its name's, else its base role's (real roles, real resolution)", async () => {
+    const repo = await makeRepo({
+      '.supervisor/roles/planner.yaml': 'name: planner\ndescription: Our planner\ncli: claude\nsystem_prompt: Plan.\n',
+      '.supervisor/roles/reviewer.yaml': 'name: reviewer\ndescription: Our reviewer\ncli: claude\nsystem_prompt: Review.\n',
+      '.supervisor/roles/strict.yaml': 'name: strict\nextends: reviewer\ndescription: Stricter\n',
+      '.supervisor/roles/triage.yaml': 'name: triage\ndescription: Sorts\ncli: claude\nsystem_prompt: Sort.\n',
+    });
+    const load = (name: string) => loadRole(name, { repoRoot: repo, homeDir: repo, adapters: ['claude'] });
+    const resolved = async (name: string) => {
+      const loaded = await load(name);
+      assert.equal(loaded.output_schema, null, name);
+      return resolveOutputSchema(loaded).name;
+    };
+    assert.deepEqual([await resolved('planner'), await resolved('strict'), await resolved('triage')], ['plan', 'review', 'generic']);
+    assert.equal((await load('strict')).base_role, 'reviewer');
   });
 
   it('refuses unknown names, unreadable files, invalid JSON and schemas that do not describe an object', async () => {
