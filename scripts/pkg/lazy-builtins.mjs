@@ -31,3 +31,13 @@ export function makeBuiltinsLazy(code) {
   });
   return { code: rewritten, count };
 }
+
+/**
+ * makeBuiltinsLazy for the build: a bundle in which nothing was rewritten means esbuild's output
+ * no longer looks like the pattern, and start-up would silently get slower. Returns the code.
+ */
+export function makeBuiltinsLazyOrFail(code) {
+  const { code: rewritten, count } = makeBuiltinsLazy(code);
+  if (count === 0) throw new Error('bundle: no require of a lazy built-in was rewritten; check makeBuiltinsLazy against this esbuild\'s output');
+  return rewritten;
+}

@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NODE_VERSION } from './targets.mjs';
 
-const here = new URL('.', import.meta.url).pathname;
+const here = fileURLToPath(new URL('.', import.meta.url));
 const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8'));
 
 function run(bin, args, options = {}) {
@@ -21,6 +22,21 @@ function lockedIntegrity(name) {
   return entry.integrity;
 }
 
+/**
+ * The target's node executable installed by npm ci under `modules`, only at NODE_VERSION: after a
+ * NODE_VERSION bump an older install must not be packed. Undefined otherwise.
+ */
+export function installedStockNode(target, modules = join(here, 'node_modules')) {
+  const exe = join(modules, target.npm, target.exe);
+  let version;
+  try {
+    version = JSON.parse(readFileSync(join(modules, target.npm, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+  return version === NODE_VERSION && existsSync(exe) ? exe : undefined;
+}
+
 function integrityOf(file) {
   return `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
 }
@@ -32,8 +48,8 @@ function integrityOf(file) {
  * reason) when the registry cannot provide it.
  */
 export function stockNode(target, workDir) {
-  const installed = join(here, 'node_modules', target.npm, target.exe);
-  if (existsSync(installed)) return { path: installed };
+  const installed = installedStockNode(target);
+  if (installed) return { path: installed };
   const dir = join(workDir, `${target.npm}-${NODE_VERSION}`);
   const exe = join(dir, 'package', target.exe);
   if (existsSync(`${exe}.ok`)) return { path: exe };

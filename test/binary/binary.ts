@@ -9,12 +9,14 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: a plain .mjs build script without types
+import { hostTarget, outputName } from '../../scripts/pkg/targets.mjs';
 import { tempDir } from '../helpers/git-repo.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const hostId = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
-/** The binary `npm run build` made for this machine (SUPERVISOR_BINARY overrides). */
-export const BUILT_BINARY = process.env.SUPERVISOR_BINARY ?? join(root, 'dist', `supervisor-${hostId}`);
+const host: { id: string } | undefined = hostTarget();
+/** The binary `npm run build` made for this machine (SUPERVISOR_BINARY overrides), named as the build names it. */
+export const BUILT_BINARY: string = process.env.SUPERVISOR_BINARY ?? join(root, 'dist', host ? (outputName(host) as string) : `supervisor-${process.platform}-${process.arch}`);
 
 /** Why the binary tests cannot run, or undefined when they can. */
 export function missingBinary(): string | undefined {
