@@ -4,11 +4,11 @@
  * when the cap bites. Exact paths outside the repository are refused; glob matches that are
  * symlinks leading outside are skipped with a notice. Unreadable files are skipped silently.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { MARKERS, MAX_ALWAYS_INCLUDE_SIZE, MAX_FILE_SIZE } from './constants.ts';
-import { looksBinary, renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
+import { MARKERS, MAX_ALWAYS_INCLUDE_SIZE } from './constants.ts';
+import { renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
 import { checkPattern, type PathGuard } from './path-safety.ts';
+import { readText } from './read-text.ts';
 import { isSupervisorError } from '../errors.ts';
 
 export interface AlwaysIncludePart {
@@ -53,26 +53,17 @@ export async function packAlwaysInclude(guard: PathGuard, patterns: string[]): P
     for (const { path, absolute } of await expand(guard, pattern, notices)) {
       if (seen.has(path)) continue;
       seen.add(path);
-      try {
-        const info = await stat(absolute);
-        if (!info.isFile()) continue;
-        if (info.size > MAX_FILE_SIZE) {
-          sections.push(renderFileMarker(path, MARKERS.fileTooLarge));
-          continue;
-        }
-        if (total + info.size > MAX_ALWAYS_INCLUDE_SIZE) {
-          sections.push(renderFileMarker(path, MARKERS.skippedTotalCap));
-          capped = true;
-          continue;
-        }
-        const bytes = await readFile(absolute);
-        if (looksBinary(bytes)) continue;
-        sections.push(renderFileSection(path, bytes.toString('utf8')));
+      const read = await readText(absolute, MAX_ALWAYS_INCLUDE_SIZE - total);
+      if (read.kind === 'text') {
+        sections.push(renderFileSection(path, read.content));
         files.push(path);
-        total += bytes.length;
-      } catch {
-        // unreadable: skipped silently, as the seed does
-      }
+        total += read.bytes;
+      } else if (read.kind === 'tooLarge') {
+        sections.push(renderFileMarker(path, MARKERS.fileTooLarge));
+      } else if (read.kind === 'overRoom') {
+        sections.push(renderFileMarker(path, MARKERS.skippedTotalCap));
+        capped = true;
+      } // not a file, binary, unreadable: skipped silently, as the seed does
     }
   }
   const warnings: string[] = [];

@@ -8,19 +8,28 @@ import type { PackRequest } from '../plugin/contracts.ts';
 import { packAlwaysInclude } from './always-include.ts';
 import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
 import { titleOf } from './file-section.ts';
-import { resolveTargetImports } from './imports.ts';
+import { resolveTargetImports, type TargetSource } from './imports.ts';
 import { mergeParts, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
 import { checkPattern } from './path-safety.ts';
 import { resolveGit, resolvePatterns } from './patterns.ts';
-import { packTargetFiles } from './target-files.ts';
+import { readText } from './read-text.ts';
+import { renderFileList, type ReadFile } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 const filesOf = (parts: Map<string, MergedPart>) => new Set([...parts.values()].flatMap((p) => p.files));
 
+/** A target, normalised and resolved inside the repository by packing's first step. */
+export interface Target {
+  path: string;
+  absolute: string;
+}
+
 /** Parts by key, in prompt order; notices and warnings go to the host. */
-export async function gatherParts(opts: PackOptions, host: PackerHost, targets: string[]): Promise<Map<string, MergedPart>> {
+export async function gatherParts(opts: PackOptions, host: PackerHost, targets: Target[]): Promise<Map<string, MergedPart>> {
+  const { guard } = host;
+  const targetPaths = targets.map((t) => t.path);
   const context = opts.role.context;
   const include = [...strings(context.include), ...(opts.include ?? [])];
   const exclude = [...strings(context.exclude), ...(opts.exclude ?? [])].map(checkPattern);
@@ -30,31 +39,39 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   const gitChosen = packers.includes(GIT_DIFF_PACKER);
   const git = resolveGit(context, resolved, gitChosen);
   const request = (patterns: string[], skipFiles: Iterable<string>): PackRequest => ({
-    repoRoot: host.guard.root,
+    repoRoot: guard.root,
     include: patterns,
     exclude,
     skipFiles: [...skipFiles],
-    targets,
+    targets: targetPaths,
     context: { ...context, include, exclude },
     style: opts.style ?? (context.style === 'xml' ? 'xml' : 'markdown'),
     git,
   });
 
   const parts = new Map<string, MergedPart>();
-  const always = await packAlwaysInclude(host.guard, strings(context.always_include));
-  const wantsGit = !gitChosen && (git.staged || git.unstaged || git.changedFiles);
-  const [target, imports, gitParts] = await Promise.all([
-    packTargetFiles(host.guard, targets.filter((t) => !always.files.includes(t))),
-    resolved.targetImports ? resolveTargetImports(host.guard, targets) : Promise.resolve([]),
-    wantsGit ? runPackerChecked(host, GIT_DIFF_PACKER, request([], [...always.files, ...targets])) : undefined,
+  // Each target is read once: for its part and for $TARGET_IMPORTS.
+  const [always, targetFiles] = await Promise.all([
+    packAlwaysInclude(guard, strings(context.always_include)),
+    Promise.all(targets.map(async ({ path, absolute }): Promise<ReadFile> => ({ path, read: await readText(absolute) }))),
   ]);
+  const sources = targetFiles.flatMap(({ path, read }): TargetSource[] => (read.kind === 'text' ? [{ path, content: read.content }] : []));
+  const wantsGit = !gitChosen && (git.staged || git.unstaged || git.changedFiles);
+  const [imports, gitParts] = await Promise.all([
+    resolved.targetImports ? resolveTargetImports(guard, sources) : Promise.resolve([]),
+    wantsGit ? runPackerChecked(host, GIT_DIFF_PACKER, request([], [...always.files, ...targetPaths])) : undefined,
+  ]);
+  const target = renderFileList(targetFiles.filter((t) => !always.files.includes(t.path)));
   if (always.content) parts.set('always_include', { content: always.content, files: always.files });
   always.warnings.forEach(host.warn);
   always.notices.forEach(host.notice);
   if (target.content) parts.set('target_file', { content: target.content, files: target.files });
   if (gitParts) mergeParts(parts, gitParts);
   const packedSoFar = filesOf(parts);
-  const importPart = await packTargetFiles(host.guard, imports.filter((f) => !packedSoFar.has(f)), '## Imported Files');
+  const importFiles = imports.filter((f) => !packedSoFar.has(f));
+  // Resolved by the import resolver already; resolved again to read what it leads to now.
+  const importReads = await Promise.all(importFiles.map(async (path): Promise<ReadFile> => ({ path, read: await readText(await guard.resolve(path)) })));
+  const importPart = renderFileList(importReads, '## Imported Files');
   if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
 
   // Recomputed before each packer: a later packer must not repeat what an earlier one packed.

@@ -8,11 +8,9 @@
  * (at its root or under `src/`). A regex scan, not a parser: a string that merely looks like
  * an import can add a file, and nothing outside the repository is ever resolved.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { posix } from 'node:path';
-import { MAX_FILE_SIZE } from './constants.ts';
+import { stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import type { PathGuard } from './path-safety.ts';
-import { isSupervisorError } from '../errors.ts';
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json', '.d.ts'];
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/;
@@ -98,32 +96,30 @@ async function resolvePy(fromFile: string, imp: PyImport, exists: Exists): Promi
   return out;
 }
 
+/** A target's repository-relative path and its text, read once by the caller. */
+export interface TargetSource {
+  path: string;
+  content: string;
+}
+
 /** Direct imports of the targets that are files inside the repository, sorted, targets excluded. */
-export async function resolveTargetImports(guard: PathGuard, targets: string[]): Promise<string[]> {
+export async function resolveTargetImports(guard: PathGuard, targets: readonly TargetSource[]): Promise<string[]> {
   const known = new Map<string, boolean>();
   const exists: Exists = async (path) => {
     const rel = posix.normalize(path);
     if (rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) return false;
     const cached = known.get(rel);
     if (cached !== undefined) return cached;
-    // Missing, unreadable, or a symlink out of the repository: not an import we pack.
-    const ok = await guard.resolve(rel).then((absolute) => stat(absolute)).then((info) => info.isFile(), () => false);
+    // Most candidates do not exist: a stat answers those. A file that does is then resolved,
+    // so one reached through a symlink out of the repository is not an import we pack.
+    const isFile = await stat(join(guard.root, rel)).then((info) => info.isFile(), () => false);
+    const ok = isFile && (await guard.resolve(rel).then(() => true, () => false));
     known.set(rel, ok);
     return ok;
   };
 
   const found = new Set<string>();
-  for (const target of targets) {
-    let source: string;
-    try {
-      const absolute = await guard.resolve(target);
-      const info = await stat(absolute);
-      if (!info.isFile() || info.size > MAX_FILE_SIZE) continue;
-      source = await readFile(absolute, 'utf8');
-    } catch (error) {
-      if (isSupervisorError(error)) throw error;
-      continue;
-    }
+  for (const { path: target, content: source } of targets) {
     if (JS_FILE.test(target)) {
       for (const spec of jsSpecifiers(source)) {
         const file = await resolveJs(target, spec, exists);
@@ -133,6 +129,6 @@ export async function resolveTargetImports(guard: PathGuard, targets: string[]):
       for (const imp of pyImports(source)) for (const file of await resolvePy(target, imp, exists)) found.add(posix.normalize(file));
     }
   }
-  const targetSet = new Set(targets);
+  const targetSet = new Set(targets.map((t) => t.path));
   return [...found].filter((f) => !targetSet.has(f)).sort();
 }

@@ -7,13 +7,13 @@
  *   system_prompt, task and always_include protected.
  */
 import type { Role } from '../roles/role.ts';
-import { combineFileContext, packWithBudget, type BudgetResult, type Part } from './budget.ts';
+import { combineFileContext, createMeasure, packWithBudget, type BudgetResult, type Measure, type Part } from './budget.ts';
 import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from './constants.ts';
 import { contextErrors } from './errors.ts';
-import { gatherParts } from './gather.ts';
+import { gatherParts, type Target } from './gather.ts';
 import type { MergedPart, PackerHost } from './packers.ts';
-import { createPathGuard, type PathGuard } from './path-safety.ts';
-import { estimateTokens, loadTokenizer, type TokenizerName } from './tokens.ts';
+import { createPathGuard } from './path-safety.ts';
+import { loadTokenizer } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 
 /** The total budget in tokens: the caller's, else the role's token_budget, else none (Infinity). */
@@ -26,9 +26,8 @@ function resolveBudget(role: Role, budgetTokens: number | undefined): number {
 
 interface Prepared {
   host: PackerHost;
-  guard: PathGuard;
-  targets: string[];
-  tokenizer: TokenizerName;
+  targets: Target[];
+  measure: Measure;
   notices: string[];
   warnings: string[];
 }
@@ -38,8 +37,8 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
   await loadTokenizer(tokenizer);
   const guard = createPathGuard(opts.repoRoot);
   // Targets are named explicitly: one outside the repository stops the pack before any read.
-  const targets = [...new Set(opts.targets.map((t) => guard.normalise(t)))];
-  await Promise.all(targets.map((t) => guard.resolve(t)));
+  const paths = [...new Set(opts.targets.map((t) => guard.normalise(t)))];
+  const targets = await Promise.all(paths.map(async (path) => ({ path, absolute: await guard.resolve(path) })));
   const notices: string[] = [];
   const warnings: string[] = [];
   const host: PackerHost = {
@@ -52,18 +51,21 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
     },
     warn: (message) => void warnings.push(message),
   };
-  return { host, guard, targets, tokenizer, notices, warnings };
+  return { host, targets, measure: createMeasure(tokenizer), notices, warnings };
 }
 
-function finish(parts: Map<string, MergedPart>, result: BudgetResult, budgetTokens: number, prepared: Prepared): PackedContext {
-  const { tokenizer, notices, warnings, host } = prepared;
+/** The parts as the budget sees them: built once, so each is measured once. */
+const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content }));
+
+function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResult, budgetTokens: number, prepared: Prepared): PackedContext {
+  const { measure, notices, warnings, host } = prepared;
   const prunedSet = new Set(result.pruned);
-  const packedParts = [...parts].map(([key, part]) => ({
-    key,
-    tokens: estimateTokens(part.content, tokenizer),
+  const packedParts = list.map((part) => ({
+    key: part.key,
+    tokens: measure.tokens([part]),
     bytes: Buffer.byteLength(part.content),
-    files: part.files,
-    pruned: prunedSet.has(key),
+    files: parts.get(part.key)!.files,
+    pruned: prunedSet.has(part.key),
   }));
   if (result.pruned.length) {
     const dropped = packedParts.filter((p) => p.pruned).map((p) => `${p.key} (~${p.tokens} tokens)`);
@@ -75,29 +77,29 @@ function finish(parts: Map<string, MergedPart>, result: BudgetResult, budgetToke
     pruned: result.pruned,
     notices,
     warnings: [...warnings, ...result.warnings],
-    estimatedTokens: estimateTokens(result.text, tokenizer),
+    estimatedTokens: result.tokens,
     budgetTokens,
   };
 }
-
-const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content }));
 
 /** Template flow: file context only, fitted into token_budget − TEMPLATE_OVERHEAD_CHARS / 4. */
 export async function packFileContext(opts: PackOptions): Promise<PackedContext> {
   const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
   const fileBudget = Math.max(0, total - Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN));
-  const parts = await gatherParts(opts, prepared.host, prepared.targets);
   if (fileBudget === 0) {
+    // Known before anything is read: nothing could be kept, so nothing is gathered.
     const result: BudgetResult = {
       text: MARKERS.overheadExceedsBudget,
-      pruned: [...parts.keys()],
+      pruned: [],
       warnings: [`Template overhead (~${TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN} tokens) exceeds the token budget of ${total}; no file context included`],
+      tokens: prepared.measure.tokens([{ key: 'marker', content: MARKERS.overheadExceedsBudget }]),
     };
-    return finish(parts, result, fileBudget, prepared);
+    return finish(new Map(), [], result, fileBudget, prepared);
   }
-  const result = combineFileContext(toParts(parts), fileBudget, opts.role.context.priority_order, prepared.tokenizer);
-  return finish(parts, result, fileBudget, prepared);
+  const parts = await gatherParts(opts, prepared.host, prepared.targets);
+  const list = toParts(parts);
+  return finish(parts, list, combineFileContext(list, fileBudget, opts.role.context.priority_order, prepared.measure), fileBudget, prepared);
 }
 
 /** Legacy flow: the whole prompt (system prompt, "## Task", files, extra sections) within token_budget. */
@@ -113,6 +115,6 @@ export async function packContext(opts: PackOptions & { task: string }): Promise
   const order = ['target_file', 'always_include'];
   for (const key of order) if (gathered.has(key)) parts.set(key, gathered.get(key)!);
   for (const [key, part] of gathered) if (!parts.has(key)) parts.set(key, part);
-  const result = packWithBudget(toParts(parts), total, prepared.tokenizer);
-  return finish(parts, result, total, prepared);
+  const list = toParts(parts);
+  return finish(parts, list, packWithBudget(list, total, prepared.measure), total, prepared);
 }

@@ -1,12 +1,12 @@
 /**
  * Target files (seed `_pack_target_files`): the files being worked on, whole, under
- * "## Target Files". A file over the per-file cap or one that cannot be read gets a marker
- * instead of its content; a path outside the repository is refused before anything is read.
+ * "## Target Files" — and the imports part, laid out the same way. A file over the per-file
+ * cap or one that cannot be read gets a marker instead of its content. Paths come checked:
+ * the targets by packing's first step, the imports by their resolver.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { MARKERS, MAX_FILE_SIZE } from './constants.ts';
-import { looksBinary, renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
-import type { PathGuard } from './path-safety.ts';
+import { MARKERS } from './constants.ts';
+import { renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
+import type { TextRead } from './read-text.ts';
 
 export interface FileListPart {
   /** "" when there was nothing to pack. */
@@ -14,24 +14,19 @@ export interface FileListPart {
   files: string[];
 }
 
-async function renderOne(guard: PathGuard, path: string): Promise<string> {
-  const absolute = await guard.resolve(path); // throws PATH_OUTSIDE_REPO: never read
-  try {
-    const info = await stat(absolute);
-    if (!info.isFile()) return renderFileMarker(path, MARKERS.couldNotRead);
-    if (info.size > MAX_FILE_SIZE) return renderFileMarker(path, MARKERS.fileTooLarge);
-    const bytes = await readFile(absolute);
-    if (looksBinary(bytes)) return renderFileMarker(path, MARKERS.couldNotRead);
-    return renderFileSection(path, bytes.toString('utf8'));
-  } catch {
-    return renderFileMarker(path, MARKERS.couldNotRead);
-  }
+/** A repository-relative file and what reading it gave. */
+export interface ReadFile {
+  path: string;
+  read: TextRead;
 }
 
-/** Packs the given repository-relative files under `heading` (default "## Target Files"). */
-export async function packTargetFiles(guard: PathGuard, paths: string[], heading = '## Target Files'): Promise<FileListPart> {
-  const files = [...new Set(paths.map((p) => guard.normalise(p)))];
+function renderOne({ path, read }: ReadFile): string {
+  if (read.kind === 'text') return renderFileSection(path, read.content);
+  return renderFileMarker(path, read.kind === 'tooLarge' ? MARKERS.fileTooLarge : MARKERS.couldNotRead);
+}
+
+/** The files under `heading` (default "## Target Files"), each listed once. */
+export function renderFileList(files: readonly ReadFile[], heading = '## Target Files'): FileListPart {
   if (files.length === 0) return { content: '', files: [] };
-  const sections = await Promise.all(files.map((path) => renderOne(guard, path)));
-  return { content: renderUnderHeading(heading, sections), files };
+  return { content: renderUnderHeading(heading, files.map(renderOne)), files: files.map((f) => f.path) };
 }

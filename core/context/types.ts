@@ -47,6 +47,10 @@ export interface PackedContext {
   notices: string[];
   /** The budget could not be met, caps were hit on protected content. */
   warnings: string[];
+  /**
+   * Tokens of `text` as the budget counts them: each part once, plus the joins. Exact for
+   * "chars"; for "o200k" the parts' counts summed (a token or so above the joined text's count).
+   */
   estimatedTokens: number;
   /** The budget the parts were fitted into (after template overhead); Infinity when none. */
   budgetTokens: number;

@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/constants.ts';
 import { packContext, packFileContext } from '../../../core/context/pack.ts';
 import { estimateTokens } from '../../../core/context/tokens.ts';
+import { definePlugin } from '../../../core/plugin/index.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { chars, makeRole, packerRegistry } from './_helpers.ts';
 
@@ -66,6 +67,17 @@ describe('packFileContext (template flow)', () => {
     const packed = await packFileContext({ role: makeRole({ include: ['**/*'], token_budget: 1000 }), repoRoot: repo, targets: ['a.ts'], registry });
     assert.equal(packed.text, MARKERS.overheadExceedsBudget);
     assert.equal(packed.warnings.length, 1);
+  });
+
+  it('gathers nothing at all when the template overhead eats the whole budget', async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    const ran: string[] = [];
+    const spy = definePlugin({ kind: 'packer', name: 'spy', pack: async () => (ran.push('spy'), { parts: [], notices: [] }) });
+    const role = makeRole({ include: ['**/*'], packers: ['spy'], git_diff: true, token_budget: 1000 });
+    const packed = await packFileContext({ role, repoRoot: repo, targets: ['a.ts'], registry: packerRegistry(spy) });
+    assert.deepEqual(ran, []);
+    assert.deepEqual(packed.parts, []);
+    assert.equal(packed.estimatedTokens, estimateTokens(MARKERS.overheadExceedsBudget));
   });
 
   it('never prunes always_include, even alone over budget, and warns', async () => {
@@ -162,6 +174,14 @@ describe('packFileContext (template flow)', () => {
     const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: [], registry, tokenizer: 'o200k' });
     assert.equal(packed.estimatedTokens, estimateTokens(packed.text, 'o200k'));
     assert.notEqual(packed.estimatedTokens, estimateTokens(packed.text));
+  });
+
+  it('with o200k, the total is the parts\' own counts plus the joins: the text is not tokenized again', async () => {
+    const repo = await makeRepo({ 't.ts': 'export const t = 1;\n', 'a.ts': 'const hello = "world";\n' });
+    const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: ['t.ts'], registry, tokenizer: 'o200k' });
+    assert.equal(packed.parts.length, 2);
+    const sum = packed.parts.reduce((n, p) => n + p.tokens, 0) + estimateTokens('\n\n', 'o200k');
+    assert.equal(packed.estimatedTokens, sum);
   });
 });
 

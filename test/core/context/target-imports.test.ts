@@ -1,6 +1,6 @@
 /** $TARGET_IMPORTS on small TypeScript / JavaScript and Python repositories. */
 import assert from 'node:assert/strict';
-import { symlink } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveTargetImports } from '../../../core/context/imports.ts';
@@ -8,6 +8,9 @@ import { packFileContext } from '../../../core/context/pack.ts';
 import { createPathGuard } from '../../../core/context/path-safety.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
+
+/** The targets as packing hands them over: path and text, read once. */
+const sources = (repo: string, paths: string[]) => Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(repo, path), 'utf8') })));
 
 describe('$TARGET_IMPORTS for TypeScript and JavaScript', () => {
   const files = {
@@ -43,7 +46,7 @@ describe('$TARGET_IMPORTS for TypeScript and JavaScript', () => {
 
   it('resolves import, export-from, side-effect imports, require and import() with extensions and index files', async () => {
     const repo = await makeRepo(files);
-    const found = await resolveTargetImports(createPathGuard(repo), ['src/main.ts']);
+    const found = await resolveTargetImports(createPathGuard(repo), await sources(repo, ['src/main.ts']));
     assert.deepEqual(found, [
       'shared/up.ts',
       'src/a.ts',
@@ -77,7 +80,7 @@ describe('$TARGET_IMPORTS for TypeScript and JavaScript', () => {
     await writeFiles(outside, { 'evil.ts': 'export const evil = 1;\n' });
     const repo = await makeRepo({ 'main.ts': "import { evil } from './evil';\nimport { x } from '../../../etc/passwd';\n" });
     await symlink(join(outside, 'evil.ts'), join(repo, 'evil.ts'));
-    assert.deepEqual(await resolveTargetImports(createPathGuard(repo), ['main.ts']), []);
+    assert.deepEqual(await resolveTargetImports(createPathGuard(repo), await sources(repo, ['main.ts'])), []);
   });
 });
 
@@ -112,7 +115,7 @@ describe('$TARGET_IMPORTS for Python', () => {
       'src/pkg/inner.py': '',
       'app/unused.py': '',
     });
-    const found = await resolveTargetImports(createPathGuard(repo), ['app/service.py']);
+    const found = await resolveTargetImports(createPathGuard(repo), await sources(repo, ['app/service.py']));
     assert.deepEqual(found, [
       'app/config.py',
       'app/db/__init__.py',
