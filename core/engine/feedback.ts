@@ -7,7 +7,7 @@
 import type { Failure } from '../plugin/contracts.ts';
 
 /** Longest gate output quoted back to the model (its tail: where test runners put failures). */
-export const FEEDBACK_OUTPUT_CHARS = 4000;
+const FEEDBACK_OUTPUT_CHARS = 4000;
 
 export function stricterInstructions(failure: Failure, attempt: number, format: string): string {
   return [

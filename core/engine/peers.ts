@@ -31,7 +31,7 @@ export interface EnginePeers {
   self: { bin: string; args: string[] };
 }
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted || ms <= 0) return resolve();
     const timer = setTimeout(done, ms);

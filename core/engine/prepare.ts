@@ -16,8 +16,8 @@ import type { RunRoleOptions } from './options.ts';
 import { resolvePeers, type EnginePeers } from './peers.ts';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BREAKER_THRESHOLD, DEFAULT_MAX_RETRIES } from './retry-policy.ts';
 
-export const DEFAULT_TIMEOUT_S = 600;
-export const CLI_OUTPUT_BYTES = 32 * 1024 * 1024;
+const DEFAULT_TIMEOUT_S = 600;
+const CLI_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 export interface RunSettings {
   maxRetries: number;
@@ -50,7 +50,7 @@ function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-export function resolveSettings(role: Role, options: RunRoleOptions): RunSettings {
+function resolveSettings(role: Role, options: RunRoleOptions): RunSettings {
   const maxCost = options.maxCostUsd ?? num(role.config.max_cost_usd);
   return {
     maxRetries: Math.max(0, Math.floor(options.retries ?? num(role.config.max_retries) ?? DEFAULT_MAX_RETRIES)),

@@ -7,8 +7,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Throws OUTPUT_INVALID naming the schema and listing every violation with its JSON pointer. */
-export function outputInvalid(schema: Pick<OutputSchema, 'name' | 'file'>, violations: SchemaViolation[]) {
+/** OUTPUT_INVALID naming the schema and listing every violation with its JSON pointer. */
+function outputInvalid(schema: Pick<OutputSchema, 'name' | 'file'>, violations: SchemaViolation[]) {
   return errors.outputInvalid(`The answer does not match the ${schema.name} schema: ${formatViolations(violations)}`, {
     schema: schema.name,
     file: schema.file,

@@ -6,7 +6,7 @@
 import type { Role } from '../roles/role.ts';
 
 /** Built-in base roles and their templates. */
-export const ROLE_TEMPLATES: Readonly<Record<string, string>> = Object.freeze({
+const ROLE_TEMPLATES: Readonly<Record<string, string>> = Object.freeze({
   planner: 'planning',
   implementer: 'implement',
   reviewer: 'review_strict',

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, sep } from 'node:path';
-import { PROJECT_ROOT, readAsset } from '../assets.ts';
+import { basename, join } from 'node:path';
+import { readAsset } from '../assets.ts';
 import { promptErrors } from './errors.ts';
 
 export interface InstructionText {
@@ -19,17 +19,13 @@ export interface InstructionText {
 
 const BUILTIN = '<builtin>/';
 
-/** The asset name when the path is a built-in one (from source or in the binary). */
-function assetName(file: string): string | undefined {
-  if (file.startsWith(BUILTIN)) return file.slice(BUILTIN.length);
-  const rel = relative(PROJECT_ROOT, file);
-  return rel && !rel.startsWith('..') && !rel.startsWith(sep) && !rel.includes(`..${sep}`) ? rel.split(sep).join('/') : undefined;
-}
-
+/**
+ * Built-in files in the binary ("<builtin>/roles/system.md") are assets; everything else, built-in
+ * files from source included (real paths), is read from disk.
+ */
 async function readInstruction(file: string, role: string): Promise<string> {
-  const asset = assetName(file);
-  if (asset !== undefined) {
-    const found = readAsset(asset);
+  if (file.startsWith(BUILTIN)) {
+    const found = readAsset(file.slice(BUILTIN.length));
     if (found) return found.content;
   }
   try {

@@ -21,11 +21,11 @@ export interface TemplateSource {
 /** The allowlist: name → source. */
 export type TemplateSet = ReadonlyMap<string, TemplateSource>;
 
-export const TEMPLATE_EXTENSION = '.eta';
+const TEMPLATE_EXTENSION = '.eta';
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 /** Where a project keeps its templates. */
-export function projectPromptsDir(repoRoot: string): string {
+function projectPromptsDir(repoRoot: string): string {
   return join(repoRoot, '.supervisor', 'prompts');
 }
 
@@ -46,7 +46,7 @@ export function getTemplate(set: TemplateSet, raw: string): TemplateSource {
 }
 
 /** The built-in templates, from prompts/*.eta. */
-export function builtinTemplates(): TemplateSource[] {
+function builtinTemplates(): TemplateSource[] {
   return listAssets('prompts')
     .filter((asset) => asset.endsWith(TEMPLATE_EXTENSION))
     .flatMap((asset) => {
@@ -57,7 +57,7 @@ export function builtinTemplates(): TemplateSource[] {
 }
 
 /** The project's templates; a missing folder is simply none. Files with odd names are skipped. */
-export async function projectTemplates(repoRoot: string): Promise<TemplateSource[]> {
+async function projectTemplates(repoRoot: string): Promise<TemplateSource[]> {
   const dir = projectPromptsDir(repoRoot);
   let entries: string[];
   try {

@@ -11,8 +11,6 @@ import { acceptanceViolations, expectedV2Role, V2_ROLES, type Violation } from '
 import { v2FormatInstructions } from './lib/v2-format.ts';
 import { looksLikeV2, readV2Result } from './lib/v2-headers-grammar.ts';
 
-const EXPECTED_FORMAT = 'role: <worker|spec-reviewer|code-quality-reviewer>\ntask_id: <id>\nstatus: <pass|gaps|error>\n[git_range, files_changed, issues, confidence]\n\n<free-form body>';
-
 function format(violations: Violation[]): string {
   return violations.map((v) => `${v.pointer || '(root)'}: ${v.message}`).join('; ');
 }
@@ -57,7 +55,7 @@ function parseLegacy(text: string, ctx: ParserContext): Record<string, unknown> 
   const status = legacyVerdict(text);
   if (!status) {
     throw errors.parseUnrecognised('No v2 headers and no verdict phrase of the legacy grammar (e.g. "review passed", "issues found", APPROVED, FAILED) in the answer', {
-      expected: EXPECTED_FORMAT,
+      expected: v2FormatInstructions(role),
     });
   }
   const gitRange = legacyGitRange(text);
@@ -88,8 +86,8 @@ export default definePlugin({
     if (looksLikeV2(text)) return parseV2(text, ctx);
     if (ctx.legacy) return parseLegacy(text, ctx);
     throw errors.parseUnrecognised(
-      'The answer does not start with the v2 header line "role: worker|spec-reviewer|code-quality-reviewer" (and the legacy grammar was not asked for)',
-      { expected: EXPECTED_FORMAT },
+      `The answer does not start with the v2 header line "role: ${expectedV2Role(ctx.role) ?? V2_ROLES.join('|')}" (and the legacy grammar was not asked for)`,
+      { expected: v2FormatInstructions(expectedV2Role(ctx.role)) },
     );
   },
   formatInstructions: (ctx) => v2FormatInstructions(expectedV2Role(ctx.role)),

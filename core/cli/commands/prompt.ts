@@ -9,9 +9,8 @@ import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';
 
-
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
-export function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {
+function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {
   const { stats } = built;
   const head = `prompt: ~${stats.promptTokens} tokens (${tokenizer}), ${Buffer.byteLength(built.prompt)} bytes; template: ${built.template ?? '(none: plain prompt)'}; output schema: ${built.outputSchema.name}`;
   const rows = stats.parts.map((p) => [p.key, String(p.tokens), String(p.bytes), String(p.files.length), p.pruned ? 'pruned' : '']);

@@ -7,7 +7,7 @@
 import type { V2Status } from './v2-contract.ts';
 
 /** Phrases matched case-insensitively, whole words; a longer phrase wins over one inside it. */
-export const LEGACY_PHRASES: ReadonlyArray<readonly [string, V2Status]> = [
+const LEGACY_PHRASES: ReadonlyArray<readonly [string, V2Status]> = [
   ['review passed', 'pass'],
   ['spec compliant', 'pass'],
   ['implementation complete', 'pass'],
@@ -29,7 +29,7 @@ export const LEGACY_PHRASES: ReadonlyArray<readonly [string, V2Status]> = [
 ];
 
 /** Verdict words matched only in capitals, as reviewers write a verdict ("Assessment: APPROVED"). */
-export const LEGACY_WORDS: ReadonlyArray<readonly [string, V2Status]> = [
+const LEGACY_WORDS: ReadonlyArray<readonly [string, V2Status]> = [
   ['APPROVED', 'pass'],
   ['PASSED', 'pass'],
   ['FAILED', 'gaps'],

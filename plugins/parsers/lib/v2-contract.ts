@@ -5,7 +5,7 @@ export type V2Role = (typeof V2_ROLES)[number];
 export const V2_STATUSES = ['pass', 'gaps', 'error'] as const;
 export type V2Status = (typeof V2_STATUSES)[number];
 
-export function isV2Role(value: unknown): value is V2Role {
+function isV2Role(value: unknown): value is V2Role {
   return (V2_ROLES as readonly unknown[]).includes(value);
 }
 

@@ -1,5 +1,5 @@
 /** The v2 answer format in words and with an example: what a retry asks the model for (seed 003). */
-import { ACCEPTANCE_MATRIX, type V2Role } from './v2-contract.ts';
+import { ACCEPTANCE_MATRIX, V2_ROLES, V2_STATUSES, type V2Role } from './v2-contract.ts';
 
 const EXAMPLES: Record<V2Role, string> = {
   worker: 'role: worker\ntask_id: 7f3c2a9e\nstatus: pass\ngit_range: a1b2c3d..e4f5a6b\nfiles_changed: src/auth.ts, src/auth.test.ts\n\nImplemented refresh-token rotation. Tests: 12/12 passing. Self-review: clean.',
@@ -13,8 +13,8 @@ export function v2FormatInstructions(role: V2Role | undefined): string {
   );
   return [
     'Start your answer with v2 structured headers: the very first line is',
-    `\`role: ${role ?? '<worker|spec-reviewer|code-quality-reviewer>'}\`, then one \`key: value\` per line, then ONE blank line, then a free-form body.`,
-    'Headers: role, task_id (the task id given with the task), status (pass|gaps|error), git_range (<base>..<head>),',
+    `\`role: ${role ?? `<${V2_ROLES.join('|')}>`}\`, then one \`key: value\` per line, then ONE blank line, then a free-form body.`,
+    `Headers: role, task_id (the task id given with the task), status (${V2_STATUSES.join('|')}), git_range (<base>..<head>),`,
     'files_changed (comma-separated paths), issues (semicolon-separated), confidence (high|medium|low, reviewers only).',
     'Required fields:',
     ...rows,
@@ -22,6 +22,6 @@ export function v2FormatInstructions(role: V2Role | undefined): string {
     '',
     'For example (use your real values):',
     '',
-    EXAMPLES[role ?? 'worker'],
+    EXAMPLES[role ?? V2_ROLES[0]],
   ].join('\n');
 }

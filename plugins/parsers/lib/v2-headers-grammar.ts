@@ -1,12 +1,12 @@
 /**
- * The v2 header grammar: the first line is `role: <worker|spec-reviewer|code-quality-reviewer>`,
+ * The v2 header grammar: the first line is `role: <one of V2_ROLES>`,
  * then `key: value` lines up to the first blank line, then a free-form body. A line that is not
  * `key: value` before any blank line also starts the body (a model that forgets the blank line
  * still gets its headers read).
  */
-import type { Violation } from './v2-contract.ts';
+import { V2_ROLES, type Violation } from './v2-contract.ts';
 
-const FIRST_LINE = /^role:[ \t]*(worker|spec-reviewer|code-quality-reviewer)[ \t]*$/;
+const FIRST_LINE = new RegExp(`^role:[ \\t]*(?:${V2_ROLES.join('|')})[ \\t]*$`);
 const HEADER_LINE = /^([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$/;
 const EMPTY_LIST = new Set(['', 'none', 'n/a', '-']);
 const KNOWN = new Set(['role', 'task_id', 'status', 'git_range', 'files_changed', 'issues', 'confidence']);
