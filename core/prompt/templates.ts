@@ -45,15 +45,19 @@ export function getTemplate(set: TemplateSet, raw: string): TemplateSource {
   return found;
 }
 
+/** The built-ins, read once per process: they cannot change under a running binary or source tree. */
+let builtins: readonly TemplateSource[] | undefined;
+
 /** The built-in templates, from prompts/*.eta. */
-function builtinTemplates(): TemplateSource[] {
-  return listAssets('prompts')
+function builtinTemplates(): readonly TemplateSource[] {
+  builtins ??= listAssets('prompts')
     .filter((asset) => asset.endsWith(TEMPLATE_EXTENSION))
     .flatMap((asset) => {
       const found = readAsset(asset);
       const name = asset.slice('prompts/'.length, -TEMPLATE_EXTENSION.length);
-      return found && NAME.test(name) ? [{ name, content: found.content, file: found.displayPath, origin: 'builtin' as const }] : [];
+      return found && NAME.test(name) ? [Object.freeze({ name, content: found.content, file: found.displayPath, origin: 'builtin' as const })] : [];
     });
+  return builtins;
 }
 
 /** The project's templates; a missing folder is simply none. Files with odd names are skipped. */
@@ -76,7 +80,7 @@ async function projectTemplates(repoRoot: string): Promise<TemplateSource[]> {
   return out;
 }
 
-/** Built-ins, then the project's (a project file replaces the built-in of the same name). */
+/** Built-ins (cached), then the project's, read each time (a project file replaces the built-in of the same name). */
 export async function loadTemplateSet(repoRoot: string | undefined): Promise<TemplateSet> {
   const set = new Map<string, TemplateSource>();
   for (const source of builtinTemplates()) set.set(source.name, source);

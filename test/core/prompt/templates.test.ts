@@ -43,6 +43,16 @@ describe('template set', () => {
     assert.equal(createRenderer(await loadTemplateSet(repo)).render('linked', {}), 'LINKED');
   });
 
+  it('reads the built-ins once per process, the project templates on every load', async () => {
+    const repo = await tempDir();
+    await writeFiles(repo, { '.supervisor/prompts/mine.eta': 'ONE' });
+    const first = await loadTemplateSet(repo);
+    await writeFiles(repo, { '.supervisor/prompts/mine.eta': 'TWO' });
+    const second = await loadTemplateSet(repo);
+    assert.equal(second.get('_base'), first.get('_base'), 'the same built-in source, not a re-read');
+    assert.equal(second.get('mine')!.content, 'TWO');
+  });
+
   it('a repository without .supervisor/prompts has just the built-ins', async () => {
     assert.equal((await loadTemplateSet(await tempDir())).size, 6);
   });
