@@ -2,7 +2,8 @@
 import { fileURLToPath } from 'node:url';
 
 export function selfCommand(): { bin: string; args: string[] } {
-  const binary = (globalThis as { __SUPERVISOR_BINARY__?: boolean }).__SUPERVISOR_BINARY__ === true;
+  // Only the binary inlines its assets (core/binary/main.ts sets them, core/assets.ts reads them).
+  const binary = (globalThis as { __SUPERVISOR_ASSETS__?: unknown }).__SUPERVISOR_ASSETS__ !== undefined;
   if (binary) return { bin: process.execPath, args: [] };
   return { bin: process.execPath, args: [fileURLToPath(new URL('../bin/supervisor.mjs', import.meta.url))] };
 }

@@ -1,11 +1,13 @@
 /** Everything the CLI takes from the outside world, injected so tests can swap it. */
 import { homedir } from 'node:os';
-import { importFromDisk, type ImportModule } from '../plugins/load.ts';
+import type { ImportModule } from '../plugins/load.ts';
 import { onProcessInterrupt } from './interrupt.ts';
 
 export interface OutputStream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Width of the terminal, when the stream is one. */
+  columns?: number;
 }
 
 export interface CliDeps {
@@ -24,15 +26,27 @@ export interface CliDeps {
   onInterrupt: (handler: () => void) => () => void;
 }
 
+/**
+ * The process's own world, running from source. The plugin loader (and with it every built-in
+ * plugin) and the API resolution are imported on first use, so start-up pays for neither; the
+ * standard streams are getters, so a command that prints only to stdout never opens stdin and
+ * stderr. The single binary swaps the plugin parts (core/binary/deps.ts).
+ */
 export async function defaultDeps(): Promise<CliDeps> {
   return {
     cwd: process.cwd(),
     env: process.env,
     homeDir: homedir(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    importModule: importFromDisk,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    importModule: async (file) => (await import('../plugins/load.ts')).importFromDisk(file),
     installPluginApi: async () => (await import('../plugins/plugin-api-resolution.ts')).installPluginApiResolution(),
     onInterrupt: onProcessInterrupt,
   };

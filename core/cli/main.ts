@@ -26,7 +26,7 @@ function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => v
   );
 }
 
-function buildParser(select: (action: Action) => void): Argv {
+function buildParser(select: (action: Action) => void, columns: number | undefined): Argv {
   let parser: Argv = yargs()
     .scriptName('supervisor')
     .usage('$0 <command> [options]\n\nRuns AI coding CLIs as workers in roles, in isolated git worktrees, and prints one validated result.')
@@ -41,7 +41,7 @@ function buildParser(select: (action: Action) => void): Argv {
     .recommendCommands()
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(Math.min(110, columns ?? 100))
     .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted.\nDocs: README.md. Plugins: supervisor plugins --help.');
   for (const def of commands) parser = addCommand(parser, def, select);
   return parser;
@@ -64,7 +64,7 @@ interface ParseOutcome {
 }
 
 /** Options whose value may be "-" (stdin); yargs would otherwise read a lone "-" as a positional. */
-const STDIN_OPTIONS = new Set(['--task', '-t']);
+const STDIN_OPTIONS = new Set(['--task']);
 
 export function joinStdinValues(argv: string[]): string[] {
   const out: string[] = [];
@@ -76,9 +76,9 @@ export function joinStdinValues(argv: string[]): string[] {
   return out;
 }
 
-function parse(argv: string[]): Promise<ParseOutcome> {
+function parse(argv: string[], columns: number | undefined): Promise<ParseOutcome> {
   let action: Action | undefined;
-  const parser = buildParser((chosen) => (action = chosen));
+  const parser = buildParser((chosen) => (action = chosen), columns);
   return new Promise((resolve) => {
     void parser.parse(joinStdinValues(argv), {}, (error: Error | undefined, _args: unknown, output: string) => {
       resolve({ error: error ?? undefined, output, action });
@@ -92,7 +92,7 @@ export async function main(argv: string[], deps?: CliDeps): Promise<number> {
   const wantsDebug = argv.includes('--debug');
   let outcome: ParseOutcome;
   try {
-    outcome = await parse(argv);
+    outcome = await parse(argv, io.stdout.columns);
   } catch (error) {
     return renderError(error, io.stderr, { json: wantsJson, debug: wantsDebug });
   }

@@ -70,21 +70,6 @@ async function buildChunks(root, outDir, minify) {
   return files;
 }
 
-/** Source modules replaced by the binary's own version (same exports; esbuild fails on a missing one). */
-const BINARY_SUBSTITUTES = { 'core/cli/deps.ts': 'core/binary/deps.ts' };
-
-const binarySubstitutes = {
-  name: 'supervisor-binary-substitutes',
-  setup(build) {
-    const root = build.initialOptions.absWorkingDir;
-    build.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => {
-      const target = relative(root, join(args.resolveDir, args.path)).split(sep).join('/');
-      const substitute = BINARY_SUBSTITUTES[target];
-      return substitute && !args.importer.endsWith(substitute) ? { path: join(root, substitute) } : undefined;
-    });
-  },
-};
-
 /** Swaps start-up-heavy or disk-probing dependencies for the shims beside this file. */
 const startupShims = {
   name: 'supervisor-startup-shims',
@@ -141,7 +126,7 @@ export async function bundle({ root, entry, outfile, assetFolders, minify = true
     // import() of a built-in becomes require: the bundle runs through vm, whose import() has no loader.
     supported: { 'dynamic-import': false },
     inject: [shim('import-meta-url.mjs')],
-    plugins: [binarySubstitutes, startupShims, lazyChunks],
+    plugins: [startupShims, lazyChunks],
   });
   const lazy = makeBuiltinsLazyOrFail(result.outputFiles[0].text);
   const banner = `var SUPERVISOR_INLINED_ASSETS = ${JSON.stringify(assets)};\n${LAZY_REQUIRE_HELPER}\n`;

@@ -8,6 +8,8 @@ describe('--task - reads the task from stdin', () => {
   it('joins a lone "-" to --task so yargs does not take it for a positional', () => {
     assert.deepEqual(joinStdinValues(['run', 'x', '--task', '-', '--json']), ['run', 'x', '--task=-', '--json']);
     assert.deepEqual(joinStdinValues(['parse', '--json', '-']), ['parse', '--json', '-']);
+    // No command defines -t: "-t -" is left for yargs to refuse, not turned into an option.
+    assert.deepEqual(joinStdinValues(['run', 'x', '-t', '-']), ['run', 'x', '-t', '-']);
   });
 
   it('supervisor prompt --task - puts the stdin text into the prompt', async () => {
