@@ -6,7 +6,7 @@ export default defineCommand({
   builder: (y) =>
     y
       .positional('file', { type: 'string', describe: 'File holding the output (default, or -: stdin)' })
-      .option('role', { type: 'string', describe: "Validate as this role's answer: its output schema, parser and grammar" })
+      .option('role', { type: 'string', describe: "Validate as this role's answer (a role name or a role file): its output schema, parser and grammar" })
       .option('schema', {
         type: 'string',
         describe: 'Output schema: a built-in name (plan, implementation, review, generic, llm-chat, v2-result) or a JSON Schema file',

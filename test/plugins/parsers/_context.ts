@@ -1,17 +1,10 @@
-/** A ParserContext over a built-in schema with the core's real validation. */
+/** A ParserContext over a built-in schema, made by the core's own factory (real validation). */
 import type { ParserContext } from '../../../core/plugin/contracts.ts';
+import { parserContext as coreParserContext } from '../../../core/output/parse-output.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
-import { validateOutput } from '../../../core/output/validate-output.ts';
 
 export function parserContext(schemaName: string, extra: Partial<ParserContext> = {}): ParserContext {
-  const schema = loadOutputSchema(schemaName, { baseDir: '/' });
-  return {
-    schemaName: schema.name,
-    schema: schema.schema,
-    validate: (value) => validateOutput(schema, value),
-    legacy: false,
-    ...extra,
-  };
+  return { ...coreParserContext({ schema: loadOutputSchema(schemaName, { baseDir: '/' }) }), ...extra };
 }
 
 /** The error a call throws (fails the test when it returns). */
