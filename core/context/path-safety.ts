@@ -6,7 +6,7 @@
  * packed are checked again afterwards (`outside`): a tool that follows a symlink out cannot
  * get what it read into the prompt. Odd names (NUL bytes, empty strings) are refused, never crash.
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { dirname, join, posix, sep, win32 } from 'node:path';
 import { contextErrors } from './errors.ts';
 
@@ -67,14 +67,13 @@ export interface PathGuard {
   /** The normalised relative form of a path (lexical checks only). */
   normalise(relative: string): string;
   /**
-   * The paths among `files` that lead outside the repository: absolute or `..` paths, paths
-   * through a folder that resolves outside, and symlinks that do. Each folder is resolved once;
-   * a file is only resolved itself when it is a symlink.
+   * The paths among `files` that lead outside the repository, in their order: absolute or `..`
+   * paths, paths through a folder that resolves outside, and symlinks that do.
    */
   outside(files: readonly string[]): Promise<string[]>;
 }
 
-/** Concurrent lstat calls of one outside() batch. */
+/** Folders checked at once by outside(). */
 const CHECK_BATCH = 256;
 
 /** A guard for one repository root; caches the root's own realpath. */
@@ -108,33 +107,36 @@ export function createPathGuard(root: string): PathGuard {
   }
 
   async function outside(files: readonly string[]): Promise<string[]> {
-    const folders = new Map<string, Promise<string | null>>();
-    const folder = (dir: string) => {
-      let found = folders.get(dir);
-      // Any failure to resolve counts as outside: refusing is the safe answer.
-      if (!found) folders.set(dir, (found = resolve(dir).catch(() => null)));
-      return found;
-    };
-    const leadsOut = async (file: string): Promise<boolean> => {
+    // By folder: each is resolved and listed once, and only the files its listing shows to be
+    // symlinks are resolved themselves — two syscalls per folder, not one or more per file.
+    const byFolder = new Map<string, { file: string; rel: string }[]>();
+    const refused = new Set<string>();
+    for (const file of files) {
       let rel: string;
       try {
         rel = normaliseRelativePath(file);
       } catch {
-        return true;
+        refused.add(file);
+        continue;
       }
-      const dir = await folder(posix.dirname(rel));
-      if (dir === null) return true;
-      const info = await lstat(join(dir, posix.basename(rel))).catch(() => undefined);
-      if (!info?.isSymbolicLink()) return false;
-      return resolve(rel).then(() => false, () => true);
-    };
-    const found: string[] = [];
-    for (let start = 0; start < files.length; start += CHECK_BATCH) {
-      const batch = files.slice(start, start + CHECK_BATCH);
-      const verdicts = await Promise.all(batch.map(leadsOut));
-      batch.forEach((file, i) => verdicts[i] && found.push(file));
+      const dir = posix.dirname(rel);
+      const list = byFolder.get(dir);
+      if (list) list.push({ file, rel });
+      else byFolder.set(dir, [{ file, rel }]);
     }
-    return found;
+    const checkFolder = async ([dir, inFolder]: [string, { file: string; rel: string }[]]) => {
+      // Any failure to resolve counts as outside: refusing is the safe answer.
+      const real = await resolve(dir).catch(() => null);
+      if (real === null) return inFolder.forEach(({ file }) => refused.add(file));
+      const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
+      const links = new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name));
+      for (const { file, rel } of inFolder) {
+        if (links.has(posix.basename(rel)) && !(await resolve(rel).then(() => true, () => false))) refused.add(file);
+      }
+    };
+    const folders = [...byFolder];
+    for (let start = 0; start < folders.length; start += CHECK_BATCH) await Promise.all(folders.slice(start, start + CHECK_BATCH).map(checkFolder));
+    return files.filter((file) => refused.has(file));
   }
 
   return { root, resolve, normalise: normaliseRelativePath, outside };

@@ -68,6 +68,14 @@ describe('path checks', () => {
   });
 });
 
+describe('checking the files a packer reports', () => {
+  it('names those that lead outside: absolute, .., through a linked folder, a linked file', async () => {
+    const { repo, outside } = await repoWithLinks();
+    const files = ['src/a.ts', 'src/inside-link.ts', 'src/missing.ts', 'out-dir/inner.txt', 'src/secret-link.txt', 'etc-link/passwd', join(outside, 'secret.txt'), '../x', './src//a.ts'];
+    assert.deepEqual(await createPathGuard(repo).outside(files), ['out-dir/inner.txt', 'src/secret-link.txt', 'etc-link/passwd', join(outside, 'secret.txt'), '../x']);
+  });
+});
+
 describe('packing refuses to leave the repository', () => {
   const pack = (repo: string, context: Record<string, unknown>, targets: string[] = []) =>
     packFileContext({ role: makeRole(context), repoRoot: repo, targets, registry });
