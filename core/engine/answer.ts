@@ -17,7 +17,7 @@ export type AnswerOutcome =
 
 const DETAIL_CHARS = 1000;
 
-/** Answer error codes (core/output's ANSWER_ERROR_CODES) → failure classes. */
+/** The answer errors readExtraction reports → failure classes. */
 const CLASS_BY_CODE: Record<string, FailureClass> = {
   PARSE_NO_JSON: 'no_json',
   PARSE_UNRECOGNISED: 'no_json',

@@ -13,7 +13,7 @@ import { validateOutput } from './validate-output.ts';
 export type AnswerSource = 'text' | 'structured' | 'alternate';
 
 /** Errors that make one candidate unusable (the model's fault); any other error stops the reading. */
-export const ANSWER_ERROR_CODES: readonly string[] = ['PARSE_NO_JSON', 'PARSE_UNRECOGNISED', 'PARSE_INVALID_JSON', 'OUTPUT_INVALID'];
+const ANSWER_ERROR_CODES: readonly string[] = ['PARSE_NO_JSON', 'PARSE_UNRECOGNISED', 'PARSE_INVALID_JSON', 'OUTPUT_INVALID'];
 
 /** "Nothing that looks like an answer": a structured answer's schema violations say more. */
 const NOTHING_FOUND = new Set(['PARSE_NO_JSON', 'PARSE_UNRECOGNISED']);
