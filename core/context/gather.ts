@@ -10,10 +10,10 @@ import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
 import { titleOf } from './file-section.ts';
 import { resolveTargetImports, type TargetSource } from './imports.ts';
 import { mergeParts, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
-import { checkPattern } from './path-safety.ts';
+import { checkPattern, type PathGuard } from './path-safety.ts';
 import { resolveGit, resolvePatterns } from './patterns.ts';
 import { readText } from './read-text.ts';
-import { renderFileList, type ReadFile } from './target-files.ts';
+import { renderFileList, type FileListPart, type ReadFile } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -24,6 +24,13 @@ const filesOf = (parts: Map<string, MergedPart>) => new Set([...parts.values()].
 export interface Target {
   path: string;
   absolute: string;
+}
+
+/** The imports part: the targets' imports not packed already, under "## Imported Files". */
+async function packImports(guard: PathGuard, imports: string[], packed: Set<string>): Promise<FileListPart> {
+  // Checked by the import resolver already; resolved again to read what the path leads to now.
+  const reads = imports.filter((f) => !packed.has(f)).map(async (path): Promise<ReadFile> => ({ path, read: await readText(await guard.resolve(path)) }));
+  return renderFileList(await Promise.all(reads), '## Imported Files');
 }
 
 /** Parts by key, in prompt order; notices and warnings go to the host. */
@@ -67,11 +74,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   always.notices.forEach(host.notice);
   if (target.content) parts.set('target_file', { content: target.content, files: target.files });
   if (gitParts) mergeParts(parts, gitParts);
-  const packedSoFar = filesOf(parts);
-  const importFiles = imports.filter((f) => !packedSoFar.has(f));
-  // Resolved by the import resolver already; resolved again to read what it leads to now.
-  const importReads = await Promise.all(importFiles.map(async (path): Promise<ReadFile> => ({ path, read: await readText(await guard.resolve(path)) })));
-  const importPart = renderFileList(importReads, '## Imported Files');
+  const importPart = await packImports(guard, imports, filesOf(parts));
   if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
 
   // Recomputed before each packer: a later packer must not repeat what an earlier one packed.
