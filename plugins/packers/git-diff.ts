@@ -37,7 +37,9 @@ const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(di
 /** The staged files to pack in full: not deleted, not packed already, not excluded or ignored by default. */
 function selectChanged(names: string[], request: PackRequest): { paths: string[]; left: string[] } {
   const skip = new Set(request.skipFiles);
-  const excluded = request.exclude.length ? picomatch(request.exclude, { dot: true }) : () => false;
+  // As the glob packer reads them: a negated exclude ("!x") excludes nothing.
+  const patterns = request.exclude.filter((p) => !p.startsWith('!'));
+  const excluded = patterns.length ? picomatch(patterns, { dot: true }) : () => false;
   const defaults = request.context.default_ignores !== false;
   const paths: string[] = [];
   const left: string[] = [];

@@ -61,7 +61,7 @@ describe('git-diff packer', () => {
     const repo = await makeRepo({ 'a.ts': 'a\n' });
     await writeFiles(repo, { '.env': 'KEY=secret\n', 'a.test.ts': 't\n', 'b.ts': 'b\n', 'node_modules/x/i.js': 'x\n' });
     git(repo, 'add', '-f', '.env', 'a.test.ts', 'b.ts', 'node_modules/x/i.js');
-    const { byKey, notices } = await pack(repo, { changed_files: true }, [], ['**/*.test.ts']);
+    const { byKey, notices } = await pack(repo, { changed_files: true }, [], ['**/*.test.ts', '!b.ts']);
     assert.deepEqual(byKey.changed_files!.files, ['b.ts']);
     assert.doesNotMatch(byKey.changed_files!.content, /secret/);
     assert.ok(notices.includes('git-diff: left out 3 changed files (excluded or on the default ignore list): .env, a.test.ts, node_modules/x/i.js'), notices.join('\n'));
