@@ -2,7 +2,6 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CliContext } from './cli/context.ts';
-import { listPluginFiles, pluginFolders } from './plugins/discover.ts';
 import { runProcess } from './process/run-process.ts';
 import { which } from './process/which.ts';
 import { selfCommand } from './self-command.ts';
@@ -68,9 +67,10 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
   const registry = await ctx.registry();
   const adapterEntries = registry.list().filter((e) => e.plugin.kind === 'adapter');
   const stateDir = join(ctx.repoRoot, '.supervisor');
-  const folders = pluginFolders({ repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir, besideBinaryDir: ctx.deps.besideBinaryDir, userPlugins: ctx.options.userPlugins });
+  // The folders as the registry's discovery read them (--plugin paths are not folders of a layer).
+  const pluginFolderReports = (await ctx.pluginSources()).filter((s) => s.layer !== 'cli').map((s) => ({ layer: s.layer, dir: s.origin, exists: s.exists, files: s.files }));
 
-  const [git, repomix, adapters, pluginFolderReports, stateExists] = await Promise.all([
+  const [git, repomix, adapters, stateExists] = await Promise.all([
     probeTool('git', ['--version'], ctx),
     probeRepomix(ctx),
     Promise.all(
@@ -80,7 +80,6 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
         return { name: adapter.name, bin: adapter.bin, source, quietEnv: adapter.quietEnv ?? {}, ...tool };
       }),
     ),
-    Promise.all(folders.map(async ({ layer, dir }) => ({ layer, dir, exists: await exists(dir), files: await listPluginFiles(dir) }))),
     exists(stateDir),
   ]);
   const writable = await access(stateExists ? stateDir : ctx.repoRoot, constants.W_OK).then(() => true, () => false);

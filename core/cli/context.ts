@@ -2,6 +2,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { errors } from '../errors.ts';
 import { dirname, join, resolve } from 'node:path';
+import type { LoadedPlugins } from '../plugins/load.ts';
+import type { PluginSource } from '../plugins/discover.ts';
 import type { Registry } from '../registry.ts';
 import type { CliDeps } from './deps.ts';
 
@@ -20,6 +22,8 @@ export interface CliContext {
   repoRoot: string;
   /** The plugin registry, loaded once on first use. */
   registry(): Promise<Registry>;
+  /** What plugin discovery found for that registry (folders and --plugin paths), in load order. */
+  pluginSources(): Promise<PluginSource[]>;
   /** Writes to stdout (results only). */
   out(text: string): void;
   /** Writes a line to stderr (notices, warnings). */
@@ -48,27 +52,27 @@ function checkedRepo(deps: CliDeps, repo: string): string {
 
 export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
   const repoRoot = options.repo ? checkedRepo(deps, options.repo) : findRepoRoot(deps.cwd);
-  let registry: Promise<Registry> | undefined;
+  let loaded: Promise<LoadedPlugins> | undefined;
+  const plugins = () =>
+    (loaded ??= (async () => {
+      const { loadPlugins } = await import('../plugins/load.ts');
+      return loadPlugins({
+        repoRoot,
+        homeDir: deps.homeDir,
+        besideBinaryDir: deps.besideBinaryDir,
+        extraPaths: options.plugin,
+        cwd: deps.cwd,
+        userPlugins: options.userPlugins,
+        importModule: deps.importModule,
+        installPluginApi: deps.installPluginApi,
+      });
+    })());
   return {
     deps,
     options,
     repoRoot,
-    registry() {
-      registry ??= (async () => {
-        await deps.installPluginApi();
-        const { loadRegistry } = await import('../plugins/load.ts');
-        return loadRegistry({
-          repoRoot,
-          homeDir: deps.homeDir,
-          besideBinaryDir: deps.besideBinaryDir,
-          extraPaths: options.plugin,
-          cwd: deps.cwd,
-          userPlugins: options.userPlugins,
-          importModule: deps.importModule,
-        });
-      })();
-      return registry;
-    },
+    registry: async () => (await plugins()).registry,
+    pluginSources: async () => (await plugins()).sources,
     out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     warn: (text) => void deps.stderr.write(`${text}\n`),
     progress: (text) => {

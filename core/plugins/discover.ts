@@ -10,6 +10,8 @@ export interface PluginSource {
   layer: string;
   /** The folder (or, for --plugin, the file or folder) the files came from. */
   origin: string;
+  /** False for a plugin folder that does not exist (it then holds no files). */
+  exists: boolean;
   files: string[];
 }
 
@@ -31,20 +33,22 @@ export function isPluginFile(file: string): boolean {
   return (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(base));
 }
 
+/** Whether `file` is a plugin file on disk: a regular file with a plugin name and extension. */
+export async function isPluginFileOnDisk(file: string): Promise<boolean> {
+  return isPluginFile(file) && (await stat(file).catch(() => undefined))?.isFile() === true;
+}
+
 /** Plugin files directly inside a folder, sorted; a missing folder holds none. */
-export async function listPluginFiles(dir: string): Promise<string[]> {
+async function readPluginFolder(dir: string): Promise<{ exists: boolean; files: string[] }> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
-    return [];
+    return { exists: false, files: [] };
   }
   const files: string[] = [];
-  for (const name of names.sort()) {
-    const file = join(dir, name);
-    if (isPluginFile(name) && (await stat(file).catch(() => undefined))?.isFile()) files.push(file);
-  }
-  return files;
+  for (const name of names.sort()) if (await isPluginFileOnDisk(join(dir, name))) files.push(join(dir, name));
+  return { exists: true, files };
 }
 
 /** The plugin folders of each layer, in load order. */
@@ -60,13 +64,12 @@ export function pluginFolders(options: Omit<DiscoverOptions, 'extraPaths' | 'cwd
 export async function discoverPluginSources(options: DiscoverOptions): Promise<PluginSource[]> {
   const sources: PluginSource[] = [];
   for (const { layer, dir } of pluginFolders(options)) {
-    sources.push({ layer, origin: dir, files: await listPluginFiles(dir) });
+    sources.push({ layer, origin: dir, ...(await readPluginFolder(dir)) });
   }
   for (const path of options.extraPaths) {
     const absolute = resolve(options.cwd, path);
-    const info = await stat(absolute).catch(() => undefined);
-    if (info?.isDirectory()) sources.push({ layer: 'cli', origin: absolute, files: await listPluginFiles(absolute) });
-    else if (info?.isFile() && isPluginFile(absolute)) sources.push({ layer: 'cli', origin: absolute, files: [absolute] });
+    if (await isPluginFileOnDisk(absolute)) sources.push({ layer: 'cli', origin: absolute, exists: true, files: [absolute] });
+    else if ((await stat(absolute).catch(() => undefined))?.isDirectory()) sources.push({ layer: 'cli', origin: absolute, ...(await readPluginFolder(absolute)) });
     else throw errors.pluginPath(path);
   }
   return sources;

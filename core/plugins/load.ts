@@ -1,7 +1,7 @@
 /** Loads plugin files through an injected import function and checks each one's shape. */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { errors, type SupervisorError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { checkPluginShape } from '../plugin/shape.ts';
 import type { Plugin } from '../plugin/contracts.ts';
 import { createRegistry, type PluginEntry, type Registry } from '../registry.ts';
@@ -60,15 +60,27 @@ export function builtinEntries(): PluginEntry[] {
 
 export interface LoadRegistryOptions extends DiscoverOptions {
   importModule?: ImportModule;
+  /** Makes `supervisor/plugin` importable; called only when there are plugin files to load. */
+  installPluginApi?: () => Promise<void>;
+}
+
+export interface LoadedPlugins {
+  registry: Registry;
+  /** What discovery found in each plugin folder and --plugin path, in load order. */
+  sources: PluginSource[];
 }
 
 /** Built-ins, then each plugin folder, then --plugin paths; later overrides earlier. */
-export async function loadRegistry(options: LoadRegistryOptions): Promise<Registry> {
+export async function loadPlugins(options: LoadRegistryOptions): Promise<LoadedPlugins> {
   const entries: PluginEntry[] = builtinEntries();
-  for (const source of await discoverPluginSources(options)) {
-    entries.push(...(await loadSource(source, options.importModule ?? importFromDisk)));
-  }
-  return createRegistry(entries);
+  const sources = await discoverPluginSources(options);
+  // Built-ins need no module resolution hooks: install them only for files from disk.
+  if (sources.some((source) => source.files.length > 0)) await options.installPluginApi?.();
+  for (const source of sources) entries.push(...(await loadSource(source, options.importModule ?? importFromDisk)));
+  return { registry: createRegistry(entries), sources };
 }
 
-export type { SupervisorError };
+/** The registry alone (scripts and tests that need no discovery report). */
+export async function loadRegistry(options: LoadRegistryOptions): Promise<Registry> {
+  return (await loadPlugins(options)).registry;
+}
