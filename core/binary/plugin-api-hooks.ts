@@ -8,8 +8,8 @@
  * from source uses core/plugins/plugin-api-resolution.ts instead.
  */
 import * as nodeModule from 'node:module';
+import { PLUGIN_API_SPECIFIER } from '../plugins/plugin-api-specifier.ts';
 
-export const PLUGIN_API_SPECIFIER = 'supervisor/plugin';
 const VIRTUAL_URL = 'supervisor:plugin';
 const HANDLE = Symbol.for('supervisor.pluginApi');
 

@@ -3,7 +3,9 @@ import * as v from 'valibot';
 import { PLUGIN_KINDS, type Plugin } from './contracts.ts';
 
 const fn = v.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'a function');
-const name = v.pipe(v.string(), v.regex(/^[a-zA-Z][a-zA-Z0-9_-]*$/, 'letters, digits, "-" or "_", starting with a letter'));
+/** A plugin name: letters, digits, "-" or "_", starting with a letter. */
+export const PLUGIN_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
+const name = v.pipe(v.string(), v.regex(PLUGIN_NAME_PATTERN, 'letters, digits, "-" or "_", starting with a letter'));
 
 const identity = {
   name,

@@ -1,12 +1,13 @@
 /**
  * Makes `supervisor/plugin` resolve for plugin files anywhere on disk when running from source.
- * (The single binary installs its own resolution; see scripts/build.) Idempotent.
+ * (The single binary installs its own resolution: core/binary/plugin-api-hooks.ts.) Idempotent.
  *
  * ESM plugins go through a resolve hook to the API module. CommonJS plugins get the very same
  * module instance through require's cache, so classes such as SupervisorError are shared.
  */
 import Module, { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { PLUGIN_API_SPECIFIER } from './plugin-api-specifier.ts';
 
 const API_URL = new URL('../plugin/index.ts', import.meta.url);
 let installed: Promise<void> | undefined;
@@ -30,9 +31,9 @@ export function exposeToRequire(specifier: string, namespace: object, id: string
 
 export function installPluginApiResolution(): Promise<void> {
   installed ??= (async () => {
-    register(new URL('./resolve-hooks.mjs', import.meta.url), { data: { apiUrl: API_URL.href } });
+    register(new URL('./resolve-hooks.mjs', import.meta.url), { data: { specifier: PLUGIN_API_SPECIFIER, apiUrl: API_URL.href } });
     const api = await import('../plugin/index.ts');
-    exposeToRequire('supervisor/plugin', api, `${fileURLToPath(API_URL)}#commonjs`);
+    exposeToRequire(PLUGIN_API_SPECIFIER, api, `${fileURLToPath(API_URL)}#commonjs`);
   })();
   return installed;
 }

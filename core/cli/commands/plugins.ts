@@ -40,7 +40,8 @@ const create = defineCommand({
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
   async run(args, ctx) {
     const name = String(args.name);
-    if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(name)) {
+    const { PLUGIN_NAME_PATTERN } = await import('../../plugin/shape.ts');
+    if (!PLUGIN_NAME_PATTERN.test(name)) {
       throw errors.usage(`Invalid plugin name "${name}"`, 'Use letters, digits, "-" and "_", starting with a letter.');
     }
     const { STARTERS } = await import('../../plugins/starter.ts');
@@ -61,10 +62,9 @@ const check = defineCommand({
   builder: (y) => y.positional('file', { type: 'string', describe: 'Path of the plugin file' }),
   async run(args, ctx) {
     const { loadPluginFile } = await import('../../plugins/load.ts');
-    const { isPluginFile } = await import('../../plugins/discover.ts');
+    const { isPluginFileOnDisk } = await import('../../plugins/discover.ts');
     const file = resolve(ctx.deps.cwd, String(args.file));
-    const exists = await access(file).then(() => true, () => false);
-    if (!exists || !isPluginFile(file)) throw errors.pluginPath(String(args.file));
+    if (!(await isPluginFileOnDisk(file))) throw errors.pluginPath(String(args.file));
     await ctx.deps.installPluginApi();
     const plugin = await loadPluginFile(file, ctx.deps.importModule);
     if (ctx.options.json) ctx.out(JSON.stringify({ ok: true, file, kind: plugin.kind, name: plugin.name }));

@@ -160,4 +160,31 @@ describe('plugins new and plugins check', () => {
     assert.equal(run.code, 2);
     assert.match(run.stderr, /PLUGIN_UNKNOWN_KIND/);
   });
+
+  it('check refuses a folder named like a plugin file, as discovery does', async () => {
+    const repo = await makeRepo();
+    await mkdir(join(repo, 'looks-like.ts'));
+    const run = await runCli(['plugins', 'check', 'looks-like.ts'], { cwd: repo });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /PLUGIN_PATH/);
+  });
+});
+
+describe('the supervisor/plugin resolution hooks', () => {
+  async function installs(repo: string, argv: string[]): Promise<number> {
+    let calls = 0;
+    const run = await runCli(argv, { cwd: repo, deps: { installPluginApi: async () => void calls++ } });
+    assert.equal(run.code, 0, run.stderr);
+    return calls;
+  }
+
+  it('are installed only when discovery found plugin files to load', async () => {
+    const empty = await makeRepo();
+    assert.equal(await installs(empty, ['plugins', 'list', '--json']), 0, 'built-ins only');
+    const withPlugin = await makeRepo();
+    await mkdir(join(withPlugin, '.supervisor', 'plugins'), { recursive: true });
+    await writeFile(join(withPlugin, '.supervisor', 'plugins', 'plain.mjs'), "export default { kind: 'parser', name: 'plain', parse: () => ({}) };\n");
+    assert.equal(await installs(withPlugin, ['plugins', 'list', '--json']), 1);
+    assert.equal(await installs(withPlugin, ['plugins', 'list', '--json', '--no-user-plugins']), 0, '--no-user-plugins');
+  });
 });
