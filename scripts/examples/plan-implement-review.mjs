@@ -21,13 +21,17 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { $, argv } from 'zx';
 
-const task = argv.task;
-if (typeof task !== 'string' || !task.trim()) {
-  console.error('usage: plan-implement-review.mjs --task "<text>" [--target FILE]... [--max-rounds N] [--cli NAME | --cli ROLE=NAME]... [--replay-dir DIR] [--repo DIR]');
+const USAGE = 'usage: plan-implement-review.mjs --task "<text>" [--target FILE]... [--max-rounds N] [--cli NAME | --cli ROLE=NAME]... [--replay-dir DIR] [--repo DIR]';
+function usage(problem) {
+  console.error(problem ? `${problem}\n${USAGE}` : USAGE);
   process.exit(2);
 }
+
+const task = argv.task;
+if (typeof task !== 'string' || !task.trim()) usage();
 const targets = [argv.target ?? []].flat().map(String);
 const maxRounds = Number(argv['max-rounds'] ?? 3);
+if (!Number.isInteger(maxRounds) || maxRounds < 1) usage(`--max-rounds expects a whole number >= 1, got "${argv['max-rounds']}"`);
 const repo = resolve(argv.repo ?? '.');
 const replayDir = argv['replay-dir'] ? resolve(argv['replay-dir']) : undefined;
 // --cli NAME for every role, --cli ROLE=NAME for one (repeatable); --replay-dir implies replay.

@@ -140,8 +140,14 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     assert.equal(result.status, 'pass');
     assert.equal(result.output?.status, 'APPROVED');
     assert.equal(result.metrics.model, 'echo-1', 'the metrics come from the plugin (and its relative helper)');
+    // The run log tells the same story: the plugin's CLI ran and its answer was read.
     const log = await readFile(join(repo, '.supervisor', 'runs', JSON.parse(run.stdout).run_id as string, 'events.jsonl'), 'utf8');
-    assert.ok(log.length > 0);
+    const events = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const first = (kind: string) => events.find((e) => e.kind === kind);
+    assert.equal(first('run_started')?.cli, 'echo');
+    assert.equal(first('attempt_started')?.bin, 'echo-cli');
+    assert.deepEqual([first('cli_exited')?.exit_code, first('parsed')?.reported_status], [0, 'APPROVED']);
+    assert.equal(first('run_finished')?.status, 'pass');
   });
 });
 

@@ -71,3 +71,14 @@ describe('the zx plan → implement → review example, driving the binary', bin
     assert.equal(summary.rounds, 1);
   });
 });
+
+describe('the zx example\'s usage errors (no binary needed)', () => {
+  for (const rounds of ['abc', '0', '1.5', '']) {
+    it(`--max-rounds "${rounds}" exits 2 (usage) before running anything`, async () => {
+      const cwd = await tempDir('sv-usage-');
+      const run = await runProgram(process.execPath, [join(examples, 'plan-implement-review.mjs'), '--task', 'x', '--max-rounds', rounds], { cwd, env: { PATH: process.env.PATH ?? '', SUPERVISOR_BIN: '/nonexistent/supervisor' } });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /--max-rounds expects a whole number >= 1/);
+    });
+  }
+});
