@@ -48,7 +48,7 @@ export interface CommandRequest {
   prompt: string;
   /** Where the CLI runs: the run's worktree, or the repo when running in place. */
   cwd: string;
-  /** A private, empty folder for this attempt (data dirs, schema files, session files). */
+  /** A private, empty, existing folder for this attempt (data dirs, schema files, session files); the only place command() may write. */
   scratchDir: string;
   /** The role's output schema, when it has one; `file` is that schema written as JSON. */
   outputSchema?: { name: string; schema: Record<string, unknown>; file: string };
@@ -142,7 +142,12 @@ export interface AdapterHooks {
   acceptsBudget?: boolean;
   /** Environment that keeps the CLI offline-safe and quiet (telemetry, auto-update off). */
   quietEnv?: Record<string, string>;
-  /** Builds the command line for one attempt. Pure: no I/O. */
+  /**
+   * Builds the command line for one attempt. Starts nothing and changes nothing outside
+   * `request.scratchDir`: it may read files (settings, canned replies) and write inside the
+   * scratch folder (schema files, a fresh data dir), which exists already. Under `--dry-run` the
+   * scratch folder is a private temporary one, removed right after.
+   */
   command(request: CommandRequest, ctx: AdapterContext): CommandSpec | Promise<CommandSpec>;
   /** Reads the process result: final text, metrics and failure class. May read scratchDir. */
   extract(result: ProcessResult, request: CommandRequest, ctx: AdapterContext): Extraction | Promise<Extraction>;
