@@ -4,9 +4,10 @@
  */
 import { defineCommand } from '../command.ts';
 import check from './workflow/check.ts';
+import plan from './workflow/plan.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check],
+  subcommands: [check, plan],
 });
