@@ -6,7 +6,7 @@
  * repository (a tool that followed a symlink) is dropped with a warning naming the file.
  */
 import { runProcess } from '../process/run-process.ts';
-import { wrapPluginError } from '../errors.ts';
+import { callHook } from '../plugins/call-hook.ts';
 import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { contextErrors } from './errors.ts';
@@ -47,12 +47,8 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
 export async function runPacker(host: PackerHost, name: string, request: PackRequest, chain: string[] = []): Promise<PackResult> {
   if (chain.includes(name)) throw contextErrors.packerLoop([...chain, name]);
   const packer = host.registry.get('packer', name);
-  try {
-    const result = await packer.pack(request, createPackContext(host, [...chain, name]));
-    return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
-  } catch (error) {
-    throw wrapPluginError(name, 'pack', error);
-  }
+  const result = await callHook(name, 'pack', () => packer.pack(request, createPackContext(host, [...chain, name])));
+  return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
 }
 
 /**

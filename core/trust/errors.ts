@@ -1,0 +1,12 @@
+/** Errors of the trust list (~/.supervisor/trusted.json). Codes are API. */
+import { SupervisorError } from '../errors.ts';
+
+export const trustErrors = {
+  fileInvalid: (file: string, why: string) =>
+    new SupervisorError('TRUST_FILE', `${file} is not a valid trust list: ${why}`, {
+      details: { file, why },
+      hint: 'It holds {"trusted": ["/absolute/folder", ...]}; fix it, or delete it and trust your repositories again with: supervisor trust <path>',
+    }),
+  notFolder: (path: string) =>
+    new SupervisorError('TRUST_PATH', `${path} is not a folder`, { details: { path }, hint: 'Trust the folder of a repository: supervisor trust <path>' }),
+};
