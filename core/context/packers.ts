@@ -19,6 +19,8 @@ export interface PackerHost {
   registry: Registry;
   guard: PathGuard;
   env: Record<string, string | undefined>;
+  /** The repository may run its own tools (core/trust). */
+  trustedRepo?: boolean;
   notice(message: string): void;
   warn(message: string): void;
 }
@@ -27,6 +29,7 @@ export interface PackerHost {
 export function createPackContext(host: PackerHost, chain: string[]): PackContext {
   return {
     env: host.env,
+    repoTrusted: host.trustedRepo === true,
     notice: host.notice,
     safePath: (relative) => host.guard.resolve(relative),
     outsideRepo: (files) => host.guard.outside(files),

@@ -90,6 +90,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     targets: options.targets ?? [],
     extraContext: options.extraContext ?? {},
     repoRoot: options.repoRoot,
+    ...(options.trustedRepo ? { trustedRepo: true } : {}),
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
     notice,

@@ -5,27 +5,48 @@ import { PLUGIN_KINDS, type PluginKind } from '../../plugin/contracts.ts';
 import { defineCommand } from '../command.ts';
 import { renderTable } from '../table.ts';
 
+interface ListedPlugin {
+  kind: string | null;
+  name: string;
+  layer: string;
+  source: string;
+  overrides: string | null;
+  description: string;
+  /** loaded; broken (failed to load, see error); untrusted (the repository is not trusted). */
+  status: 'loaded' | 'broken' | 'untrusted';
+  error?: { code: string; message: string };
+}
+
+function note(row: ListedPlugin): string {
+  if (row.status === 'broken') return `BROKEN: ${row.error?.message ?? ''}`;
+  if (row.status === 'untrusted') return 'not loaded: repository not trusted (supervisor trust)';
+  return row.overrides ? `overrides ${row.overrides}` : '';
+}
+
 const list = defineCommand({
   command: 'list',
   describe: 'List loaded plugins with their kind, source file, and what they override',
   async run(_args, ctx) {
     const registry = await ctx.registry();
-    const rows = registry.list().map((e) => ({
+    const { pluginStem } = await import('../../plugins/load.ts');
+    const rows: ListedPlugin[] = registry.list().map((e) => ({
       kind: e.plugin.kind,
       name: e.plugin.name,
       layer: e.layer,
       source: e.source,
       overrides: e.overrides ?? null,
       description: e.plugin.description ?? '',
+      status: 'loaded',
     }));
+    // Files that are there but not loaded: broken ones, and an untrusted repository's.
+    for (const { file, layer, error } of await ctx.brokenPlugins()) {
+      rows.push({ kind: null, name: pluginStem(file), layer, source: file, overrides: null, description: '', status: 'broken', error: { code: error.code, message: error.message } });
+    }
+    for (const source of await ctx.pluginSources()) {
+      for (const file of source.untrusted ?? []) rows.push({ kind: null, name: pluginStem(file), layer: source.layer, source: file, overrides: null, description: '', status: 'untrusted' });
+    }
     if (ctx.options.json) ctx.out(JSON.stringify(rows, null, 2));
-    else
-      ctx.out(
-        renderTable(
-          ['KIND', 'NAME', 'SOURCE', 'NOTE'],
-          rows.map((r) => [r.kind, r.name, r.source, r.overrides ? `overrides ${r.overrides}` : '']),
-        ),
-      );
+    else ctx.out(renderTable(['KIND', 'NAME', 'SOURCE', 'NOTE'], rows.map((r) => [r.kind ?? '?', r.name, r.source, note(r)])));
     return 0;
   },
 });
