@@ -84,7 +84,12 @@ async function loadSource(source: PluginSource, importModule: ImportModule, brok
     }
     const key = `${plugin.kind}:${plugin.name}`;
     const other = seen.get(key);
-    if (other) throw errors.pluginDuplicate(file, plugin.kind, plugin.name, other);
+    if (other) {
+      const error = errors.pluginDuplicate(file, plugin.kind, plugin.name, other);
+      if (source.layer === 'cli') throw error;
+      broken.push({ file, layer: source.layer, error });
+      continue;
+    }
     seen.set(key, file);
     entries.push({ plugin, source: file, layer: source.layer });
   }
