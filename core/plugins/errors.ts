@@ -4,7 +4,7 @@ import { SupervisorError } from '../errors.ts';
 export const pluginErrors = {
   /** A hook (or a module at import) that did not answer within its time limit. */
   timeout: (plugin: string, hook: string, limitMs: number) =>
-    new SupervisorError('PLUGIN_TIMEOUT', `Plugin ${plugin} did not answer in ${hook} within ${formatLimit(limitMs)}`, {
+    new SupervisorError('PLUGIN_TIMEOUT', hook === 'import' ? `Plugin ${plugin} did not finish loading within ${formatLimit(limitMs)}` : `Plugin ${plugin} did not answer in ${hook}() within ${formatLimit(limitMs)}`, {
       details: { plugin, hook, limit_ms: limitMs },
       hint: `A plugin hook must settle its promise. Fix the plugin, or raise the limit with SUPERVISOR_PLUGIN_TIMEOUT_MS (milliseconds).`,
     }),
