@@ -10,7 +10,7 @@ export const pluginErrors = {
     }),
   /** A hook returned something its contract does not allow. */
   resultShape: (plugin: string, hook: string, problems: string[]) =>
-    new SupervisorError('PLUGIN_SHAPE', `Plugin ${plugin} returned the wrong shape from ${hook}: ${problems.join('; ')}`, {
+    new SupervisorError('PLUGIN_SHAPE', `Plugin ${plugin} returned the wrong shape from ${hook}(): ${problems.join('; ')}`, {
       details: { plugin, hook, problems },
       hint: `See the ${hook}() contract in supervisor/plugin (supervisor plugins types prints the declarations).`,
     }),
