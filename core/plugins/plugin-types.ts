@@ -16,8 +16,9 @@ export async function loadPluginTypes(): Promise<string> {
   const inlined = readAsset(PLUGIN_TYPES_ASSET);
   if (inlined) return (cached = inlined.content);
   try {
-    // @ts-expect-error: a plain .mjs build script without types
-    const { renderPluginTypes } = (await import('../../scripts/plugin-types.mjs')) as { renderPluginTypes: (root: string) => string };
+    // A computed specifier: the bundler must not pull the script (and typescript) into the binary.
+    const script = new URL('../../scripts/plugin-types.mjs', import.meta.url).href;
+    const { renderPluginTypes } = (await import(script)) as { renderPluginTypes: (root: string) => string };
     return (cached = renderPluginTypes(PROJECT_ROOT));
   } catch (cause) {
     throw errors.notImplemented(`Plugin typings from source need the dev dependency typescript (${(cause as Error).message}); the built binary carries them:`);
