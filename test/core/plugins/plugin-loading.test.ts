@@ -87,6 +87,25 @@ describe('plugin loading', () => {
   });
 });
 
+describe('an untrusted repository', () => {
+  it('has its plugins listed as untrusted, never imported, with a notice naming how to trust it; --no-user-plugins says nothing', async () => {
+    const repo = await makeRepo();
+    const marker = join(await tempDir(), 'imported');
+    await mkdir(join(repo, '.supervisor', 'plugins'), { recursive: true });
+    await writeFile(join(repo, '.supervisor', 'plugins', 'spy.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\nexport default { kind: 'parser', name: 'spy', parse: () => ({}) };\n`);
+    const run = await runCli(['plugins', 'list', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((JSON.parse(run.stdout) as { name: string; status: string }[]).filter((p) => p.name === 'spy').map((p) => p.status), ['untrusted']);
+    assert.match(run.stderr, /not loaded: plugins spy\.mjs .*supervisor trust /);
+    await assert.rejects(readFile(marker));
+    const builtinsOnly = await runCli(['plugins', 'list', '--no-user-plugins'], { cwd: repo });
+    assert.doesNotMatch(builtinsOnly.stderr, /not loaded/);
+    const trusted = await runCli(['plugins', 'list', '--json'], { cwd: repo, trust: true });
+    assert.equal((JSON.parse(trusted.stdout) as { name: string; status: string }[]).find((p) => p.name === 'spy')?.status, 'loaded');
+    assert.equal(await readFile(marker, 'utf8'), 'x');
+  });
+});
+
 describe('bad plugins', () => {
   const cases: [folder: string, file: string, code: string, message: RegExp][] = [
     ['syntax', 'broken.ts', 'PLUGIN_IMPORT', /broken\.ts:2:\d+/],
