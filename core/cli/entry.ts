@@ -35,8 +35,11 @@ export function runEntry(argv: string[], run: () => Promise<number>): void {
   routeConsoleToStderr();
   const options = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let settled = false;
-  process.on('exit', () => {
+  // beforeExit fires only when the event loop has drained, never on an explicit process.exit
+  // (a signal handler's 130/129/143 stays as it is).
+  process.once('beforeExit', () => {
     if (settled) return;
+    settled = true;
     process.exitCode = renderError(unfinishedError(), process.stderr, { ...options, debug: false });
   });
   run().then(
