@@ -6,8 +6,8 @@
  */
 import type { PluginKind } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
+import { pluginStem } from './discover.ts';
 import type { BrokenPlugin } from './load.ts';
-import { pluginStem } from './load.ts';
 
 export function withBrokenPlugins(registry: Registry, broken: readonly BrokenPlugin[]): Registry {
   if (broken.length === 0) return registry;

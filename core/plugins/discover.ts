@@ -1,6 +1,6 @@
 /** Where plugin files are looked for, in load order (later overrides earlier). */
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { errors } from '../errors.ts';
 
 export const PLUGIN_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
@@ -29,6 +29,11 @@ export interface DiscoverOptions {
   userPlugins: boolean;
   /** The repository may run its own code (core/trust): only then are <repo>/.supervisor/plugins loaded. Default: not trusted. */
   trustedRepo?: boolean;
+}
+
+/** A plugin's file name without folder and extension: what its `name` must be. */
+export function pluginStem(file: string): string {
+  return basename(file).replace(/\.[^.]+$/, '');
 }
 
 export function isPluginFile(file: string): boolean {

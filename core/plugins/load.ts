@@ -1,6 +1,5 @@
 /** Loads plugin files through an injected import function and checks each one's shape. */
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errors, isSupervisorError, type SupervisorError } from '../errors.ts';
 import { checkPluginShape } from '../plugin/shape.ts';
@@ -9,7 +8,9 @@ import { createRegistry, type PluginEntry, type Registry } from '../registry.ts'
 import { builtinPlugins } from './builtins.ts';
 import { withBrokenPlugins } from './broken.ts';
 import { hookLimitMs, removePrototypeAdditions, withTimeLimit } from './call-hook.ts';
-import { discoverPluginSources, type DiscoverOptions, type PluginSource } from './discover.ts';
+import { discoverPluginSources, pluginStem, type DiscoverOptions, type PluginSource } from './discover.ts';
+
+export { pluginStem };
 import { pluginErrors } from './errors.ts';
 import { loadErrorLocation } from './error-location.ts';
 
@@ -29,11 +30,6 @@ function defaultExport(namespace: unknown): unknown {
     value = (value as { default: unknown }).default;
   }
   return value;
-}
-
-/** A plugin's file name without folder and extension: what its `name` must be. */
-export function pluginStem(file: string): string {
-  return basename(file).replace(/\.[^.]+$/, '');
 }
 
 /**
