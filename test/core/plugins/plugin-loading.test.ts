@@ -163,6 +163,22 @@ describe('bad plugins', () => {
   });
 });
 
+describe('plugins check --sample', () => {
+  it("runs a parser's parse() on a recorded answer and shows the validated output; a packer has no sample to run", async () => {
+    const repo = await makeRepo();
+    await writeFile(join(repo, 'bare.mjs'), "export default { kind: 'parser', name: 'bare', parse: (text, ctx) => ctx.validate(JSON.parse(text)) };\n");
+    await writeFile(join(repo, 'answer.json'), '{"status": "pass", "summary": "done"}');
+    const run = await runCli(['plugins', 'check', 'bare.mjs', '--sample', 'answer.json', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as { kind: string; answer: { ok: boolean; output: { summary: string } } };
+    assert.deepEqual([report.kind, report.answer.ok, report.answer.output.summary], ['parser', true, 'done']);
+    await writeFile(join(repo, 'notes.mjs'), "export default { kind: 'packer', name: 'notes', pack: async () => ({ parts: [], notices: [] }) };\n");
+    const packer = await runCli(['plugins', 'check', 'notes.mjs', '--sample', 'answer.json'], { cwd: repo });
+    assert.equal(packer.code, 2);
+    assert.match(packer.stderr, /--sample runs adapters and parsers/);
+  });
+});
+
 describe('plugins new and plugins check', () => {
   for (const kind of ['adapter', 'packer', 'parser']) {
     it(`a new ${kind} loads unchanged, passes check, and is listed`, async () => {
