@@ -12,6 +12,11 @@ export const trustErrors = {
       details: { role, file, gates },
       hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
+  tooBroad: (path: string) =>
+    new SupervisorError('TRUST_PATH', `Refusing to trust ${path}: it would trust every repository under it`, {
+      details: { path },
+      hint: 'Trust a repository, or a folder of repositories below your home folder: supervisor trust <path>',
+    }),
   notFolder: (path: string) =>
     new SupervisorError('TRUST_PATH', `${path} is not a folder`, { details: { path }, hint: 'Trust the folder of a repository: supervisor trust <path>' }),
 };

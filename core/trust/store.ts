@@ -56,9 +56,11 @@ export function coveredBy(real: string, list: readonly string[]): string | undef
   return list.find((entry) => real === entry || real.startsWith(entry.endsWith(sep) ? entry : `${entry}${sep}`));
 }
 
-/** Adds a folder; returns false when it was covered already. */
+/** Adds a folder; returns false when it was listed already. The root and the home folder itself are too broad. */
 export async function addTrusted(homeDir: string, path: string): Promise<{ path: string; added: boolean }> {
   const real = await realFolder(path);
+  const home = await realpath(homeDir).catch(() => homeDir);
+  if (real === home || dirname(real) === real) throw trustErrors.tooBroad(real);
   const list = await readTrustList(homeDir);
   if (list.includes(real)) return { path: real, added: false };
   await writeTrustList(homeDir, [...list, real]);

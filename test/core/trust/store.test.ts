@@ -33,6 +33,12 @@ describe('trust list', () => {
     assert.deepEqual(await readTrustList(home), []);
   });
 
+  it('refuses to trust the home folder itself or the root', async () => {
+    const home = await tempDir('sv-home-');
+    await assert.rejects(addTrusted(home, home), (e) => isSupervisorError(e) && e.code === 'TRUST_PATH');
+    await assert.rejects(addTrusted(home, '/'), (e) => isSupervisorError(e) && e.code === 'TRUST_PATH');
+  });
+
   it('names a malformed trust file instead of trusting or ignoring it', async () => {
     const home = await tempDir('sv-home-');
     await mkdir(join(home, '.supervisor'));
