@@ -50,7 +50,7 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
 export async function runPacker(host: PackerHost, name: string, request: PackRequest, chain: string[] = []): Promise<PackResult> {
   if (chain.includes(name)) throw contextErrors.packerLoop([...chain, name]);
   const packer = host.registry.get('packer', name);
-  const result = await callHook(name, 'pack', () => packer.pack(request, createPackContext(host, [...chain, name])));
+  const result = await callHook(packer, 'pack', () => packer.pack(request, createPackContext(host, [...chain, name])));
   return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
 }
 

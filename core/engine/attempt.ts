@@ -122,7 +122,7 @@ function startFailure(proc: RunProcessResult, bin: string): Failure | null {
 async function extract(env: AttemptEnv, proc: RunProcessResult, request: CommandRequest, actx: AdapterContext): Promise<Extraction> {
   const { prepared } = env;
   try {
-    return await callHook(prepared.adapterName, 'extract', () => prepared.adapter.extract(proc, request, actx));
+    return await callHook(prepared.adapter, 'extract', () => prepared.adapter.extract(proc, request, actx));
   } catch (error) {
     // A hook that never answers or answers in the wrong shape is a broken plugin: the run stops.
     if (isPluginFault(error)) throw error;

@@ -46,7 +46,7 @@ export function adapterContext(prepared: PreparedRun, env: Record<string, string
 
 /** Calls adapter.command under its time limit, attributing a throw or a wrong shape to the adapter. */
 export function commandFor(prepared: PreparedRun, request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
-  return callHook(prepared.adapterName, 'command', () => prepared.adapter.command(request, ctx));
+  return callHook(prepared.adapter, 'command', () => prepared.adapter.command(request, ctx));
 }
 
 /** What the adapter adds to the caller's environment: its quiet settings, then the command's own. */

@@ -29,5 +29,5 @@ export function answerFormat(opts: AnswerFormatOptions): string {
   const parser = opts.registry.get('parser', name);
   if (!parser.formatInstructions) return fallbackFormat(name, opts);
   const format = parser.formatInstructions.bind(parser);
-  return callHookSync(name, 'formatInstructions', () => format(parserContext(opts))).trimEnd();
+  return callHookSync(parser, 'formatInstructions', () => format(parserContext(opts))).trimEnd();
 }

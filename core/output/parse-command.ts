@@ -99,7 +99,7 @@ async function extract(adapterName: string, stdout: string, setup: ParseSetup, c
   };
   try {
     const request = await extractRequest(adapter, setup, scratchDir, ctx);
-    return await callHook(adapterName, 'extract', () =>
+    return await callHook(adapter, 'extract', () =>
       adapter.extract(result, request, { env: ctx.deps.env, self: selfCommand(), notice: (m) => ctx.warn(`notice: ${m}`) }),
     );
   } finally {

@@ -54,7 +54,7 @@ export function parseOutput(text: string, opts: ParseOutputOptions): Record<stri
   const validated = new WeakSet<object>();
   const ctx = parserContext(opts, validated);
   // The result is checked against the schema below, so only the call itself is guarded here.
-  const result: unknown = callHookSync(name, 'parse', () => parser.parse(text, ctx), { checkResult: false });
+  const result: unknown = callHookSync(parser, 'parse', () => parser.parse(text, ctx), { checkResult: false });
   if (result instanceof Promise) {
     result.catch(() => {});
     throw errors.pluginHook(name, 'parse', new Error('returned a Promise; parse must return the object synchronously'));

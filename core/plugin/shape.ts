@@ -104,20 +104,21 @@ const packResultShape = v.looseObject({
 
 const parsedShape = v.record(v.string(), v.unknown());
 
-/** The shape each hook must return, by hook name; hooks not listed here are not checked. */
-export const HOOK_RESULT_SHAPES = {
-  command: commandSpecShape,
-  extract: extractionShape,
-  pack: packResultShape,
-  parse: parsedShape,
-  formatInstructions: v.string(),
-} as const satisfies Record<string, v.GenericSchema>;
+/**
+ * The shape each hook must return, by "kind.hook"; hooks not listed here are not checked. A new
+ * plugin kind adds its hooks here, and core/plugins/call-hook.ts checks them with no more code.
+ */
+export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
+  'adapter.command': commandSpecShape,
+  'adapter.extract': extractionShape,
+  'packer.pack': packResultShape,
+  'parser.parse': parsedShape,
+  'parser.formatInstructions': v.string(),
+};
 
-export type CheckedHook = keyof typeof HOOK_RESULT_SHAPES;
-
-/** Problems with what a hook returned, each as "field: expected ..., got ..."; empty when it is right. */
-export function checkHookResult(hook: string, value: unknown): string[] {
-  const shape = (HOOK_RESULT_SHAPES as Record<string, v.GenericSchema>)[hook];
+/** Problems with what a hook of a plugin kind returned, each as "field: expected ..., got ..."; empty when it is right. */
+export function checkHookResult(kind: string, hook: string, value: unknown): string[] {
+  const shape = HOOK_RESULT_SHAPES[`${kind}.${hook}`];
   if (!shape) return [];
   const result = v.safeParse(shape, value);
   if (result.success) return [];

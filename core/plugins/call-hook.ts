@@ -63,6 +63,12 @@ export function isPluginFault(error: unknown): boolean {
 
 // ---- calls ----------------------------------------------------------------------------------
 
+/** Which plugin a hook belongs to: its kind picks the result's shape, its name goes into errors. */
+export interface PluginRef {
+  kind: string;
+  name: string;
+}
+
 export interface HookCallOptions {
   /** Milliseconds before PLUGIN_TIMEOUT; default hookLimitMs(hook). */
   limitMs?: number;
@@ -80,13 +86,13 @@ export function withTimeLimit<T>(work: Promise<T>, plugin: string, hook: string,
 }
 
 /** Calls an asynchronous (or synchronous) hook under a time limit, then checks prototypes and the result. */
-export async function callHook<T>(plugin: string, hook: string, run: () => T | Promise<T>, options: HookCallOptions = {}): Promise<T> {
+export async function callHook<T>(plugin: PluginRef, hook: string, run: () => T | Promise<T>, options: HookCallOptions = {}): Promise<T> {
   let result: T;
   try {
-    result = await withTimeLimit(Promise.resolve().then(run), plugin, hook, options.limitMs ?? hookLimitMs(hook));
+    result = await withTimeLimit(Promise.resolve().then(run), plugin.name, hook, options.limitMs ?? hookLimitMs(hook));
   } catch (error) {
-    checkPrototypes(plugin, hook);
-    throw wrapPluginError(plugin, hook, error);
+    checkPrototypes(plugin.name, hook);
+    throw wrapPluginError(plugin.name, hook, error);
   }
   return checked(plugin, hook, result, options);
 }
@@ -95,21 +101,21 @@ export async function callHook<T>(plugin: string, hook: string, run: () => T | P
  * Calls a synchronous hook (a parser's parse, formatInstructions). A synchronous call cannot be
  * cut short, so it has no time limit; everything else is as in callHook.
  */
-export function callHookSync<T>(plugin: string, hook: string, run: () => T, options: HookCallOptions = {}): T {
+export function callHookSync<T>(plugin: PluginRef, hook: string, run: () => T, options: HookCallOptions = {}): T {
   let result: T;
   try {
     result = run();
   } catch (error) {
-    checkPrototypes(plugin, hook);
-    throw wrapPluginError(plugin, hook, error);
+    checkPrototypes(plugin.name, hook);
+    throw wrapPluginError(plugin.name, hook, error);
   }
   return checked(plugin, hook, result, options);
 }
 
-function checked<T>(plugin: string, hook: string, result: T, options: HookCallOptions): T {
-  checkPrototypes(plugin, hook);
+function checked<T>(plugin: PluginRef, hook: string, result: T, options: HookCallOptions): T {
+  checkPrototypes(plugin.name, hook);
   if (options.checkResult === false) return result;
-  const problems = checkHookResult(hook, result);
-  if (problems.length) throw pluginErrors.resultShape(plugin, hook, problems.slice(0, 8));
+  const problems = checkHookResult(plugin.kind, hook, result);
+  if (problems.length) throw pluginErrors.resultShape(plugin.name, hook, problems.slice(0, 8));
   return result;
 }

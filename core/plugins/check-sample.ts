@@ -75,8 +75,8 @@ export async function checkSample(plugin: Plugin, file: string, sample: string, 
   try {
     const request = sampleRequest(host.repoRoot, scratchDir);
     const ctx: AdapterContext = { env: Object.freeze({ ...host.env }), self: selfCommand(), notice: host.notice };
-    const command = await callHook(plugin.name, 'command', () => plugin.command(request, ctx));
-    const extraction = await callHook(plugin.name, 'extract', () => plugin.extract(sampleResult(sample), request, ctx));
+    const command = await callHook(plugin, 'command', () => plugin.command(request, ctx));
+    const extraction = await callHook(plugin, 'extract', () => plugin.extract(sampleResult(sample), request, ctx));
     const answer = extraction.failure
       ? { ok: false as const, code: 'CLI_FAILED', message: `${extraction.failure.class}: ${extraction.failure.detail}` }
       : readAnswer(() => parseExtraction(extraction, { registry, parser: DEFAULT_PARSER, schema, adapter: plugin.name }));

@@ -17,31 +17,31 @@ async function rejection(promise: Promise<unknown>): Promise<SupervisorError> {
 
 describe('callHook', () => {
   it('turns a promise that never settles into PLUGIN_TIMEOUT naming plugin, hook and limit', async () => {
-    const error = await rejection(callHook('slow', 'extract', () => new Promise(() => {}), { limitMs: 20 }));
+    const error = await rejection(callHook({ kind: 'adapter', name: 'slow' }, 'extract', () => new Promise(() => {}), { limitMs: 20 }));
     assert.equal(error.code, 'PLUGIN_TIMEOUT');
     assert.deepEqual(error.details, { plugin: 'slow', hook: 'extract', limit_ms: 20 });
   });
 
   it('wraps a throw once as PLUGIN_HOOK, and lets a SupervisorError through as it is', async () => {
-    const thrown = await rejection(callHook('p', 'pack', () => Promise.reject(new Error('boom'))));
+    const thrown = await rejection(callHook({ kind: 'packer', name: 'p' }, 'pack', () => Promise.reject(new Error('boom'))));
     assert.deepEqual([thrown.code, thrown.details], ['PLUGIN_HOOK', { plugin: 'p', hook: 'pack' }]);
   });
 
   it('checks what command(), extract() and pack() return, naming the field', async () => {
-    const args = await rejection(callHook('a', 'command', () => ({ args: 'a string' })));
+    const args = await rejection(callHook({ kind: 'adapter', name: 'a' }, 'command', () => ({ args: 'a string' })));
     assert.equal(args.code, 'PLUGIN_SHAPE');
     assert.deepEqual([args.details.plugin, args.details.hook], ['a', 'command']);
     assert.match(String((args.details.problems as string[])[0]), /^args: /);
-    const metrics = await rejection(callHook('a', 'extract', () => ({ text: 'x', metrics: { ...emptyMetrics(), inputTokens: '12' } })));
+    const metrics = await rejection(callHook({ kind: 'adapter', name: 'a' }, 'extract', () => ({ text: 'x', metrics: { ...emptyMetrics(), inputTokens: '12' } })));
     assert.match(String((metrics.details.problems as string[])[0]), /^metrics\.inputTokens: /);
-    const parts = await rejection(callHook('k', 'pack', () => ({ parts: [{ key: 'files' }], notices: [] })));
+    const parts = await rejection(callHook({ kind: 'packer', name: 'k' }, 'pack', () => ({ parts: [{ key: 'files' }], notices: [] })));
     assert.match(String((parts.details.problems as string[])[0]), /^parts\.0\.content: /);
-    assert.deepEqual(await callHook('a', 'command', () => ({ args: ['-p'], stdin: 'x' })), { args: ['-p'], stdin: 'x' });
+    assert.deepEqual(await callHook({ kind: 'adapter', name: 'a' }, 'command', () => ({ args: ['-p'], stdin: 'x' })), { args: ['-p'], stdin: 'x' });
   });
 
   it('removes keys a plugin added to Object.prototype and refuses it with PLUGIN_SHAPE', async () => {
     const error = await rejection(
-      callHook('evil', 'extract', () => {
+      callHook({ kind: 'adapter', name: 'evil' }, 'extract', () => {
         (Object.prototype as Record<string, unknown>).isAdmin = true;
         return { text: null, metrics: emptyMetrics() };
       }),
@@ -51,7 +51,7 @@ describe('callHook', () => {
     assert.equal(({} as Record<string, unknown>).isAdmin, undefined);
     const sync = (() => {
       try {
-        callHookSync('evil', 'parse', () => {
+        callHookSync({ kind: 'parser', name: 'evil' }, 'parse', () => {
           (Array.prototype as unknown as Record<string, unknown>).extra = 1;
           return {};
         }, { checkResult: false });
