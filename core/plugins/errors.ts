@@ -27,6 +27,12 @@ export const pluginErrors = {
       cause,
       hint: 'Fix the error in the plugin file, or move it out of the plugin folder.',
     }),
+  /** From source without the dev dependency typescript, the declarations cannot be generated. */
+  typesUnavailable: (cause: unknown) =>
+    new SupervisorError('PLUGIN_TYPES', `Cannot generate the plugin declarations from source: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+      hint: 'Install the dev dependencies (npm ci), or use the built binary, which carries the declarations.',
+    }),
   /** The plugin's `name` differs from its file name. */
   nameMismatch: (file: string, name: string, stem: string) =>
     new SupervisorError('PLUGIN_NAME', `Plugin ${file} is named "${name}", but its file is ${stem}: a plugin's name must equal its file name`, {

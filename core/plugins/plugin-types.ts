@@ -4,7 +4,7 @@
  * binary at build time, generated on demand from source (where the dev dependency typescript is).
  */
 import { readAsset, PROJECT_ROOT } from '../assets.ts';
-import { errors } from '../errors.ts';
+import { pluginErrors } from './errors.ts';
 
 export const PLUGIN_TYPES_ASSET = 'types/supervisor-plugin.d.ts';
 export const PLUGIN_TYPES_FILE = 'supervisor-plugin.d.ts';
@@ -21,7 +21,7 @@ export async function loadPluginTypes(): Promise<string> {
     const { renderPluginTypes } = (await import(script)) as { renderPluginTypes: (root: string) => string };
     return (cached = renderPluginTypes(PROJECT_ROOT));
   } catch (cause) {
-    throw errors.notImplemented(`Plugin typings from source need the dev dependency typescript (${(cause as Error).message}); the built binary carries them:`);
+    throw pluginErrors.typesUnavailable(cause);
   }
 }
 
