@@ -6,4 +6,6 @@ import { register as registerCjs } from 'tsx/cjs/api';
 registerEsm();
 registerCjs();
 const { main } = await import('../core/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runEntry } = await import('../core/cli/entry.ts');
+const argv = process.argv.slice(2);
+runEntry(argv, () => main(argv));

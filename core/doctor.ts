@@ -25,11 +25,15 @@ export interface DoctorReport {
   supervisor: { version: string; node: string; platform: string };
   repo: { root: string; git: boolean };
   git: ToolReport;
-  repomix: ToolReport & { via: 'PATH' | 'node_modules' | null };
+  repomix: ToolReport & { via: 'PATH' | 'node_modules' | null; notTrusted?: boolean };
+  /** Whether the repository may run its own code (plugins, templates, its repomix): core/trust. */
+  trust: { trusted: boolean; via: 'flag' | 'list' | 'none'; path: string; entry: string | null; file: string };
+  /** Plugin files that failed to load, with why. */
+  brokenPlugins: { file: string; layer: string; code: string; message: string }[];
   adapters: AdapterReport[];
   /** Plan readers (workflow files), with the file endings each reads. */
   planReaders: { name: string; extensions: string[]; source: string }[];
-  pluginFolders: { layer: string; dir: string; exists: boolean; files: string[] }[];
+  pluginFolders: { layer: string; dir: string; exists: boolean; files: string[]; untrusted: string[] }[];
   stateDir: { path: string; exists: boolean; writable: boolean };
 }
 
@@ -57,24 +61,30 @@ async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
 
-async function probeRepomix(ctx: CliContext): Promise<DoctorReport['repomix']> {
+async function probeRepomix(ctx: CliContext, trusted: boolean): Promise<DoctorReport['repomix']> {
   const onPath = await probeTool('repomix', ['--version'], ctx);
   if (onPath.found) return { ...onPath, via: 'PATH' };
   const local = join(ctx.repoRoot, 'node_modules', '.bin', 'repomix');
-  if (await exists(local)) return { found: true, path: local, version: await probeVersion(local, ['--version'], ctx), via: 'node_modules' };
+  // The repository's own repomix is its code: not even asked for its version unless trusted.
+  if (await exists(local)) {
+    if (!trusted) return { found: false, path: local, version: null, via: 'node_modules', notTrusted: true };
+    return { found: true, path: local, version: await probeVersion(local, ['--version'], ctx), via: 'node_modules' };
+  }
   return { found: false, path: null, version: null, via: null };
 }
 
 export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
   const registry = await ctx.registry();
+  const trust = await ctx.trust();
+  const brokenPlugins = (await ctx.brokenPlugins()).map(({ file, layer, error }) => ({ file, layer, code: error.code, message: error.message }));
   const adapterEntries = registry.list().filter((e) => e.plugin.kind === 'adapter');
   const stateDir = join(ctx.repoRoot, '.supervisor');
   // The folders as the registry's discovery read them (--plugin paths are not folders of a layer).
-  const pluginFolderReports = (await ctx.pluginSources()).filter((s) => s.layer !== 'cli').map((s) => ({ layer: s.layer, dir: s.origin, exists: s.exists, files: s.files }));
+  const pluginFolderReports = (await ctx.pluginSources()).filter((s) => s.layer !== 'cli').map((s) => ({ layer: s.layer, dir: s.origin, exists: s.exists, files: s.files, untrusted: s.untrusted ?? [] }));
 
   const [git, repomix, adapters, stateExists] = await Promise.all([
     probeTool('git', ['--version'], ctx),
-    probeRepomix(ctx),
+    probeRepomix(ctx, trust.trusted),
     Promise.all(
       adapterEntries.map(async ({ plugin, source }) => {
         const adapter = plugin as Extract<typeof plugin, { kind: 'adapter' }>;
@@ -88,6 +98,8 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
   return {
     supervisor: { version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` },
     repo: { root: ctx.repoRoot, git: await exists(join(ctx.repoRoot, '.git')) },
+    trust: { trusted: trust.trusted, via: trust.via, path: trust.path, entry: trust.entry ?? null, file: trust.file },
+    brokenPlugins,
     git,
     repomix,
     adapters,
@@ -103,10 +115,11 @@ export function renderDoctor(report: DoctorReport): string {
   const lines = [
     `supervisor ${report.supervisor.version} (node ${report.supervisor.node}, ${report.supervisor.platform})`,
     `repo: ${report.repo.root}${report.repo.git ? '' : ' (not a git repository: runs happen in place)'}`,
+    `trust: ${renderTrust(report.trust)}`,
     '',
     'tools:',
     `  ${mark(report.git.found)}git      ${report.git.found ? `${report.git.version ?? '?'}  ${report.git.path}` : 'not found (required for worktrees and diffs)'}`,
-    `  ${mark(report.repomix.found)}repomix  ${report.repomix.found ? `${report.repomix.version ?? '?'}  ${report.repomix.path} (${report.repomix.via})` : 'not found (the repomix packer falls back to glob)'}`,
+    `  ${mark(report.repomix.found)}repomix  ${report.repomix.found ? `${report.repomix.version ?? '?'}  ${report.repomix.path} (${report.repomix.via})` : report.repomix.notTrusted ? `${report.repomix.path} not run: repository not trusted` : 'not found (the repomix packer falls back to glob)'}`,
     '',
     'adapters (CLIs):',
     ...report.adapters.map((a) => {
@@ -118,9 +131,23 @@ export function renderDoctor(report: DoctorReport): string {
     ...report.planReaders.map((r) => `  ${r.name.padEnd(14)} ${r.extensions.length ? r.extensions.join(' ') : '(by detect only)'}  ${r.source}`),
     '',
     'plugin folders (later overrides earlier):',
-    ...report.pluginFolders.map((f) => `  ${f.layer.padEnd(13)} ${f.dir}${f.exists ? `: ${f.files.length ? f.files.map((x) => x.split(/[\\/]/).pop()).join(', ') : 'empty'}` : ' (absent)'}`),
+    ...report.pluginFolders.map((f) => `  ${f.layer.padEnd(13)} ${f.dir}${f.exists ? `: ${folderFiles(f)}` : ' (absent)'}`),
+    ...(report.brokenPlugins.length ? ['', 'broken plugins (not loaded):', ...report.brokenPlugins.map((b) => `  ${b.message}`)] : []),
     '',
     `state folder: ${report.stateDir.path}${report.stateDir.exists ? '' : ' (created on first run)'}${report.stateDir.writable ? '' : ' NOT WRITABLE'}`,
   ];
   return lines.join('\n');
+}
+
+function renderTrust(trust: DoctorReport['trust']): string {
+  if (trust.via === 'flag') return 'trusted for this command (--trust)';
+  if (trust.via === 'list') return `trusted (${trust.entry} in ${trust.file})`;
+  return `NOT trusted: its plugins, templates and repomix are not loaded (trust it with: supervisor trust ${trust.path})`;
+}
+
+const fileName = (path: string) => path.split(/[\\/]/).pop();
+
+function folderFiles(folder: DoctorReport['pluginFolders'][number]): string {
+  if (folder.untrusted.length) return `${folder.untrusted.map(fileName).join(', ')} (not loaded: repository not trusted)`;
+  return folder.files.length ? folder.files.map(fileName).join(', ') : 'empty';
 }

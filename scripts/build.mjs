@@ -62,7 +62,10 @@ if (unknown.length) throw new Error(`Unknown target(s) ${unknown.join(', ')}; kn
 mkdirSync(work, { recursive: true });
 step('bundling core/binary/main.ts with esbuild');
 const bundled = join(work, 'supervisor.js');
-const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'] });
+// The plugin API's declarations, generated from core/plugin/ (supervisor plugins types).
+const { renderPluginTypes } = await import('./plugin-types.mjs');
+const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root) };
+const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });
 const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js.br=${file}`);
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 

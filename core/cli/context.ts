@@ -1,8 +1,9 @@
 /** What every command gets: global options, output helpers, and lazily loaded shared state. */
 import { existsSync, statSync } from 'node:fs';
 import { errors } from '../errors.ts';
-import { dirname, join, resolve } from 'node:path';
-import type { LoadedPlugins } from '../plugins/load.ts';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { BrokenPlugin, LoadedPlugins } from '../plugins/load.ts';
+import type { TrustDecision } from '../trust/decide.ts';
 import type { PluginSource } from '../plugins/discover.ts';
 import type { Registry } from '../registry.ts';
 import type { CliDeps } from './deps.ts';
@@ -13,6 +14,8 @@ export interface GlobalOptions {
   repo?: string;
   plugin: string[];
   userPlugins: boolean;
+  /** --trust: let the repository run its own code (plugins, templates, tools) for this command. */
+  trust?: boolean;
 }
 
 export interface CliContext {
@@ -24,6 +27,10 @@ export interface CliContext {
   registry(): Promise<Registry>;
   /** What plugin discovery found for that registry (folders and --plugin paths), in load order. */
   pluginSources(): Promise<PluginSource[]>;
+  /** Plugin files of the plugin folders that failed to load (each reported once on stderr). */
+  brokenPlugins(): Promise<BrokenPlugin[]>;
+  /** Whether the repository may run its own code (core/trust), decided once. */
+  trust(): Promise<TrustDecision>;
   /** Writes to stdout (results only). */
   out(text: string): void;
   /** Writes a line to stderr (notices, warnings). */
@@ -52,20 +59,27 @@ function checkedRepo(deps: CliDeps, repo: string): string {
 
 export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
   const repoRoot = options.repo ? checkedRepo(deps, options.repo) : findRepoRoot(deps.cwd);
+  const warn = (text: string) => void deps.stderr.write(`${text}\n`);
+  let decided: Promise<TrustDecision> | undefined;
+  const trust = () =>
+    (decided ??= import('../trust/decide.ts').then(({ decideTrust }) => decideTrust({ repoRoot, homeDir: deps.homeDir, flag: options.trust === true })));
   let loaded: Promise<LoadedPlugins> | undefined;
   const plugins = () =>
     (loaded ??= (async () => {
       const { loadPlugins } = await import('../plugins/load.ts');
-      return loadPlugins({
+      const result = await loadPlugins({
         repoRoot,
         homeDir: deps.homeDir,
         besideBinaryDir: deps.besideBinaryDir,
         extraPaths: options.plugin,
         cwd: deps.cwd,
         userPlugins: options.userPlugins,
+        trustedRepo: options.userPlugins && (await trust()).trusted,
         importModule: deps.importModule,
         installPluginApi: deps.installPluginApi,
       });
+      await reportPluginProblems(result, repoRoot, warn);
+      return result;
     })());
   return {
     deps,
@@ -73,10 +87,21 @@ export function createCliContext(deps: CliDeps, options: GlobalOptions): CliCont
     repoRoot,
     registry: async () => (await plugins()).registry,
     pluginSources: async () => (await plugins()).sources,
+    brokenPlugins: async () => (await plugins()).broken,
+    trust,
     out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    warn: (text) => void deps.stderr.write(`${text}\n`),
+    warn,
     progress: (text) => {
       if (deps.stderr.isTTY) deps.stderr.write(`${text}\n`);
     },
   };
+}
+
+/** One line per broken plugin file and one for a repository's plugins left unloaded (stderr). */
+async function reportPluginProblems(loaded: LoadedPlugins, repoRoot: string, warn: (text: string) => void): Promise<void> {
+  for (const { error } of loaded.broken) warn(`warning: ${error.message} (skipped; ${error.code})`);
+  const skipped = loaded.sources.flatMap((source) => source.untrusted ?? []);
+  if (!skipped.length) return;
+  const { untrustedNotice } = await import('../trust/decide.ts');
+  warn(`notice: ${untrustedNotice(`plugins ${skipped.map((file) => basename(file)).join(', ')} in ${dirname(skipped[0]!)}`, repoRoot)}`);
 }

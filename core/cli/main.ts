@@ -36,6 +36,7 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .option('repo', { type: 'string', describe: 'Repository to work on (default: the git repository around the current folder)' })
     .option('plugin', { type: 'string', array: true, default: [] as string[], describe: 'Load a plugin file or folder (repeatable; overrides all others)' })
     .option('user-plugins', { type: 'boolean', default: true, describe: 'Load plugins from ~/.supervisor/plugins and <repo>/.supervisor/plugins (--no-user-plugins: built-ins only)' })
+    .option('trust', { type: 'boolean', default: false, describe: "Trust the repository for this command: load its own plugins, templates and tools (see: supervisor trust)" })
     .strict()
     .demandCommand(1, 'Choose a command.')
     .recommendCommands()
@@ -54,6 +55,7 @@ function globalOptions(args: Args): GlobalOptions {
     repo: typeof args.repo === 'string' ? args.repo : undefined,
     plugin: (args.plugin as string[] | undefined) ?? [],
     userPlugins: args['user-plugins'] !== false,
+    trust: args.trust === true,
   };
 }
 

@@ -44,6 +44,7 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
   const host: PackerHost = {
     registry: opts.registry,
     guard,
+    trustedRepo: opts.trustedRepo === true,
     env: opts.env ?? process.env,
     notice(message) {
       notices.push(message);

@@ -6,7 +6,7 @@
  * repository (a tool that followed a symlink) is dropped with a warning naming the file.
  */
 import { runProcess } from '../process/run-process.ts';
-import { wrapPluginError } from '../errors.ts';
+import { callHook } from '../plugins/call-hook.ts';
 import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { contextErrors } from './errors.ts';
@@ -19,6 +19,8 @@ export interface PackerHost {
   registry: Registry;
   guard: PathGuard;
   env: Record<string, string | undefined>;
+  /** The repository may run its own tools (core/trust). */
+  trustedRepo?: boolean;
   notice(message: string): void;
   warn(message: string): void;
 }
@@ -27,6 +29,7 @@ export interface PackerHost {
 export function createPackContext(host: PackerHost, chain: string[]): PackContext {
   return {
     env: host.env,
+    repoTrusted: host.trustedRepo === true,
     notice: host.notice,
     safePath: (relative) => host.guard.resolve(relative),
     outsideRepo: (files) => host.guard.outside(files),
@@ -47,12 +50,8 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
 export async function runPacker(host: PackerHost, name: string, request: PackRequest, chain: string[] = []): Promise<PackResult> {
   if (chain.includes(name)) throw contextErrors.packerLoop([...chain, name]);
   const packer = host.registry.get('packer', name);
-  try {
-    const result = await packer.pack(request, createPackContext(host, [...chain, name]));
-    return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
-  } catch (error) {
-    throw wrapPluginError(name, 'pack', error);
-  }
+  const result = await callHook(packer, 'pack', () => packer.pack(request, createPackContext(host, [...chain, name])));
+  return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
 }
 
 /**

@@ -7,6 +7,8 @@ export interface PackOptions {
   role: Role;
   /** Absolute path of the repository root. */
   repoRoot: string;
+  /** The repository may run its own tools, e.g. node_modules/.bin/repomix (core/trust). Default: not. */
+  trustedRepo?: boolean;
   /** Repository-relative target paths (checked: absolute or escaping paths are refused). */
   targets: string[];
   /** Extra sections, e.g. { test_output: "..." } → "## Test Output". */

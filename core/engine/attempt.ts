@@ -2,8 +2,10 @@
  * One attempt: ask the adapter for the command, spawn it in the workspace, keep its raw
  * output in the run log, read the answer, map its status, and run the gates on a pass.
  */
+import { isSupervisorError } from '../errors.ts';
 import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
+import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { RunProcessResult } from '../process/run-process.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
 import type { GateOutcome } from './feedback.ts';
@@ -120,10 +122,13 @@ function startFailure(proc: RunProcessResult, bin: string): Failure | null {
 async function extract(env: AttemptEnv, proc: RunProcessResult, request: CommandRequest, actx: AdapterContext): Promise<Extraction> {
   const { prepared } = env;
   try {
-    return await prepared.adapter.extract(proc, request, actx);
+    return await callHook(prepared.adapter, 'extract', () => prepared.adapter.extract(proc, request, actx));
   } catch (error) {
+    // A hook that never answers or answers in the wrong shape is a broken plugin: the run stops.
+    if (isPluginFault(error)) throw error;
     // Envelopes are untrusted text: an adapter choking on one is an unusable answer, not a crash.
-    const detail = `adapter ${prepared.adapterName} could not read the output: ${clip(error instanceof Error ? error.message : String(error), 300)}`;
+    const cause = isSupervisorError(error) && error.code === 'PLUGIN_HOOK' ? error.cause : error;
+    const detail = `adapter ${prepared.adapterName} could not read the output: ${clip(cause instanceof Error ? cause.message : String(cause), 300)}`;
     return { text: null, metrics: emptyMetrics(), failure: { class: 'invalid_envelope', detail } };
   }
 }

@@ -12,6 +12,8 @@ export interface RunRoleOptions {
   extraContext?: Record<string, string>;
   repoRoot: string;
   homeDir: string;
+  /** The repository may run its own code: its templates and node_modules/.bin/repomix (core/trust). Default: not. */
+  trustedRepo?: boolean;
   /** The environment the CLI and gates inherit. */
   env: Record<string, string | undefined>;
   registry: Registry;

@@ -3,6 +3,7 @@
  * pick the adapter, settle the settings (flags over role config over defaults), build the
  * prompt, and get the parser ready. Errors here are configuration errors (exit 2).
  */
+import { isAbsolute, relative } from 'node:path';
 import { roleLoadOptions } from '../roles/load-options.ts';
 import { answerFormat } from '../output/answer-format.ts';
 import { wantsLegacyGrammar } from '../output/legacy.ts';
@@ -11,6 +12,7 @@ import type { AdapterPlugin } from '../plugin/contracts.ts';
 import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import type { Role } from '../roles/role.ts';
+import { trustErrors } from '../trust/errors.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolvePeers, type EnginePeers } from './peers.ts';
@@ -82,6 +84,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     options.onNotice?.(message);
   };
   let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
+  refuseUntrustedGates(role, options);
   if (options.cli) role = { ...role, cli: options.cli };
   const adapter = registry.get('adapter', role.cli);
   const built = await peers.buildPrompt({
@@ -90,6 +93,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     targets: options.targets ?? [],
     extraContext: options.extraContext ?? {},
     repoRoot: options.repoRoot,
+    ...(options.trustedRepo ? { trustedRepo: true } : {}),
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
     notice,
@@ -105,4 +109,20 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
   return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices };
+}
+
+/**
+ * Gates are shell commands: a role file of an untrusted repository (core/trust) may not have
+ * them run. The user's own roles (~/.supervisor/roles, built-ins) and --gate are theirs.
+ */
+function refuseUntrustedGates(role: Role, options: RunRoleOptions): void {
+  if (options.trustedRepo || role.gates.length === 0) return;
+  const file = role.sources.gates;
+  if (!file || !isInside(file, options.repoRoot)) return;
+  throw trustErrors.untrustedGates(role.name, file, role.gates, options.repoRoot);
+}
+
+function isInside(file: string, root: string): boolean {
+  const rel = relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

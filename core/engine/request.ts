@@ -1,8 +1,8 @@
 /** The adapter's view of one attempt (CommandRequest), shared by real runs and --dry-run. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { wrapPluginError } from '../errors.ts';
 import type { AdapterContext, CommandRequest, CommandSpec } from '../plugin/contracts.ts';
+import { callHook } from '../plugins/call-hook.ts';
 import { roleEditsFiles, type PreparedRun } from './prepare.ts';
 
 export interface RequestInput {
@@ -44,13 +44,9 @@ export function adapterContext(prepared: PreparedRun, env: Record<string, string
   return { env: Object.freeze({ ...env }), self: prepared.peers.self, notice };
 }
 
-/** Calls adapter.command, attributing a throw to the adapter. */
-export async function commandFor(prepared: PreparedRun, request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
-  try {
-    return await prepared.adapter.command(request, ctx);
-  } catch (error) {
-    throw wrapPluginError(prepared.adapterName, 'command', error);
-  }
+/** Calls adapter.command under its time limit, attributing a throw or a wrong shape to the adapter. */
+export function commandFor(prepared: PreparedRun, request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
+  return callHook(prepared.adapter, 'command', () => prepared.adapter.command(request, ctx));
 }
 
 /** What the adapter adds to the caller's environment: its quiet settings, then the command's own. */

@@ -3,7 +3,7 @@
  * as `it.outputFormat` and what the engine repeats when it retries after an unusable answer.
  * The parser plugin owns the wording (its formatInstructions); this is the one place that asks it.
  */
-import { wrapPluginError } from '../errors.ts';
+import { callHookSync } from '../plugins/call-hook.ts';
 import type { Registry } from '../registry.ts';
 import { DEFAULT_PARSER, parserContext, type ParserContextOptions } from './parse-output.ts';
 
@@ -28,12 +28,6 @@ export function answerFormat(opts: AnswerFormatOptions): string {
   const name = opts.parser ?? DEFAULT_PARSER;
   const parser = opts.registry.get('parser', name);
   if (!parser.formatInstructions) return fallbackFormat(name, opts);
-  let text: unknown;
-  try {
-    text = parser.formatInstructions(parserContext(opts));
-  } catch (error) {
-    throw wrapPluginError(name, 'formatInstructions', error);
-  }
-  if (typeof text !== 'string') throw wrapPluginError(name, 'formatInstructions', new Error(`returned ${typeof text}, not text`));
-  return text.trimEnd();
+  const format = parser.formatInstructions.bind(parser);
+  return callHookSync(parser, 'formatInstructions', () => format(parserContext(opts))).trimEnd();
 }

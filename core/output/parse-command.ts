@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Args } from '../cli/command.ts';
 import type { CliContext } from '../cli/context.ts';
 import { readStream } from '../cli/text-arg.ts';
-import { errors, wrapPluginError } from '../errors.ts';
+import { errors } from '../errors.ts';
+import { callHook } from '../plugins/call-hook.ts';
 import type { AdapterPlugin, CommandRequest, Extraction, ProcessResult } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { selfCommand } from '../self-command.ts';
@@ -98,11 +99,9 @@ async function extract(adapterName: string, stdout: string, setup: ParseSetup, c
   };
   try {
     const request = await extractRequest(adapter, setup, scratchDir, ctx);
-    try {
-      return await adapter.extract(result, request, { env: ctx.deps.env, self: selfCommand(), notice: (m) => ctx.warn(`notice: ${m}`) });
-    } catch (error) {
-      throw wrapPluginError(adapterName, 'extract', error);
-    }
+    return await callHook(adapter, 'extract', () =>
+      adapter.extract(result, request, { env: ctx.deps.env, self: selfCommand(), notice: (m) => ctx.warn(`notice: ${m}`) }),
+    );
   } finally {
     await rm(scratchDir, { recursive: true, force: true });
   }

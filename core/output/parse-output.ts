@@ -1,5 +1,6 @@
 /** Model text → validated object, through the parser plugin the role (or the caller) names. */
-import { errors, wrapPluginError } from '../errors.ts';
+import { errors } from '../errors.ts';
+import { callHookSync } from '../plugins/call-hook.ts';
 import type { ParserContext } from '../plugin/contracts.ts';
 import type { Registry } from '../registry.ts';
 import type { OutputSchema } from './schemas.ts';
@@ -52,12 +53,8 @@ export function parseOutput(text: string, opts: ParseOutputOptions): Record<stri
   const parser = opts.registry.get('parser', name);
   const validated = new WeakSet<object>();
   const ctx = parserContext(opts, validated);
-  let result: unknown;
-  try {
-    result = parser.parse(text, ctx);
-  } catch (error) {
-    throw wrapPluginError(name, 'parse', error);
-  }
+  // The result is checked against the schema below, so only the call itself is guarded here.
+  const result: unknown = callHookSync(parser, 'parse', () => parser.parse(text, ctx), { checkResult: false });
   if (result instanceof Promise) {
     result.catch(() => {});
     throw errors.pluginHook(name, 'parse', new Error('returned a Promise; parse must return the object synchronously'));

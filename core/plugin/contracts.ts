@@ -240,6 +240,11 @@ export interface PackProcessResult extends ProcessResult {
 
 export interface PackContext {
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether the user trusts the repository to run its own code (`supervisor trust`, `--trust`).
+   * A packer must not run a tool the repository ships (node_modules/.bin/...) unless it is true.
+   */
+  repoTrusted?: boolean;
   notice(message: string): void;
   /**
    * Runs a process the core's way: argument array (never a shell), stdin closed, output

@@ -66,6 +66,73 @@ export function checkPluginShape(value: unknown): ShapeCheck {
   };
 }
 
+// ---- what hooks return: checked at the one place each hook is called (core/plugins/call-hook.ts)
+
+const stringList = v.array(v.string());
+const nullableNumber = v.nullable(v.number());
+
+const commandSpecShape = v.looseObject({
+  bin: v.optional(v.pipe(v.string(), v.minLength(1))),
+  args: stringList,
+  stdin: v.optional(v.string()),
+  env: v.optional(v.record(v.string(), v.string())),
+});
+
+const metricsShape = v.looseObject({
+  inputTokens: nullableNumber,
+  outputTokens: nullableNumber,
+  cachedTokens: nullableNumber,
+  costUsd: nullableNumber,
+  durationMs: nullableNumber,
+  turns: nullableNumber,
+  sessionId: v.nullable(v.string()),
+  model: v.nullable(v.string()),
+});
+
+const extractionShape = v.looseObject({
+  text: v.nullable(v.string()),
+  structured: v.optional(v.unknown()),
+  alternates: v.optional(stringList),
+  metrics: metricsShape,
+  failure: v.optional(
+    v.looseObject({
+      // Any failure class word: the engine maps the ones it knows and reports the rest as they are.
+      class: v.pipe(v.string(), v.regex(/^[a-z][a-z_]*$/, 'a failure class such as "nonzero_exit"')),
+      detail: v.string(),
+      httpStatus: v.optional(v.number()),
+    }),
+  ),
+});
+
+const packResultShape = v.looseObject({
+  parts: v.optional(v.array(v.looseObject({ key: v.pipe(v.string(), v.minLength(1)), content: v.string(), files: v.optional(stringList) }))),
+  notices: v.optional(stringList),
+  warnings: v.optional(stringList),
+});
+
+const parsedShape = v.record(v.string(), v.unknown());
+
+/**
+ * The shape each hook must return, by "kind.hook"; hooks not listed here are not checked. A new
+ * plugin kind adds its hooks here, and core/plugins/call-hook.ts checks them with no more code.
+ */
+export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
+  'adapter.command': commandSpecShape,
+  'adapter.extract': extractionShape,
+  'packer.pack': packResultShape,
+  'parser.parse': parsedShape,
+  'parser.formatInstructions': v.string(),
+};
+
+/** Problems with what a hook of a plugin kind returned, each as "field: expected ..., got ..."; empty when it is right. */
+export function checkHookResult(kind: string, hook: string, value: unknown): string[] {
+  const shape = HOOK_RESULT_SHAPES[`${kind}.${hook}`];
+  if (!shape) return [];
+  const result = v.safeParse(shape, value);
+  if (result.success) return [];
+  return result.issues.map((issue) => `${v.getDotPath(issue) ?? '(the value returned)'}: ${issue.message}`);
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing (no default export)';

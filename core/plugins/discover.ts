@@ -1,6 +1,6 @@
 /** Where plugin files are looked for, in load order (later overrides earlier). */
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { errors } from '../errors.ts';
 
 export const PLUGIN_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
@@ -13,6 +13,8 @@ export interface PluginSource {
   /** False for a plugin folder that does not exist (it then holds no files). */
   exists: boolean;
   files: string[];
+  /** Plugin files left unloaded because the repository is not trusted (layer repo only). */
+  untrusted?: string[];
 }
 
 export interface DiscoverOptions {
@@ -25,6 +27,13 @@ export interface DiscoverOptions {
   cwd: string;
   /** false with --no-user-plugins: only built-ins. */
   userPlugins: boolean;
+  /** The repository may run its own code (core/trust): only then are <repo>/.supervisor/plugins loaded. Default: not trusted. */
+  trustedRepo?: boolean;
+}
+
+/** A plugin's file name without folder and extension: what its `name` must be. */
+export function pluginStem(file: string): string {
+  return basename(file).replace(/\.[^.]+$/, '');
 }
 
 export function isPluginFile(file: string): boolean {
@@ -64,7 +73,10 @@ export function pluginFolders(options: Omit<DiscoverOptions, 'extraPaths' | 'cwd
 export async function discoverPluginSources(options: DiscoverOptions): Promise<PluginSource[]> {
   const sources: PluginSource[] = [];
   for (const { layer, dir } of pluginFolders(options)) {
-    sources.push({ layer, origin: dir, ...(await readPluginFolder(dir)) });
+    const found = await readPluginFolder(dir);
+    // A cloned repository's plugins are its code: listed, never imported, until it is trusted.
+    if (layer === 'repo' && options.trustedRepo !== true && found.files.length) sources.push({ layer, origin: dir, exists: true, files: [], untrusted: found.files });
+    else sources.push({ layer, origin: dir, ...found });
   }
   for (const path of options.extraPaths) {
     const absolute = resolve(options.cwd, path);

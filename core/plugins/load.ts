@@ -1,12 +1,18 @@
 /** Loads plugin files through an injected import function and checks each one's shape. */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { errors } from '../errors.ts';
+import { errors, isSupervisorError, type SupervisorError } from '../errors.ts';
 import { checkPluginShape } from '../plugin/shape.ts';
 import type { Plugin } from '../plugin/contracts.ts';
 import { createRegistry, type PluginEntry, type Registry } from '../registry.ts';
 import { builtinPlugins } from './builtins.ts';
-import { discoverPluginSources, type DiscoverOptions, type PluginSource } from './discover.ts';
+import { withBrokenPlugins } from './broken.ts';
+import { hookLimitMs, removePrototypeAdditions, withTimeLimit } from './call-hook.ts';
+import { discoverPluginSources, pluginStem, type DiscoverOptions, type PluginSource } from './discover.ts';
+
+export { pluginStem };
+import { pluginErrors } from './errors.ts';
+import { loadErrorLocation } from './error-location.ts';
 
 /** Imports a module by absolute path and returns its namespace. Swapped inside the binary. */
 export type ImportModule = (file: string) => Promise<unknown>;
@@ -26,28 +32,60 @@ function defaultExport(namespace: unknown): unknown {
   return value;
 }
 
-/** Loads and checks one plugin file; throws a SupervisorError naming the file. */
-export async function loadPluginFile(file: string, importModule: ImportModule = importFromDisk): Promise<Plugin> {
+/**
+ * Loads and checks one plugin file; throws a SupervisorError naming the file. The import runs
+ * under the hooks' time limit (a module that awaits forever at import is PLUGIN_TIMEOUT), and
+ * the plugin's name must equal its file stem.
+ */
+export async function loadPluginFile(file: string, importModule: ImportModule = importFromDisk, limitMs = hookLimitMs('import')): Promise<Plugin> {
   let namespace: unknown;
   try {
-    namespace = await importModule(file);
+    namespace = await withTimeLimit(Promise.resolve().then(() => importModule(file)), file, 'import', limitMs);
   } catch (cause) {
-    throw errors.pluginImport(file, cause);
+    removePrototypeAdditions();
+    if (isSupervisorError(cause) && cause.code === 'PLUGIN_TIMEOUT') throw cause;
+    throw pluginErrors.importFailed(file, loadErrorLocation(file, cause), cause);
   }
+  const added = removePrototypeAdditions();
+  if (added.length) throw pluginErrors.pollution(file, 'import', added);
   const checked = checkPluginShape(defaultExport(namespace));
-  if (checked.ok) return checked.plugin;
-  if (checked.unknownKind) throw errors.pluginUnknownKind(file, checked.kind);
-  throw errors.pluginShape(file, checked.problems);
+  if (!checked.ok) {
+    if (checked.unknownKind) throw errors.pluginUnknownKind(file, checked.kind);
+    throw errors.pluginShape(file, checked.problems);
+  }
+  const stem = pluginStem(file);
+  if (checked.plugin.name !== stem) throw pluginErrors.nameMismatch(file, checked.plugin.name, stem);
+  return checked.plugin;
 }
 
-async function loadSource(source: PluginSource, importModule: ImportModule): Promise<PluginEntry[]> {
+/** A plugin file that could not be loaded, kept so commands that do not need it go on. */
+export interface BrokenPlugin {
+  file: string;
+  layer: string;
+  error: SupervisorError;
+}
+
+async function loadSource(source: PluginSource, importModule: ImportModule, broken: BrokenPlugin[]): Promise<PluginEntry[]> {
   const entries: PluginEntry[] = [];
   const seen = new Map<string, string>();
   for (const file of source.files) {
-    const plugin = await loadPluginFile(file, importModule);
+    let plugin: Plugin;
+    try {
+      plugin = await loadPluginFile(file, importModule);
+    } catch (error) {
+      // A path given with --plugin was asked for by name: its failure stops the command.
+      if (source.layer === 'cli' || !isSupervisorError(error)) throw error;
+      broken.push({ file, layer: source.layer, error });
+      continue;
+    }
     const key = `${plugin.kind}:${plugin.name}`;
     const other = seen.get(key);
-    if (other) throw errors.pluginDuplicate(file, plugin.kind, plugin.name, other);
+    if (other) {
+      const error = errors.pluginDuplicate(file, plugin.kind, plugin.name, other);
+      if (source.layer === 'cli') throw error;
+      broken.push({ file, layer: source.layer, error });
+      continue;
+    }
     seen.set(key, file);
     entries.push({ plugin, source: file, layer: source.layer });
   }
@@ -68,6 +106,8 @@ export interface LoadedPlugins {
   registry: Registry;
   /** What discovery found in each plugin folder and --plugin path, in load order. */
   sources: PluginSource[];
+  /** Plugin files of the folders that failed to load (reported, and named when a command needs them). */
+  broken: BrokenPlugin[];
 }
 
 /** Built-ins, then each plugin folder, then --plugin paths; later overrides earlier. */
@@ -76,8 +116,9 @@ export async function loadPlugins(options: LoadRegistryOptions): Promise<LoadedP
   const sources = await discoverPluginSources(options);
   // Built-ins need no module resolution hooks: install them only for files from disk.
   if (sources.some((source) => source.files.length > 0)) await options.installPluginApi?.();
-  for (const source of sources) entries.push(...(await loadSource(source, options.importModule ?? importFromDisk)));
-  return { registry: createRegistry(entries), sources };
+  const broken: BrokenPlugin[] = [];
+  for (const source of sources) entries.push(...(await loadSource(source, options.importModule ?? importFromDisk, broken)));
+  return { registry: withBrokenPlugins(createRegistry(entries), broken), sources, broken };
 }
 
 /** The registry alone (scripts and tests that need no discovery report). */

@@ -26,6 +26,8 @@ export interface BuildPromptOptions {
   extraContext: Record<string, string>;
   /** Absolute repository root: packing reads from it, .supervisor/prompts/ overrides come from it. */
   repoRoot: string;
+  /** The repository may run its own code (core/trust): its .supervisor/prompts templates and its repomix. Default: not. */
+  trustedRepo?: boolean;
   registry: Registry;
   /** The adapter takes instruction files as arguments (`instructions: 'argument'`). */
   instructionsAsArguments: boolean;
@@ -85,7 +87,7 @@ interface Flow {
 /** Template flow: pack the file context (budget minus overhead), then render the template. */
 async function templateFlow(name: string, opts: BuildPromptOptions, pack: PackOptions, packing: PackingDeps, instructions: InstructionText[], outputSchema: OutputSchema): Promise<Flow> {
   // Resolve the template before packing: a bad name should fail fast, not after reading files.
-  const templates = await loadTemplateSet(opts.repoRoot);
+  const templates = await loadTemplateSet(opts.repoRoot, { trusted: opts.trustedRepo === true, ...(opts.notice ? { notice: opts.notice } : {}) });
   const template = getTemplate(templates, name).name;
   const renderer = createRenderer(templates);
   const { role } = opts;
@@ -149,6 +151,7 @@ export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<Packi
   const pack: PackOptions = {
     role,
     repoRoot: opts.repoRoot,
+    ...(opts.trustedRepo ? { trustedRepo: true } : {}),
     targets: opts.targets,
     extraContext: opts.extraContext,
     registry: opts.registry,

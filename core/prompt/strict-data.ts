@@ -23,6 +23,14 @@ const TOLERATED = new Set(['__blocks', 'body', 'toJSON', 'then']);
 
 const proxies = new WeakSet<object>();
 
+/**
+ * Keys that lead from data to the Function constructor (`it.constructor.constructor("...")()`)
+ * or swap a prototype: never data, so reading one is an unknown variable. This closes the way
+ * in through `it`; a template is still JavaScript (Eta compiles it), which is why only built-in
+ * templates and those of a trusted repository render at all (core/trust).
+ */
+const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
+
 function isPlain(value: unknown): value is Record<string, unknown> | unknown[] {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return true;
@@ -37,11 +45,17 @@ function isPlain(value: unknown): value is Record<string, unknown> | unknown[] {
  */
 export function strictData<T>(value: T, path = 'it'): T {
   if (!isPlain(value) || proxies.has(value)) return value;
-  const copy: Record<string | symbol, unknown> = Array.isArray(value) ? [...value] as unknown as Record<string, unknown> : { ...value };
+  // Objects are copied onto a null prototype: nothing inherited (constructor, toString, ...) is reachable.
+  const copy: Record<string | symbol, unknown> = Array.isArray(value) ? [...value] as unknown as Record<string, unknown> : Object.assign(Object.create(null) as Record<string, unknown>, value);
   const cache = new Map<string, unknown>();
   const proxy = new Proxy(copy, {
     get(target, key, receiver) {
       if (typeof key === 'symbol') return Reflect.get(target, key, receiver);
+      if (FORBIDDEN.has(key) && !Object.hasOwn(target, key)) {
+        // Array methods read `constructor` themselves (map, filter): undefined makes them use Array.
+        if (Array.isArray(target)) return undefined;
+        throw new UndefinedVariable(`${path}.${key}`);
+      }
       if (!(key in target)) {
         if (TOLERATED.has(key)) return undefined;
         throw new UndefinedVariable(Array.isArray(target) ? `${path}[${key}]` : `${path}.${key}`);

@@ -7,6 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listAssets, readAsset } from '../assets.ts';
+import { untrustedNotice } from '../trust/decide.ts';
 import { promptErrors } from './errors.ts';
 
 export interface TemplateSource {
@@ -80,10 +81,17 @@ async function projectTemplates(repoRoot: string): Promise<TemplateSource[]> {
   return out;
 }
 
-/** Built-ins (cached), then the project's, read each time (a project file replaces the built-in of the same name). */
-export async function loadTemplateSet(repoRoot: string | undefined): Promise<TemplateSet> {
+/**
+ * Built-ins (cached), then the project's, read each time (a project file replaces the built-in
+ * of the same name). Templates are code (Eta compiles them to JavaScript), so the project's load
+ * only when the repository is trusted (core/trust); otherwise a notice names what was left out.
+ */
+export async function loadTemplateSet(repoRoot: string | undefined, trust: { trusted: boolean; notice?: (message: string) => void } = { trusted: false }): Promise<TemplateSet> {
   const set = new Map<string, TemplateSource>();
   for (const source of builtinTemplates()) set.set(source.name, source);
-  if (repoRoot) for (const source of await projectTemplates(repoRoot)) set.set(source.name, source);
+  if (!repoRoot) return set;
+  const project = await projectTemplates(repoRoot);
+  if (trust.trusted) for (const source of project) set.set(source.name, source);
+  else if (project.length) trust.notice?.(untrustedNotice(`templates ${project.map((t) => `${t.name}.eta`).join(', ')} in ${projectPromptsDir(repoRoot)}`, repoRoot));
   return set;
 }

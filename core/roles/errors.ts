@@ -67,6 +67,12 @@ export const roleErrors = {
       details: { file, problems },
     }),
 
+  /** An instruction or output schema path that leaves the role's folder and the repository. */
+  pathOutside: (file: string, field: string, given: string, why: string) =>
+    new SupervisorError('ROLE_PATH_OUTSIDE', `${file} names ${field} ${JSON.stringify(given)}, which ${why}`, {
+      details: { file, field, given, why },
+      hint: "Paths in a role file are relative to the role file's folder and must stay inside it or the repository (no absolute paths, no .. out, no symlinks out).",
+    }),
   fileMissing: (file: string, field: string, missing: { given: string; resolved: string }[]) =>
     new SupervisorError(
       'ROLE_FILE_MISSING',

@@ -60,7 +60,7 @@ export type RoleFileCache = Map<string, Promise<ChainLink>>;
 async function parseLink(file: RoleFile, opts: RoleLoadOptions): Promise<ChainLink> {
   const raw = parseRoleYaml(await readRoleText(file), file.path);
   checkPreMergeTypes(raw, file.path);
-  return { file, raw: resolveRolePaths(raw, file, opts.homeDir) };
+  return { file, raw: resolveRolePaths(raw, file, opts.repoRoot) };
 }
 
 /** Parsed links are only read by the merge (which copies what it changes), so sharing them is safe. */

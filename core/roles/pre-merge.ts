@@ -4,8 +4,8 @@
  * (instructions, an output schema given as a path) are resolved relative to that role file and
  * must exist. Everything else is left to the JSON Schema check of the merged role.
  */
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, posix, resolve, dirname } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, posix, relative, resolve, dirname } from 'node:path';
 import { readAsset } from '../assets.ts';
 import { roleErrors } from './errors.ts';
 import { describeKind } from './parse-role-yaml.ts';
@@ -55,31 +55,58 @@ interface Resolved {
   exists: boolean;
 }
 
-/** Resolves a path named in a role file, relative to that file; "~/" means the home folder. */
-function resolveRolePath(given: string, file: RoleFile, homeDir: string): Resolved {
+/** Whether `path` is `root` or inside it. */
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+const realOrSelf = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/**
+ * Resolves a path named in a role file, relative to that file. The packing path rules hold: no
+ * absolute path (nor "~/"), and the file, symlinks followed, stays inside the role file's
+ * folder or the repository; a role from a cloned repository cannot have ~/.ssh/id_rsa or
+ * /etc/shadow read into a prompt.
+ */
+function resolveRolePath(given: string, field: string, file: RoleFile, repoRoot: string): Resolved {
   if (file.asset) {
     const name = posix.normalize(posix.join(posix.dirname(file.asset), given));
     const asset = readAsset(name);
     return { path: asset?.displayPath ?? `<builtin>/${name}`, exists: asset !== undefined };
   }
-  const path = given.startsWith('~/') ? resolve(homeDir, given.slice(2)) : isAbsolute(given) ? given : resolve(dirname(file.path), given);
-  return { path, exists: existsSync(path) && statSync(path).isFile() };
+  if (isAbsolute(given) || given.startsWith('~') || /^[A-Za-z]:/.test(given)) throw roleErrors.pathOutside(file.path, field, given, 'is absolute');
+  const roleDir = dirname(file.path);
+  const path = resolve(roleDir, given);
+  const roots = [roleDir, repoRoot];
+  if (!roots.some((root) => inside(path, root))) throw roleErrors.pathOutside(file.path, field, given, "leads out of the role file's folder and the repository");
+  const exists = existsSync(path) && statSync(path).isFile();
+  if (exists && !roots.map(realOrSelf).some((root) => inside(realpathSync(path), root))) {
+    throw roleErrors.pathOutside(file.path, field, given, "is a symlink out of the role file's folder and the repository");
+  }
+  return { path, exists };
 }
 
 /**
  * Replaces `instructions` and a path-like `output_schema` with resolved paths, so each path
  * stays relative to the file that named it whatever the merge does later.
  */
-export function resolveRolePaths(raw: Record<string, unknown>, file: RoleFile, homeDir: string): Record<string, unknown> {
+export function resolveRolePaths(raw: Record<string, unknown>, file: RoleFile, repoRoot: string): Record<string, unknown> {
   const out = { ...raw };
   if (Array.isArray(raw.instructions)) {
-    const resolved = (raw.instructions as string[]).map((given) => ({ given, ...resolveRolePath(given, file, homeDir) }));
+    const resolved = (raw.instructions as string[]).map((given) => ({ given, ...resolveRolePath(given, 'instructions', file, repoRoot) }));
     const missing = resolved.filter((r) => !r.exists).map((r) => ({ given: r.given, resolved: r.path }));
     if (missing.length) throw roleErrors.fileMissing(file.path, 'instruction files', missing);
     out.instructions = resolved.map((r) => r.path);
   }
   if (typeof raw.output_schema === 'string' && isSchemaPath(raw.output_schema)) {
-    const resolved = resolveRolePath(raw.output_schema, file, homeDir);
+    const resolved = resolveRolePath(raw.output_schema, 'output_schema', file, repoRoot);
     if (!resolved.exists) throw roleErrors.fileMissing(file.path, 'an output schema file', [{ given: raw.output_schema, resolved: resolved.path }]);
     out.output_schema = resolved.path;
   }

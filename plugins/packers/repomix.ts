@@ -43,9 +43,11 @@ const numberOption = (value: unknown, fallback: number) => (typeof value === 'nu
 /** How repomix can be run here, or why it cannot. */
 async function findRepomix(request: PackRequest, ctx: PackContext): Promise<Command | string> {
   const local = which(join(request.repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'repomix.cmd' : 'repomix'), ctx.env);
-  if (local) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
+  if (local && ctx.repoTrusted) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
   const global = which('repomix', ctx.env);
   if (global) return { bin: global, prefix: [], env: {}, via: 'PATH' };
+  // npx run inside the repository would pick the repository's own repomix up again.
+  if (local) return `${local} was not run: this repository is not trusted to run its own code (trust it with: supervisor trust ${request.repoRoot})`;
   const npx = which('npx', ctx.env);
   if (!npx) return 'repomix is not installed and npx is not on PATH';
   const online = request.context.repomix_online === true;

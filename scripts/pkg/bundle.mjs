@@ -109,8 +109,8 @@ function asciiOnly(code) {
  * sea-main.cjs. The LAZY_CHUNKS go to `chunks/<name>.js` beside it; returns their files by name.
  * Deterministic: same sources and pinned esbuild give the same bytes.
  */
-export async function bundle({ root, entry, outfile, assetFolders, minify = true }) {
-  const assets = collectAssets(root, assetFolders);
+export async function bundle({ root, entry, outfile, assetFolders, extraAssets = {}, minify = true }) {
+  const assets = { ...collectAssets(root, assetFolders), ...extraAssets };
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [entry],

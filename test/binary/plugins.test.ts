@@ -40,7 +40,7 @@ describe('plugins in the binary', binarySuite(), () => {
       assert.equal(checked.code, 0, checked.stderr);
       assert.deepEqual(JSON.parse(checked.stdout), { ok: true, file: join(repo, '.supervisor', 'plugins', `${name}.ts`), kind, name });
     }
-    const list = await box.run(['plugins', 'list', '--json'], { cwd: repo });
+    const list = await box.run(['plugins', 'list', '--json', '--trust'], { cwd: repo });
     const names = (JSON.parse(list.stdout) as Listed[]).filter((p) => p.layer === 'repo').map((p) => p.name);
     assert.deepEqual(names.sort(), ['aider', 'notes', 'plain']);
   });
@@ -66,7 +66,7 @@ describe('plugins in the binary', binarySuite(), () => {
       'answer.md': 'hello\n',
     });
     for (const parser of ['esm-check', 'cjs-check']) {
-      const run = await box.run(['parse', 'answer.md', '--parser', parser, '--role', 'reviewer', '--json'], { cwd: repo });
+      const run = await box.run(['parse', 'answer.md', '--parser', parser, '--role', 'reviewer', '--json', '--trust'], { cwd: repo });
       assert.equal(run.code, 3, run.stderr);
       const error = (JSON.parse(run.stderr) as { error: { code: string; message: string } }).error;
       assert.equal(error.code, 'PARSE_INVALID_JSON');
@@ -78,35 +78,37 @@ describe('plugins in the binary', binarySuite(), () => {
     const box = await makeSandbox();
     const repo = await makeRepo();
     await writeFiles(repo, {
-      '.supervisor/plugins/late.mjs': `import { definePlugin } from 'supervisor/plugin';
+      '.supervisor/plugins/late-packer.mjs': `import { definePlugin } from 'supervisor/plugin';
 import { join } from 'node:path';
 import { suffix } from './helpers/suffix.mjs';
 const name = await Promise.resolve(join('la', 'te').replace('/', '') + suffix);
+// The name must equal the file stem: late-packer.mjs
 export default definePlugin({ kind: 'packer', name, async pack() { return { parts: [], notices: [] }; } });
 `,
       '.supervisor/plugins/helpers/suffix.mjs': `export const suffix = '-packer';\n`,
     });
-    const run = await box.run(['plugins', 'list', '--json'], { cwd: repo });
+    const run = await box.run(['plugins', 'list', '--json', '--trust'], { cwd: repo });
     assert.equal(run.code, 0, run.stderr);
     assert.ok((JSON.parse(run.stdout) as Listed[]).some((p) => p.name === 'late-packer' && p.layer === 'repo'));
     assert.doesNotMatch(run.stderr, /ExperimentalWarning/);
   });
 
-  it('stops with a clear error (exit 2, the file named) on a broken plugin', async () => {
+  it('stops with a clear error (exit 2, the file and line named) on a broken plugin given with --plugin', async () => {
     const box = await makeSandbox();
     const repo = await makeRepo();
     const dir = join(repo, '.supervisor', 'plugins');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'broken.ts'), `import { definePlugin } from 'supervisor/plugin';\nexport default definePlugin({ kind: 'adapter', name: 'broken', command( {;\n`);
-    const json = await box.run(['plugins', 'list', '--json'], { cwd: repo });
+    const json = await box.run(['plugins', 'list', '--json', '--plugin', join(dir, 'broken.ts')], { cwd: repo });
     assert.equal(json.code, 2);
     assert.equal(json.stdout, '');
-    const error = (JSON.parse(json.stderr) as { error: { code: string; details: { file: string } } }).error;
+    const error = (JSON.parse(json.stderr) as { error: { code: string; details: { file: string; line: number } } }).error;
     assert.equal(error.code, 'PLUGIN_IMPORT');
     assert.equal(error.details.file, join(dir, 'broken.ts'));
-    const text = await box.run(['doctor'], { cwd: repo });
+    assert.equal(error.details.line, 2);
+    const text = await box.run(['plugins', 'check', join(dir, 'broken.ts')], { cwd: repo });
     assert.equal(text.code, 2);
-    assert.match(text.stderr, /error \[PLUGIN_IMPORT\]: Plugin .*broken\.ts failed to load/);
+    assert.match(text.stderr, /error \[PLUGIN_IMPORT\]: Plugin .*broken\.ts:2:\d+ failed to load/);
     assert.doesNotMatch(text.stderr, /\n\s+at /, 'no stack trace without --debug');
   });
 

@@ -116,7 +116,7 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     assert.equal((JSON.parse(run.stdout) as RunResult).failure?.class, 'not_found');
   });
 
-  it('uses a TypeScript adapter plugin from .supervisor/plugins in a user role', async () => {
+  it("uses a TypeScript adapter plugin from a trusted repository's .supervisor/plugins in a user role", async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const tools = await tempDir('sv-tools-');
     // A "CLI" with no node in it: prints the reply file named in its environment.
@@ -130,6 +130,7 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     });
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'echo plugin and role');
+    assert.equal((await box.run(['trust'], { cwd: repo })).code, 0);
     const run = await box.run(['run', 'echo-reviewer', '--task', 'Review math.js', '--target', 'math.js', '--json'], {
       cwd: repo,
       env: { PATH: `${tools}:${box.path}`, ECHO_REPLY: join(tools, 'reply.md') },

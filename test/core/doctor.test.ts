@@ -23,7 +23,7 @@ describe('supervisor doctor', () => {
     await fakeBin(bin, 'ts-cli', 'echo "ts-cli 9.8.7"');
     const gitDir = join(await tempDir('sv-git-'));
     await fakeBin(gitDir, 'git', 'exec /usr/bin/git "$@"');
-    const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: `${bin}:${gitDir}` } });
+    const run = await runCli(['doctor', '--json'], { trust: true, cwd: repo, env: { PATH: `${bin}:${gitDir}` } });
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     const adapter = report.adapters.find((a: { name: string }) => a.name === 'ts-adapter');
@@ -40,7 +40,7 @@ describe('supervisor doctor', () => {
   it('with an empty PATH reports every CLI, git and repomix as not found (self-hosted adapters excepted)', async () => {
     const repo = await makeRepo();
     const empty = await tempDir('sv-empty-');
-    const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: empty } });
+    const run = await runCli(['doctor', '--json'], { trust: true, cwd: repo, env: { PATH: empty } });
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     assert.equal(report.git.found, false);
@@ -50,7 +50,7 @@ describe('supervisor doctor', () => {
 
   it('prints a readable report without --json', async () => {
     const repo = await makeRepo();
-    const run = await runCli(['doctor'], { cwd: repo });
+    const run = await runCli(['doctor'], { trust: true, cwd: repo });
     assert.equal(run.code, 0);
     assert.match(run.stdout, /plugin folders/);
     assert.match(run.stdout, /state folder: /);

@@ -19,6 +19,8 @@ export interface RunCliOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   deps?: Partial<CliDeps>;
+  /** Adds --trust: the repository's own plugins and templates load (see core/trust). */
+  trust?: boolean;
 }
 
 export async function runCli(argv: string[], options: RunCliOptions): Promise<CliRun> {
@@ -37,6 +39,6 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<Cl
     onInterrupt: () => () => {},
     ...options.deps,
   };
-  const code = await main(argv, deps);
+  const code = await main(options.trust ? [...argv, '--trust'] : argv, deps);
   return { code, stdout, stderr };
 }

@@ -10,5 +10,6 @@ import plugins from './plugins.ts';
 import doctor from './doctor.ts';
 import emit from './emit.ts';
 import workflow from './workflow.ts';
+import trust from './trust.ts';
 
-export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, doctor, emit];
+export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, trust, doctor, emit];

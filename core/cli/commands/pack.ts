@@ -50,6 +50,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
   const packed = await packFileContext({
     role,
     repoRoot: ctx.repoRoot,
+    trustedRepo: (await ctx.trust()).trusted,
     targets: list(args.target),
     extraContext,
     registry,

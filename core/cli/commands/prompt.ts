@@ -65,6 +65,7 @@ export default defineCommand({
       targets: (args.target as string[] | undefined) ?? [],
       extraContext,
       repoRoot: ctx.repoRoot,
+      trustedRepo: (await ctx.trust()).trusted,
       registry,
       instructionsAsArguments: adapter.instructions === 'argument',
       tokenizer,

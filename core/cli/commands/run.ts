@@ -49,6 +49,7 @@ export default defineCommand({
       targets: (args.target as string[]).map((t) => repoRelative(String(t), ctx.deps.cwd, ctx.repoRoot)),
       extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context'),
       repoRoot: ctx.repoRoot,
+      trustedRepo: (await ctx.trust()).trusted,
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
       registry: await ctx.registry(),

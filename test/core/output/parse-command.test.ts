@@ -25,7 +25,7 @@ before(async () => {
   await cp(fixtures, join(repo, 'answers'), { recursive: true });
 });
 
-const run = (args: string[], stdin?: string) => runCli(['parse', ...args], { cwd: repo, stdin });
+const run = (args: string[], stdin?: string) => runCli(['parse', ...args], { trust: true, cwd: repo, stdin });
 
 function jsonError(stderr: string): { code: string; message: string; details: Record<string, unknown> } {
   return (JSON.parse(stderr) as { error: { code: string; message: string; details: Record<string, unknown> } }).error;
@@ -86,10 +86,10 @@ describe('supervisor parse', () => {
       'answer.md': '```json\n{"bucket": "ui"}\n```\n',
       'array.md': '```json\n["ui"]\n```\n',
     });
-    const ok = await runCli(['parse', '--role', 'triage', 'answer.md'], { cwd: custom });
+    const ok = await runCli(['parse', '--role', 'triage', 'answer.md'], { trust: true, cwd: custom });
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual(JSON.parse(ok.stdout), { bucket: 'ui', status: 'UNKNOWN' });
-    const array = await runCli(['parse', '--role', 'triage', '--json', 'array.md'], { cwd: custom });
+    const array = await runCli(['parse', '--role', 'triage', '--json', 'array.md'], { trust: true, cwd: custom });
     assert.deepEqual([array.code, jsonError(array.stderr).code], [3, 'OUTPUT_INVALID']);
   });
 
@@ -101,13 +101,13 @@ describe('supervisor parse', () => {
       'answer.md': await readFile(join(fixtures, 'custom-answer.md'), 'utf8'),
       'legacy.txt': await readFile(join(fixtures, 'spec-reviewer-legacy.txt'), 'utf8'),
     });
-    const shipped = await runCli(['parse', '--role', 'shipper', 'answer.md'], { cwd: custom });
+    const shipped = await runCli(['parse', '--role', 'shipper', 'answer.md'], { trust: true, cwd: custom });
     assert.equal(shipped.code, 0, shipped.stderr);
     assert.deepEqual(JSON.parse(shipped.stdout), { verdict: 'ship', reasons: [] });
-    const legacy = await runCli(['parse', '--role', 'old-reviewer', 'legacy.txt'], { cwd: custom });
+    const legacy = await runCli(['parse', '--role', 'old-reviewer', 'legacy.txt'], { trust: true, cwd: custom });
     assert.equal(legacy.code, 0, legacy.stderr);
     assert.deepEqual(JSON.parse(legacy.stdout).grammar, 'legacy');
-    const refused = await runCli(['parse', '--role', 'spec-reviewer', '--json', 'legacy.txt'], { cwd: custom });
+    const refused = await runCli(['parse', '--role', 'spec-reviewer', '--json', 'legacy.txt'], { trust: true, cwd: custom });
     assert.equal(jsonError(refused.stderr).code, 'PARSE_UNRECOGNISED');
   });
 });
@@ -120,7 +120,7 @@ describe('supervisor parse: roles from files, parsers that name their schema', (
       'answer.md': '```json\n{"bucket": "db"}\n```\n',
     });
     for (const [cwd, arg] of [[custom, './roles/triage.yaml'], [join(custom, 'roles'), 'triage.yaml']] as const) {
-      const result = await runCli(['parse', '--role', arg, '--json', join(custom, 'answer.md')], { cwd });
+      const result = await runCli(['parse', '--role', arg, '--json', join(custom, 'answer.md')], { trust: true, cwd });
       assert.deepEqual([result.code, jsonError(result.stderr).code, jsonError(result.stderr).details.schema], [3, 'OUTPUT_INVALID', 'triage'], arg);
     }
   });
@@ -131,9 +131,9 @@ describe('supervisor parse: roles from files, parsers that name their schema', (
       "export default definePlugin({ kind: 'parser', name: 'bare', defaultSchema: 'review', parse: (text, ctx) => ctx.validate(JSON.parse(text)) });",
     ].join('\n');
     const custom = await makeRepo({ '.supervisor/plugins/bare.ts': plugin, 'answer.json': '{"status": "APPROVED"}' });
-    const result = await runCli(['parse', '--parser', 'bare', '--json', 'answer.json'], { cwd: custom });
+    const result = await runCli(['parse', '--parser', 'bare', '--json', 'answer.json'], { trust: true, cwd: custom });
     assert.deepEqual([result.code, jsonError(result.stderr).details.schema], [3, 'review']);
-    const generic = await runCli(['parse', '--parser', 'bare', '--schema', 'generic', 'answer.json'], { cwd: custom });
+    const generic = await runCli(['parse', '--parser', 'bare', '--schema', 'generic', 'answer.json'], { trust: true, cwd: custom });
     assert.equal(generic.code, 0, generic.stderr);
   });
 });
@@ -144,13 +144,13 @@ describe('supervisor parse --cli', () => {
     plugged = await makeRepo({ '.supervisor/plugins/envelope.ts': await readFile(join(fixtures, 'envelope-adapter.ts'), 'utf8') });
   });
   const envelope = (value: unknown) => JSON.stringify(value);
-  const runIn = (args: string[], stdin: string) => runCli(['parse', '--cli', 'envelope', '--json', ...args], { cwd: plugged, stdin });
+  const runIn = (args: string[], stdin: string) => runCli(['parse', '--cli', 'envelope', '--json', ...args], { trust: true, cwd: plugged, stdin });
 
   it("runs the adapter's extract() on the raw output first, then parses its text", async () => {
     const result = await runIn(['--role', 'reviewer'], envelope({ answer: '```json\n{"status": "REJECTED", "review_status": "REJECTED"}\n```' }));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).status, 'REJECTED');
-    const raw = await runCli(['parse', '--role', 'reviewer', '--json'], { cwd: plugged, stdin: envelope({ answer: '```json\n{}\n```' }) });
+    const raw = await runCli(['parse', '--role', 'reviewer', '--json'], { trust: true, cwd: plugged, stdin: envelope({ answer: '```json\n{}\n```' }) });
     assert.equal(jsonError(raw.stderr).code, 'PARSE_NO_JSON', 'without --cli the envelope itself is the text');
   });
 
@@ -194,7 +194,7 @@ describe('supervisor parse --cli', () => {
       '.supervisor/roles/prober.yaml': 'name: prober\ndescription: Probes\ncli: probe\nsystem_prompt: Probe.\nx-model: tiny\n',
     });
     const run = async (cli: string) => {
-      const result = await runCli(['parse', '--cli', cli, '--role', 'prober', '-'], { cwd: custom, stdin: 'raw' });
+      const result = await runCli(['parse', '--cli', cli, '--role', 'prober', '-'], { trust: true, cwd: custom, stdin: 'raw' });
       assert.equal(result.code, 0, result.stderr);
       return JSON.parse(result.stdout) as Record<string, unknown>;
     };
@@ -213,7 +213,7 @@ describe('supervisor parse --cli', () => {
 
   it("reads the real CLIs' captured output through the built-in adapters", async () => {
     for (const [cli, capture] of [['claude', 'json'], ['claude', 'stream-json'], ['codex', 'exec-json-ok'], ['gemini', 'json'], ['gemini', 'stream-json'], ['cline', 'json-ok']]) {
-      const result = await runCli(['parse', '--cli', cli!, '--role', 'implementer', join(captures, cli!, `${capture}.stdout`)], { cwd: repo });
+      const result = await runCli(['parse', '--cli', cli!, '--role', 'implementer', join(captures, cli!, `${capture}.stdout`)], { trust: true, cwd: repo });
       assert.equal(result.code, 0, `${cli} ${capture}: ${result.stderr}`);
       assert.deepEqual(JSON.parse(result.stdout), {
         status: 'SUCCESS', action_taken: 'x', files_created: [], files_modified: [], tests_written: [], blockers: [], next_step: null,

@@ -23,7 +23,7 @@ interface ListedPlugin {
 }
 
 async function listPlugins(cwd: string, extra: string[] = [], homeDir?: string): Promise<ListedPlugin[]> {
-  const run = await runCli(['plugins', 'list', '--json', ...extra], { cwd, homeDir });
+  const run = await runCli(['plugins', 'list', '--json', ...extra], { trust: true, cwd, homeDir });
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as ListedPlugin[];
 }
@@ -69,7 +69,7 @@ describe('plugin loading', () => {
     assert.equal(entry?.layer, 'repo');
     assert.equal(entry?.overrides, join(home, '.supervisor', 'plugins', 'fenced-json.mjs'));
 
-    const human = await runCli(['plugins', 'list'], { cwd: repo, homeDir: home });
+    const human = await runCli(['plugins', 'list'], { trust: true, cwd: repo, homeDir: home });
     assert.match(human.stdout, /fenced-json .*overrides /);
   });
 
@@ -87,41 +87,95 @@ describe('plugin loading', () => {
   });
 });
 
+describe('an untrusted repository', () => {
+  it('has its plugins listed as untrusted, never imported, with a notice naming how to trust it; --no-user-plugins says nothing', async () => {
+    const repo = await makeRepo();
+    const marker = join(await tempDir(), 'imported');
+    await mkdir(join(repo, '.supervisor', 'plugins'), { recursive: true });
+    await writeFile(join(repo, '.supervisor', 'plugins', 'spy.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\nexport default { kind: 'parser', name: 'spy', parse: () => ({}) };\n`);
+    const run = await runCli(['plugins', 'list', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((JSON.parse(run.stdout) as { name: string; status: string }[]).filter((p) => p.name === 'spy').map((p) => p.status), ['untrusted']);
+    assert.match(run.stderr, /not loaded: plugins spy\.mjs .*supervisor trust /);
+    await assert.rejects(readFile(marker));
+    const builtinsOnly = await runCli(['plugins', 'list', '--no-user-plugins'], { cwd: repo });
+    assert.doesNotMatch(builtinsOnly.stderr, /not loaded/);
+    const trusted = await runCli(['plugins', 'list', '--json'], { cwd: repo, trust: true });
+    assert.equal((JSON.parse(trusted.stdout) as { name: string; status: string }[]).find((p) => p.name === 'spy')?.status, 'loaded');
+    assert.equal(await readFile(marker, 'utf8'), 'x');
+  });
+});
+
 describe('bad plugins', () => {
-  const cases: [string, string, RegExp][] = [
-    ['syntax', 'PLUGIN_IMPORT', /broken\.ts/],
-    ['throws', 'PLUGIN_IMPORT', /boom\.mjs.*boom at import time/],
-    ['shape', 'PLUGIN_SHAPE', /noextract\.ts.*extract/],
-    ['kind', 'PLUGIN_UNKNOWN_KIND', /wrongkind\.mjs.*"formatter"/],
-    ['duplicate', 'PLUGIN_DUPLICATE', /b\.mjs.*parser "twin".*a\.mjs/],
+  const cases: [folder: string, file: string, code: string, message: RegExp][] = [
+    ['syntax', 'broken.ts', 'PLUGIN_IMPORT', /broken\.ts:2:\d+/],
+    ['throws', 'boom.mjs', 'PLUGIN_IMPORT', /boom\.mjs.*boom at import time/],
+    ['shape', 'noextract.ts', 'PLUGIN_SHAPE', /noextract\.ts.*extract/],
+    ['kind', 'wrongkind.mjs', 'PLUGIN_UNKNOWN_KIND', /wrongkind\.mjs.*"formatter"/],
+    ['duplicate', 'twin.ts', 'PLUGIN_DUPLICATE', /twin\.ts.*parser "twin".*twin\.mjs/],
+    ['name', 'wrongname.mjs', 'PLUGIN_NAME', /wrongname\.mjs.*"different".*wrongname/],
   ];
-  for (const [folder, code, message] of cases) {
-    it(`${folder}: fails with ${code}, names the file, exits 2, no stack trace`, async () => {
+  for (const [folder, file, code, message] of cases) {
+    it(`${folder}: a plugin folder's broken file is listed as broken with ${code}, and the command goes on`, async () => {
       const repo = await repoWithPlugins(join('bad', folder));
-      const run = await runCli(['plugins', 'list'], { cwd: repo });
+      const run = await runCli(['plugins', 'list'], { trust: true, cwd: repo });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr.replaceAll('\n', ' '), message);
+      assert.match(run.stdout, /BROKEN/);
+      assert.doesNotMatch(run.stderr, /^\s+at /m);
+
+      const json = await runCli(['plugins', 'list', '--json'], { trust: true, cwd: repo });
+      assert.equal(json.code, 0);
+      const listed = (JSON.parse(json.stdout) as (ListedPlugin & { status: string; error?: { code: string } })[]).find((p) => p.source.endsWith(file));
+      assert.equal(listed?.status, 'broken');
+      assert.equal(listed?.error?.code, code);
+    });
+
+    it(`${folder}: given with --plugin, fails with ${code}, names the file, exits 2, no stack trace`, async () => {
+      const repo = await makeRepo();
+      const run = await runCli(['plugins', 'list', '--plugin', join(fixtures, 'bad', folder)], { cwd: repo });
       assert.equal(run.code, 2);
       assert.match(run.stderr, new RegExp(`error \\[${code}\\]`));
       assert.match(run.stderr.replaceAll('\n', ' '), message);
       assert.doesNotMatch(run.stderr, /^\s+at /m);
-
-      const json = await runCli(['plugins', 'list', '--json'], { cwd: repo });
-      assert.equal(json.code, 2);
-      assert.equal(JSON.parse(json.stderr).error.code, code);
     });
   }
 
+  it('a command that needs a broken plugin fails with that plugin\'s own error, file and line', async () => {
+    const repo = await repoWithPlugins(join('bad', 'syntax'));
+    const run = await runCli(['parse', '--parser', 'broken', '-'], { trust: true, cwd: repo, stdin: '```json\n{}\n```' });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /error \[PLUGIN_IMPORT\].*broken\.ts:2:\d+/);
+  });
+
   it('shows the stack trace only with --debug', async () => {
-    const repo = await repoWithPlugins(join('bad', 'throws'));
-    const run = await runCli(['plugins', 'list', '--debug'], { cwd: repo });
+    const repo = await makeRepo();
+    const run = await runCli(['plugins', 'list', '--debug', '--plugin', join(fixtures, 'bad', 'throws')], { cwd: repo });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^\s+at /m);
   });
 
   it('a missing --plugin path is a usage error', async () => {
     const repo = await makeRepo();
-    const run = await runCli(['plugins', 'list', '--plugin', 'nope.ts'], { cwd: repo });
+    const run = await runCli(['plugins', 'list', '--plugin', 'nope.ts'], { trust: true, cwd: repo });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /PLUGIN_PATH.*nope\.ts/);
+  });
+});
+
+describe('plugins check --sample', () => {
+  it("runs a parser's parse() on a recorded answer and shows the validated output; a packer has no sample to run", async () => {
+    const repo = await makeRepo();
+    await writeFile(join(repo, 'bare.mjs'), "export default { kind: 'parser', name: 'bare', parse: (text, ctx) => ctx.validate(JSON.parse(text)) };\n");
+    await writeFile(join(repo, 'answer.json'), '{"status": "pass", "summary": "done"}');
+    const run = await runCli(['plugins', 'check', 'bare.mjs', '--sample', 'answer.json', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as { kind: string; answer: { ok: boolean; output: { summary: string } } };
+    assert.deepEqual([report.kind, report.answer.ok, report.answer.output.summary], ['parser', true, 'done']);
+    await writeFile(join(repo, 'notes.mjs'), "export default { kind: 'packer', name: 'notes', pack: async () => ({ parts: [], notices: [] }) };\n");
+    const packer = await runCli(['plugins', 'check', 'notes.mjs', '--sample', 'answer.json'], { cwd: repo });
+    assert.equal(packer.code, 2);
+    assert.match(packer.stderr, /--sample runs adapters and parsers/);
   });
 });
 
@@ -129,11 +183,11 @@ describe('plugins new and plugins check', () => {
   for (const kind of ['adapter', 'packer', 'parser', 'plan-reader']) {
     it(`a new ${kind} loads unchanged, passes check, and is listed`, async () => {
       const repo = await makeRepo();
-      const created = await runCli(['plugins', 'new', kind, `my-${kind}`], { cwd: repo });
+      const created = await runCli(['plugins', 'new', kind, `my-${kind}`], { trust: true, cwd: repo });
       assert.equal(created.code, 0, created.stderr);
       const file = join(repo, '.supervisor', 'plugins', `my-${kind}.ts`);
       assert.match(await readFile(file, 'utf8'), /definePlugin/);
-      const checked = await runCli(['plugins', 'check', file], { cwd: repo });
+      const checked = await runCli(['plugins', 'check', file], { trust: true, cwd: repo });
       assert.equal(checked.code, 0, checked.stderr);
       assert.match(checked.stdout, new RegExp(`ok: ${kind} "my-${kind}"`));
       const listed = await listPlugins(repo);
@@ -143,20 +197,20 @@ describe('plugins new and plugins check', () => {
 
   it('refuses to overwrite an existing plugin without --force', async () => {
     const repo = await makeRepo();
-    assert.equal((await runCli(['plugins', 'new', 'parser', 'p1'], { cwd: repo })).code, 0);
-    const again = await runCli(['plugins', 'new', 'parser', 'p1'], { cwd: repo });
+    assert.equal((await runCli(['plugins', 'new', 'parser', 'p1'], { trust: true, cwd: repo })).code, 0);
+    const again = await runCli(['plugins', 'new', 'parser', 'p1'], { trust: true, cwd: repo });
     assert.equal(again.code, 2);
     assert.match(again.stderr, /FILE_EXISTS/);
   });
 
   it('rejects a bad name and a bad kind', async () => {
     const repo = await makeRepo();
-    assert.equal((await runCli(['plugins', 'new', 'parser', '../evil'], { cwd: repo })).code, 2);
-    assert.equal((await runCli(['plugins', 'new', 'formatter', 'x'], { cwd: repo })).code, 2);
+    assert.equal((await runCli(['plugins', 'new', 'parser', '../evil'], { trust: true, cwd: repo })).code, 2);
+    assert.equal((await runCli(['plugins', 'new', 'formatter', 'x'], { trust: true, cwd: repo })).code, 2);
   });
 
   it('check reports a broken file with its code', async () => {
-    const run = await runCli(['plugins', 'check', join(fixtures, 'bad', 'kind', 'wrongkind.mjs')], { cwd: fixtures });
+    const run = await runCli(['plugins', 'check', join(fixtures, 'bad', 'kind', 'wrongkind.mjs')], { trust: true, cwd: fixtures });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /PLUGIN_UNKNOWN_KIND/);
   });
@@ -164,7 +218,7 @@ describe('plugins new and plugins check', () => {
   it('check refuses a folder named like a plugin file, as discovery does', async () => {
     const repo = await makeRepo();
     await mkdir(join(repo, 'looks-like.ts'));
-    const run = await runCli(['plugins', 'check', 'looks-like.ts'], { cwd: repo });
+    const run = await runCli(['plugins', 'check', 'looks-like.ts'], { trust: true, cwd: repo });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /PLUGIN_PATH/);
   });
@@ -173,7 +227,7 @@ describe('plugins new and plugins check', () => {
 describe('the supervisor/plugin resolution hooks', () => {
   async function installs(repo: string, argv: string[]): Promise<number> {
     let calls = 0;
-    const run = await runCli(argv, { cwd: repo, deps: { installPluginApi: async () => void calls++ } });
+    const run = await runCli(argv, { trust: true, cwd: repo, deps: { installPluginApi: async () => void calls++ } });
     assert.equal(run.code, 0, run.stderr);
     return calls;
   }

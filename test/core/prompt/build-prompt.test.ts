@@ -172,10 +172,18 @@ describe('user text is data, end to end', () => {
 });
 
 describe('project templates and template names', () => {
-  it("a project's .supervisor/prompts/implement.eta wins over the built-in", async () => {
+  it("a trusted project's .supervisor/prompts/implement.eta wins over the built-in", async () => {
     const own = await makeRepo({ 'src/app.ts': 'x\n', '.supervisor/prompts/implement.eta': 'PROJECT TEMPLATE <%= it.task %> <%= it.role.name %>\n' });
-    const built = await buildPrompt({ ...options(await role('implementer')), repoRoot: own });
+    const built = await buildPrompt({ ...options(await role('implementer')), repoRoot: own, trustedRepo: true });
     assert.equal(built.prompt, 'PROJECT TEMPLATE TASK-MARKER implementer\n');
+  });
+
+  it("an untrusted project's templates do not render: the built-in does, and a notice says what was left out and how to trust", async () => {
+    const own = await makeRepo({ 'src/app.ts': 'x\n', '.supervisor/prompts/implement.eta': 'PROJECT TEMPLATE <%= process.pid %>\n' });
+    const notices: string[] = [];
+    const built = await buildPrompt({ ...options(await role('implementer')), repoRoot: own, notice: (m) => void notices.push(m) });
+    assert.doesNotMatch(built.prompt, /PROJECT TEMPLATE/);
+    assert.ok(notices.some((n) => n.includes('implement.eta') && n.includes(`supervisor trust ${own}`)), notices.join('\n'));
   });
 
   it('a role naming an unknown or path-like template fails before anything is packed', async () => {

@@ -123,6 +123,27 @@ describe('allowlist', () => {
   });
 });
 
+describe('data that leads nowhere but data', () => {
+  it('gives no way from `it` to the Function constructor (it.constructor.constructor reached process before)', () => {
+    const set = withTemplates({
+      escape: `<%= it.constructor.constructor('return process')().pid %>`,
+      nested: `<%= it.role.constructor.constructor('return process')().pid %>`,
+      viaProto: `<%= it.__proto__.constructor.constructor('return process')().pid %>`,
+      viaArray: `<%= it.targets.constructor.constructor('return process')().pid %>`,
+    });
+    for (const name of ['escape', 'nested', 'viaProto']) {
+      const error = thrown(() => createRenderer(set).render(name, asRecord(fakeData())));
+      assert.equal(error.code, 'TEMPLATE_UNDEFINED_VARIABLE', name);
+    }
+    assert.equal(thrown(() => createRenderer(set).render('viaArray', asRecord(fakeData()))).code, 'TEMPLATE_RENDER');
+  });
+
+  it('still lets templates use array methods and iterate objects', () => {
+    const set = withTemplates({ arrays: `<%= it.targets.map((t) => t.path).filter(Boolean).join(',') %>|<%= Object.keys(it.role).length > 0 %>` });
+    assert.match(createRenderer(set).render('arrays', asRecord(fakeData())), /\|true$/);
+  });
+});
+
 describe('undefined variables (StrictUndefined)', () => {
   it('names the template, the variable and the line', () => {
     const set = withTemplates({ typo: 'line one\nline two\nTask: <%= it.taks %>\n' });

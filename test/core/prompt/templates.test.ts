@@ -24,7 +24,7 @@ describe('template set', () => {
       '.supervisor/prompts/notes.txt': 'not a template',
       '.supervisor/prompts/bad name.eta': 'skipped: not a plain name',
     });
-    const set = await loadTemplateSet(repo);
+    const set = await loadTemplateSet(repo, { trusted: true });
     assert.equal(set.get('planning')!.origin, 'project');
     assert.equal(set.get('planning')!.file, join(repo, '.supervisor/prompts/planning.eta'));
     assert.ok(set.has('security'));
@@ -40,21 +40,21 @@ describe('template set', () => {
     const repo = await tempDir();
     await writeFiles(repo, { 'shared/t.eta': 'LINKED', '.supervisor/prompts/.keep': '' });
     await symlink(join(repo, 'shared/t.eta'), join(repo, '.supervisor/prompts/linked.eta'));
-    assert.equal(createRenderer(await loadTemplateSet(repo)).render('linked', {}), 'LINKED');
+    assert.equal(createRenderer(await loadTemplateSet(repo, { trusted: true })).render('linked', {}), 'LINKED');
   });
 
   it('reads the built-ins once per process, the project templates on every load', async () => {
     const repo = await tempDir();
     await writeFiles(repo, { '.supervisor/prompts/mine.eta': 'ONE' });
-    const first = await loadTemplateSet(repo);
+    const first = await loadTemplateSet(repo, { trusted: true });
     await writeFiles(repo, { '.supervisor/prompts/mine.eta': 'TWO' });
-    const second = await loadTemplateSet(repo);
+    const second = await loadTemplateSet(repo, { trusted: true });
     assert.equal(second.get('_base'), first.get('_base'), 'the same built-in source, not a re-read');
     assert.equal(second.get('mine')!.content, 'TWO');
   });
 
   it('a repository without .supervisor/prompts has just the built-ins', async () => {
-    assert.equal((await loadTemplateSet(await tempDir())).size, 6);
+    assert.equal((await loadTemplateSet(await tempDir(), { trusted: true })).size, 6);
   });
 });
 

@@ -61,11 +61,11 @@ describe('bad role corpus', () => {
 
   for (const c of cases) {
     it(`${c.file}: ${c.code}`, async () => {
-      const asFile = await runCli(['roles', 'validate', join(corpus, c.file)], { cwd: repo });
+      const asFile = await runCli(['roles', 'validate', join(corpus, c.file)], { cwd: repo, trust: true });
       assertFailure(asFile, c, 'roles validate <file>');
       assert.match(asFile.stdout, /1 role file checked, 1 invalid/);
 
-      const byName = await runCli(['roles', 'show', c.name], { cwd: repo });
+      const byName = await runCli(['roles', 'show', c.name], { cwd: repo, trust: true });
       assertFailure(byName, c, 'roles show <name>');
       assert.equal(byName.stdout, '', 'nothing on stdout');
     });
@@ -73,7 +73,7 @@ describe('bad role corpus', () => {
 
   it('--json gives the error as data on stderr with the code and the file', async () => {
     const c = cases.find((x) => x.code === 'ROLE_INVALID')!;
-    const run = await runCli(['roles', 'show', c.name, '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'show', c.name, '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 2);
     const { error } = JSON.parse(run.stderr) as { error: { code: string; details: { file: string } } };
     assert.equal(error.code, 'ROLE_INVALID');
@@ -81,7 +81,7 @@ describe('bad role corpus', () => {
   });
 
   it('roles validate with no files reports every bad role of the repository, and exits 2', async () => {
-    const run = await runCli(['roles', 'validate', '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'validate', '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 2);
     const report = JSON.parse(run.stdout) as { ok: boolean; roles: { file: string; ok: boolean; error?: { code: string } }[] };
     assert.equal(report.ok, false);

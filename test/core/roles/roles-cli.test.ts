@@ -24,11 +24,11 @@ before(async () => {
 
 describe('supervisor roles', () => {
   it('loads and validates a repository role that extends a built-in role and names a user adapter plugin', async () => {
-    const run = await runCli(['roles', 'validate', join(roles, 'security-strict.yaml')], { cwd: repo });
+    const run = await runCli(['roles', 'validate', join(roles, 'security-strict.yaml')], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^ok +\.supervisor\/roles\/security-strict\.yaml$/m);
 
-    const shown = await runCli(['roles', 'show', 'security-strict', '--json'], { cwd: repo });
+    const shown = await runCli(['roles', 'show', 'security-strict', '--json'], { cwd: repo, trust: true });
     assert.equal(shown.code, 0, shown.stderr);
     const role = JSON.parse(shown.stdout) as Role & { chain: string[] };
     assert.equal(role.cli, 'fixture-cli');
@@ -46,7 +46,7 @@ describe('supervisor roles', () => {
   });
 
   it('lists roles with their file, extends, base role and cli', async () => {
-    const run = await runCli(['roles', 'list', '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'list', '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     const listed = JSON.parse(run.stdout) as RoleSummary[];
     const mine = listed.find((r) => r.name === 'security-strict')!;
@@ -56,13 +56,13 @@ describe('supervisor roles', () => {
     );
     assert.ok(listed.some((r) => r.name === 'reviewer' && r.layer === 'builtin'));
 
-    const text = await runCli(['roles', 'list'], { cwd: repo });
+    const text = await runCli(['roles', 'list'], { cwd: repo, trust: true });
     assert.match(text.stdout, /^NAME +CLI +EXTENDS +BASE ROLE +FILE/);
     assert.match(text.stdout, /^security-strict +fixture-cli +reviewer-security +reviewer +\.supervisor\/roles\/security-strict\.yaml/m);
   });
 
   it('shows the merged role as YAML with the file each field came from', async () => {
-    const run = await runCli(['roles', 'show', 'security-strict'], { cwd: repo });
+    const run = await runCli(['roles', 'show', 'security-strict'], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^# chain: security-strict -> reviewer-security -> reviewer \(base role: reviewer\)$/m);
     assert.match(run.stdout, /^# cli: from \.supervisor\/roles\/security-strict\.yaml\ncli: fixture-cli$/m);
@@ -71,13 +71,13 @@ describe('supervisor roles', () => {
   });
 
   it('shows a role file given by path', async () => {
-    const run = await runCli(['roles', 'show', '.supervisor/roles/security-strict.yaml', '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'show', '.supervisor/roles/security-strict.yaml', '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     assert.equal((JSON.parse(run.stdout) as Role).name, 'security-strict');
   });
 
   it('validates every role when given no files, exiting 0 only when all are valid', async () => {
-    const run = await runCli(['roles', 'validate', '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'validate', '--json'], { cwd: repo, trust: true });
     const report = JSON.parse(run.stdout) as { ok: boolean; roles: { file: string; ok: boolean; error?: { message: string } }[] };
     const mine = report.roles.find((r) => r.file === join(roles, 'security-strict.yaml'));
     assert.equal(mine?.ok, true, mine?.error?.message);
@@ -97,7 +97,7 @@ describe('supervisor roles', () => {
 
   it('checks the given files, reporting each, and exits 2 when any is invalid', async () => {
     await writeFile(join(repo, 'loose.yaml'), 'name: loose\nextends: security-strict\ndescription: A loose file.\ncli: [fixture-cli]\n');
-    const run = await runCli(['roles', 'validate', '.supervisor/roles/security-strict.yaml', 'loose.yaml'], { cwd: repo });
+    const run = await runCli(['roles', 'validate', '.supervisor/roles/security-strict.yaml', 'loose.yaml'], { cwd: repo, trust: true });
     assert.equal(run.code, 2);
     assert.match(run.stdout, /^ok +\.supervisor\/roles\/security-strict\.yaml$/m);
     assert.match(run.stdout, /2 role files checked, 1 invalid/);
@@ -106,16 +106,16 @@ describe('supervisor roles', () => {
 
   it('lists a broken role with its error instead of failing the whole list', async () => {
     await writeFile(join(roles, 'half.yaml'), 'name: half\ndescription: [\n');
-    const run = await runCli(['roles', 'list', '--json'], { cwd: repo });
+    const run = await runCli(['roles', 'list', '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     const half = (JSON.parse(run.stdout) as RoleSummary[]).find((r) => r.name === 'half');
     assert.equal(half?.error?.code, 'ROLE_YAML');
-    const text = await runCli(['roles', 'list'], { cwd: repo });
+    const text = await runCli(['roles', 'list'], { cwd: repo, trust: true });
     assert.match(text.stdout, /^half .*INVALID \(ROLE_YAML\)/m);
   });
 
   it('says which roles exist when asked for an unknown one', async () => {
-    const run = await runCli(['roles', 'show', 'revewer'], { cwd: repo });
+    const run = await runCli(['roles', 'show', 'revewer'], { cwd: repo, trust: true });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /error \[ROLE_NOT_FOUND\]: No role named "revewer"/);
     assert.match(run.stderr, /hint: Known roles: .*reviewer/);

@@ -1,6 +1,6 @@
 /** Where roles are found: precedence, .yml, same-name refinement, files given by path, files they name. */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../../core/assets.ts';
@@ -129,17 +129,37 @@ describe('files a role names', () => {
   it('resolves instructions relative to the role file that named them, parent first, and requires them to exist', async () => {
     const env = await roleEnv({
       home: { 'team.yaml': { name: 'team', ...BASE, instructions: ['rules/system.md'] } },
-      repo: { 'mine.yaml': { name: 'mine', extends: 'team', instructions: ['local.md', '~/shared.md'] } },
+      repo: { 'mine.yaml': { name: 'mine', extends: 'team', instructions: ['local.md', '../../docs/shared.md'] } },
     });
     await mkdir(join(env.homeRoles, 'rules'), { recursive: true });
+    await mkdir(join(env.repoRoot, 'docs'), { recursive: true });
     await writeFile(join(env.homeRoles, 'rules', 'system.md'), '# rules');
     await writeFile(join(env.repoRoles, 'local.md'), '# local');
-    await writeFile(join(env.homeDir, 'shared.md'), '# shared');
+    await writeFile(join(env.repoRoot, 'docs', 'shared.md'), '# shared');
     const role = await loadRole('mine', env.opts);
-    assert.deepEqual(role.instructions, [join(env.homeRoles, 'rules', 'system.md'), join(env.repoRoles, 'local.md'), join(env.homeDir, 'shared.md')]);
+    assert.deepEqual(role.instructions, [join(env.homeRoles, 'rules', 'system.md'), join(env.repoRoles, 'local.md'), join(env.repoRoot, 'docs', 'shared.md')]);
     await writeFile(join(env.repoRoles, 'gone.yaml'), 'name: gone\nextends: team\ninstructions: [nowhere.md]\n');
     const error = await rejects(() => loadRole('gone', env.opts), 'ROLE_FILE_MISSING');
     assert.match(error.message, /"nowhere\.md" \(looked for .*nowhere\.md\)/);
+  });
+
+  it('refuses instruction and output schema paths that are absolute, lead out with .., or are symlinks out of the role folder and the repository', async () => {
+    const outside = await tempDir('sv-outside-');
+    await writeFile(join(outside, 'secret.md'), 'SECRET');
+    const env = await roleEnv({
+      repo: {
+        'abs.yaml': { name: 'abs', ...BASE, instructions: [join(outside, 'secret.md')] },
+        'home.yaml': { name: 'home', ...BASE, instructions: ['~/secret.md'] },
+        'up.yaml': { name: 'up', ...BASE, output_schema: '../../../../../../../..' + join(outside, 'secret.json') },
+        'link.yaml': { name: 'link', ...BASE, instructions: ['linked.md'] },
+      },
+    });
+    await symlink(join(outside, 'secret.md'), join(env.repoRoles, 'linked.md'));
+    for (const [name, why] of [['abs', /absolute/], ['home', /absolute/], ['up', /leads out/], ['link', /symlink out/]] as const) {
+      const error = await rejects(() => loadRole(name, env.opts), 'ROLE_PATH_OUTSIDE');
+      assert.match(error.message, why, name);
+      assert.equal(error.details.file, join(env.repoRoles, `${name}.yaml`));
+    }
   });
 
   it('keeps an output schema name, and resolves an output schema path relative to the role file', async () => {

@@ -57,7 +57,7 @@ describe('repomix packer', () => {
     assert.equal(result.notices[0], 'repomix: repomix is not installed and npx is not on PATH; packed with glob instead');
   });
 
-  it('runs node_modules/.bin/repomix with the request (packed files ignored), and reads the files it packed', async () => {
+  it("runs a trusted repository's node_modules/.bin/repomix with the request (packed files ignored), and reads the files it packed", async () => {
     const repo = await makeRepo({ 'src/a.ts': 'a\n' });
     const args = join(await tempDir(), 'args');
     await writeFiles(repo, {
@@ -69,11 +69,23 @@ describe('repomix packer', () => {
       ].join('\n'),
     });
     await chmod(join(repo, 'node_modules/.bin/repomix'), 0o755);
-    const result = await repomix.pack(request(repo, { include: ['src/**', '*.md'], exclude: ['**/*.test.ts'], skipFiles: ['src/t[1].ts'], style: 'xml', context: { repomix_security_check: false } }), packContextFor(repo));
+    const result = await repomix.pack(request(repo, { include: ['src/**', '*.md'], exclude: ['**/*.test.ts'], skipFiles: ['src/t[1].ts'], style: 'xml', context: { repomix_security_check: false } }), { ...packContextFor(repo), repoTrusted: true });
     assert.deepEqual(result.notices, []);
     assert.deepEqual(result.parts.map((p) => [p.key, p.files]), [['files', ['src/a.ts', 'x&y.ts']]]);
     const argv = (await readFile(args, 'utf8')).trim().split('\n');
     assert.deepEqual(argv.filter((a) => !a.includes('sv-repomix-')), ['--style', 'xml', '--output', '--quiet', '--no-file-summary', '--include', 'src/**,*.md', '--ignore', '**/*.test.ts,src/t\\[1\\].ts', '--no-security-check', '.']);
+  });
+
+  it("does not run an untrusted repository's node_modules/.bin/repomix (nor npx, which would pick it up): glob packs, a notice says why", async () => {
+    const repo = await makeRepo({ 'src/a.ts': 'a\n' });
+    const ran = join(await tempDir(), 'ran');
+    await writeFiles(repo, { 'node_modules/.bin/repomix': `#!/bin/sh\ntouch ${ran}\n` });
+    await chmod(join(repo, 'node_modules/.bin/repomix'), 0o755);
+    const npx = await fakeBin({ npx: `touch ${ran}` });
+    const result = await repomix.pack(request(repo, { include: ['src/**'] }), packContextFor(repo, envWith(npx)));
+    assert.equal(existsSync(ran), false);
+    assert.deepEqual(result.parts[0]?.files, ['src/a.ts']);
+    assert.match(result.notices[0] ?? '', /repomix was not run: this repository is not trusted .*supervisor trust/);
   });
 
   it('treats output with no files in it (nothing matched) as nothing packed: glob decides', async () => {

@@ -1,0 +1,22 @@
+/** Errors of the trust list (~/.supervisor/trusted.json). Codes are API. */
+import { SupervisorError } from '../errors.ts';
+
+export const trustErrors = {
+  fileInvalid: (file: string, why: string) =>
+    new SupervisorError('TRUST_FILE', `${file} is not a valid trust list: ${why}`, {
+      details: { file, why },
+      hint: 'It holds {"trusted": ["/absolute/folder", ...]}; fix it, or delete it and trust your repositories again with: supervisor trust <path>',
+    }),
+  untrustedGates: (role: string, file: string, gates: string[], repoRoot: string) =>
+    new SupervisorError('ROLE_UNTRUSTED_GATES', `Role ${role} runs gates from ${file} (${gates.map((g) => JSON.stringify(g)).join(', ')}), and this repository is not trusted to run its own commands`, {
+      details: { role, file, gates },
+      hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+    }),
+  tooBroad: (path: string) =>
+    new SupervisorError('TRUST_PATH', `Refusing to trust ${path}: it would trust every repository under it`, {
+      details: { path },
+      hint: 'Trust a repository, or a folder of repositories below your home folder: supervisor trust <path>',
+    }),
+  notFolder: (path: string) =>
+    new SupervisorError('TRUST_PATH', `${path} is not a folder`, { details: { path }, hint: 'Trust the folder of a repository: supervisor trust <path>' }),
+};
