@@ -92,6 +92,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     repoRoot: options.repoRoot,
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
+    ...(options.secretScan === false ? { secretScan: false } : {}),
     notice,
   });
   const reading: ParseOutputOptions = {

@@ -212,6 +212,12 @@ export interface PackResult {
   notices: string[];
   /** Things that went wrong and may matter for safety or quality (e.g. output refused). */
   warnings?: string[];
+  /**
+   * true: every file's text in `parts` was read with `ctx.readFiles` or checked with
+   * `ctx.scanSecrets`, so the core need not scan the parts again. Otherwise the core scans each
+   * part whole and drops one that looks like it holds a secret.
+   */
+  secretsScanned?: boolean;
 }
 
 /** A process a packer asks the core to run (git, repomix, ...). */
@@ -255,6 +261,34 @@ export interface PackContext {
    * drops parts that hold such a path; a packer that wraps a tool can check first and fall back.
    */
   outsideRepo(files: readonly string[]): Promise<string[]>;
+  /**
+   * Reads repository files the safe way, in their order, within the per-file (1 MiB) and total
+   * (10 MiB) caps: nothing outside the repository (the opened file itself is checked, so a path
+   * swapped for a symlink mid-read is refused), nothing under `.git/`, no binary files, and no
+   * file that looks like it holds a secret (unless the role or flag turned the scan off). The
+   * report says what was left out and why.
+   */
+  readFiles(paths: readonly string[]): Promise<ReadReport>;
+  /**
+   * The secretlint rules that find a secret in a text the packer got some other way (a diff,
+   * a tool's output); empty when none do or the scan is off. Leave such a text out.
+   */
+  scanSecrets(path: string, content: string): Promise<string[]>;
+}
+
+/** What `PackContext.readFiles` kept and what it left out, by reason (repository-relative paths). */
+export interface ReadReport {
+  files: { path: string; content: string }[];
+  tooLarge: string[];
+  binary: string[];
+  overTotal: string[];
+  unreadable: string[];
+  /** Symlinks, or paths through symlinked folders, that lead out of the repository. */
+  outside: string[];
+  /** Paths inside `.git/`: never packed. */
+  gitDir: string[];
+  /** Files that look like they hold a secret, with the ids of the rules that found it. */
+  secrets: { path: string; rules: string[] }[];
 }
 
 export interface PackerHooks {

@@ -13,6 +13,8 @@ export { exampleFromSchema } from './schema-example.ts';
 export { renderFence, renderFileSection, renderFiles, looksBinary, type FileText } from '../context/file-section.ts';
 export { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../context/constants.ts';
 export { toPosix } from '../context/path-safety.ts';
+export { secretNotice } from '../context/secret-scan.ts';
+export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '../context/default-ignores.ts';
 export { which } from '../process/which.ts';
 
 /**

@@ -1,17 +1,20 @@
 /**
  * git-diff: what is changing. The staged diff (`git diff --cached`) as part `git_diff`, the
  * unstaged diff too when asked, and the full content of every file in the staged diff as part
- * `changed_files` — less the files packed already (`skipFiles`: targets, always_include, ...),
- * the exclude globs and the default ignore list (a staged `.env` is never packed).
+ * `changed_files` — less the files packed already (`skipFiles`: targets, always_include, ...).
+ * Both honour the glob packer's exclusions: the exclude globs, the default ignore list,
+ * .gitignore and `.git/` (a staged `.env` is never packed, neither whole nor as its diff); and
+ * a file whose diff or content looks like it holds a secret is left out, with a notice naming
+ * the file and the rule.
  *
  * What to give comes resolved from the core (`request.git`: the "git diff --cached" and
  * "$CHANGED_FILES" sentinels, `git_diff`, `changed_files`, `git_diff_unstaged`); with none, the
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, renderFence, renderFiles, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
-import { isDefaultIgnored } from './_ignore.ts';
-import { readFiles, skippedNotices } from './_read-files.ts';
+import { definePlugin, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { splitDiff, scanText } from './_diff-files.ts';
+import { skippedNotices } from './_read-files.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 
@@ -30,25 +33,65 @@ async function git(ctx: PackContext, request: PackRequest, args: string[]): Prom
   return { ok, stdout: result.stdout, error };
 }
 
-const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
+const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
 
 const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(diff, 'diff')}`;
 
-/** The staged files to pack in full: not deleted, not packed already, not excluded or ignored by default. */
-function selectChanged(names: string[], request: PackRequest): { paths: string[]; left: string[] } {
-  const skip = new Set(request.skipFiles);
+/** Files of the repository the glob packer would not pack: excluded, default-ignored, gitignored, in `.git/`. */
+async function createExclusion(request: PackRequest, ctx: PackContext, names: string[]): Promise<(path: string) => boolean> {
   // As the glob packer reads them: a negated exclude ("!x") excludes nothing.
   const patterns = request.exclude.filter((p) => !p.startsWith('!'));
   const excluded = patterns.length ? picomatch(patterns, { dot: true }) : () => false;
   const defaults = request.context.default_ignores !== false;
+  const ignored = request.context.gitignore === false ? new Set<string>() : await gitignored(request, ctx, names);
+  return (path) => excluded(path) || (defaults && isDefaultIgnored(path)) || ignored.has(path) || path.split('/').some((s) => s.toLowerCase() === '.git');
+}
+
+/** The names among `names` that .gitignore rules match, tracked or not (as the glob packer judges them). */
+async function gitignored(request: PackRequest, ctx: PackContext, names: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < names.length; start += 500) {
+    const batch = names.slice(start, start + 500).filter(Boolean);
+    if (!batch.length) continue;
+    // Exit 1: none of them is ignored.
+    const result = await git(ctx, request, ['check-ignore', '--no-index', '-z', '--', ...batch]);
+    for (const name of result.stdout.split('\0')) if (name) found.add(name);
+  }
+  return found;
+}
+
+/** The staged files to pack in full: not packed already, not excluded. */
+function selectChanged(names: string[], request: PackRequest, excluded: (path: string) => boolean): { paths: string[]; left: string[] } {
+  const skip = new Set(request.skipFiles);
   const paths: string[] = [];
   const left: string[] = [];
   for (const path of names) {
     if (!path || skip.has(path)) continue;
-    if (excluded(path) || (defaults && isDefaultIgnored(path))) left.push(path);
+    if (excluded(path)) left.push(path);
     else paths.push(path);
   }
   return { paths: paths.sort(), left };
+}
+
+/** A diff less the files the glob packer would not pack and the files whose diff holds a secret, each left out with a notice. */
+async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx: PackContext, notices: string[]): Promise<string> {
+  const kept: string[] = [];
+  const left: string[] = [];
+  for (const file of splitDiff(diff)) {
+    if (!file.path) {
+      notices.push('git-diff: left out part of the diff whose file name could not be read');
+      continue;
+    }
+    if (excluded(file.path)) {
+      left.push(file.path);
+      continue;
+    }
+    const rules = await ctx.scanSecrets(file.path, scanText(file));
+    if (rules.length) notices.push(secretNotice('git-diff', file.path, rules, 'the diff of '));
+    else kept.push(file.text);
+  }
+  if (left.length) notices.push(`git-diff: left out the diff of ${left.length} file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
+  return kept.join('');
 }
 
 export default definePlugin({
@@ -59,6 +102,15 @@ export default definePlugin({
     const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
+    let changed: string[] | undefined;
+    if (want.staged || want.changedFiles) {
+      const names = await git(ctx, request, ['diff', '--cached', '--name-only', '--no-renames', '-z']);
+      if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
+      changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
+    }
+    const unstagedNames = want.unstaged ? await git(ctx, request, ['diff', '--name-only', '--no-renames', '-z']) : undefined;
+    const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
+    const excluded = await createExclusion(request, ctx, allNames);
     for (const [on, title, extra] of [
       [want.staged, 'Git Diff (Staged)', ['--cached']],
       [want.unstaged, 'Git Diff (Unstaged)', []],
@@ -66,18 +118,21 @@ export default definePlugin({
       if (!on) continue;
       const result = await git(ctx, request, [...DIFF_ARGS, ...extra]);
       if (!result.ok) notices.push(`git-diff: no diff: ${result.error}`);
-      else if (result.stdout.trim()) diffs.push(fenced(title, result.stdout.replace(/\n$/, '')));
+      else {
+        const diff = await filterDiff(result.stdout, excluded, ctx, notices);
+        if (diff.trim()) diffs.push(fenced(title, diff.replace(/\n$/, '')));
+      }
     }
     const parts = [];
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
-    if (want.changedFiles) {
-      const names = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
-      if (!names.ok) notices.push(`git-diff: no changed files: ${names.error}`);
-      const { paths, left } = selectChanged(names.ok ? names.stdout.split('\0') : [], request);
-      if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded or on the default ignore list): ${left.join(', ')}`);
+    if (want.changedFiles && changed) {
+      // Deleted files have no content to pack.
+      const existing = await git(ctx, request, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--diff-filter=d']);
+      const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
+      if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {
-        const report = await readFiles(paths, ctx);
+        const report = await ctx.readFiles(paths);
         notices.push(...skippedNotices('git-diff', report));
         if (report.files.length) {
           const files = report.files.map((f) => f.path);
@@ -85,6 +140,6 @@ export default definePlugin({
         }
       }
     }
-    return { parts, notices };
+    return { parts, notices, secretsScanned: true };
   },
 });

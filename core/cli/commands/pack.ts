@@ -61,6 +61,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
     ...(style ? { style } : {}),
     tokenizer,
+    ...(args['secret-scan'] === false ? { secretScan: false } : {}),
     env: ctx.deps.env,
     notice: (message) => ctx.warn(`notice: ${message}`),
   });
@@ -102,6 +103,7 @@ export default defineCommand({
       .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
       .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' })
+      .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print files, bytes and tokens per part, skipped and pruned, and time to stderr' })
       .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' }),
   run,
