@@ -5,22 +5,17 @@
  */
 import { runProcess } from '../process/run-process.ts';
 
-const BATCH = 500;
-
 export async function gitignoredAmong(root: string, paths: readonly string[], env: Record<string, string | undefined>): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let start = 0; start < paths.length; start += BATCH) {
-    const batch = paths.slice(start, start + BATCH);
-    const result = await runProcess({
-      bin: 'git',
-      args: ['-c', 'core.quotepath=off', 'check-ignore', '--no-index', '-z', '--', ...batch],
-      cwd: root,
-      env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-      timeoutMs: 30_000,
-      graceMs: 1000,
-    });
-    // Exit 1: none of them is ignored; 128: not a repository. Either way stdout names the ignored ones.
-    for (const name of result.stdout.split('\0')) if (name) found.add(name);
-  }
-  return found;
+  if (paths.length === 0) return new Set();
+  const result = await runProcess({
+    bin: 'git',
+    args: ['check-ignore', '--no-index', '--stdin', '-z'],
+    stdin: paths.map((p) => `${p}\0`).join(''),
+    cwd: root,
+    env: { ...env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+    timeoutMs: 30_000,
+    graceMs: 1000,
+  });
+  // Exit 1: none of them is ignored; 128: not a repository. Either way stdout names the ignored ones.
+  return new Set(result.stdout.split('\0').filter(Boolean));
 }

@@ -60,6 +60,7 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
         timeoutMs: request.timeoutMs ?? PACKER_PROCESS_TIMEOUT_MS,
         graceMs: 1000,
         ...(request.maxOutputBytes ? { maxOutputBytes: request.maxOutputBytes } : {}),
+        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
       }),
     runPacker: (name, request) => runPacker(host, name, request, chain),
   };

@@ -232,6 +232,8 @@ export interface PackProcessRequest {
   timeoutMs?: number;
   /** Bytes kept of each of stdout and stderr. */
   maxOutputBytes?: number;
+  /** Written to the process's stdin, which is then closed; absent: stdin closed from the start. */
+  stdin?: string;
 }
 
 /** What a packer's process did. A non-zero exit is a value, not an exception. */

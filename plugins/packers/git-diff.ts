@@ -20,8 +20,9 @@ const GIT_TIMEOUT_MS = 30_000;
 
 const STAGED_ONLY: GitWanted = { staged: true, unstaged: false, changedFiles: false };
 
-async function git(ctx: PackContext, request: PackRequest, args: string[]): Promise<{ ok: boolean; stdout: string; error: string }> {
+async function git(ctx: PackContext, request: PackRequest, args: string[], stdin?: string): Promise<{ ok: boolean; stdout: string; error: string }> {
   const result = await ctx.runProcess({
+    ...(stdin === undefined ? {} : { stdin }),
     bin: 'git',
     args: ['-c', 'core.quotepath=off', ...args],
     cwd: request.repoRoot,
@@ -49,15 +50,10 @@ async function createExclusion(request: PackRequest, ctx: PackContext, names: st
 
 /** The names among `names` that .gitignore rules match, tracked or not (as the glob packer judges them). */
 async function gitignored(request: PackRequest, ctx: PackContext, names: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let start = 0; start < names.length; start += 500) {
-    const batch = names.slice(start, start + 500).filter(Boolean);
-    if (!batch.length) continue;
-    // Exit 1: none of them is ignored.
-    const result = await git(ctx, request, ['check-ignore', '--no-index', '-z', '--', ...batch]);
-    for (const name of result.stdout.split('\0')) if (name) found.add(name);
-  }
-  return found;
+  if (names.length === 0) return new Set();
+  // Exit 1: none of them is ignored; stdout names the ignored ones either way.
+  const result = await git(ctx, request, ['check-ignore', '--no-index', '--stdin', '-z'], names.map((n) => `${n}\0`).join(''));
+  return new Set(result.stdout.split('\0').filter(Boolean));
 }
 
 /** The staged files to pack in full: not packed already, not excluded. */

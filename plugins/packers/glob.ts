@@ -35,7 +35,7 @@ export default definePlugin({
   description: 'Files by include/exclude globs, honouring .gitignore; capped at 1 MiB per file and 10 MiB in all',
   async pack(request, ctx) {
     const paths = await selectFiles(request);
-    if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [], secretsScanned: true };
+    if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [] };
     const report = await ctx.readFiles(paths);
     const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files') : '';
     return {
