@@ -10,6 +10,7 @@
  * switched off: left on, it records performance marks for every rule and file, which more than
  * doubles the cost of scanning thousands of files.
  */
+import { posix } from 'node:path';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 
 /** What the scan found in one text: the ids of the rules that reported, sorted, each once. */
@@ -40,6 +41,16 @@ function load(): Promise<Loaded> {
   return loading;
 }
 
+/**
+ * The extension the rules see: some look only at some files (the GCP rule at ".json" service
+ * account keys). Never ".p12": for that one the GCP rule reads the file from disk itself, by
+ * a path relative to the process's folder, past the safe reader; its text is what we scan.
+ */
+function extOf(path: string): string {
+  const ext = posix.extname(path).toLowerCase();
+  return ext === '.p12' ? '' : ext;
+}
+
 /** The scanner with secretlint's recommended rules. */
 export function createSecretScanner(): SecretScanner {
   return {
@@ -47,7 +58,7 @@ export function createSecretScanner(): SecretScanner {
       // Every rule matches at least a few characters: an empty or blank text holds no secret.
       if (content.trim() === '') return [];
       const { lintSource, config } = await load();
-      const result = await lintSource({ source: { filePath: path, content, contentType: 'text' }, options: { config, noPhysicFilePath: true } });
+      const result = await lintSource({ source: { filePath: path, content, contentType: 'text', ext: extOf(path) }, options: { config, noPhysicFilePath: true } });
       return [...new Set(result.messages.map((m) => m.ruleId))].sort();
     },
   };

@@ -17,6 +17,7 @@ describe('secret scan', () => {
     ['.git-credentials', `https://alice:${gh}@github.com\n`, '@secretlint/secretlint-rule-basicauth'],
     ['prod.env', 'DATABASE_URL=postgres://admin:Pr0dDbPassw0rd@db.example.com:5432/prod\n', '@secretlint/secretlint-rule-database-connection-string'],
     ['ci.sh', `export GITHUB_TOKEN=${gh}\n`, '@secretlint/secretlint-rule-github'],
+    ['keys/sa.json', JSON.stringify({ type: 'service_account', project_id: 'p', private_key_id: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0', private_key: key, client_email: 'x@p.iam.gserviceaccount.com' }), '@secretlint/secretlint-rule-gcp'],
     ['.git/config', '[remote "origin"]\n\turl = https://alice:RemoteS3cretPw@github.com/acme/app.git\n', '@secretlint/secretlint-rule-basicauth'],
   ];
   for (const [path, content, rule] of cases) {
