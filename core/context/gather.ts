@@ -27,10 +27,14 @@ export interface Target {
   absolute: string;
 }
 
-/** Reads files with the safe reader; one that looks like it holds a secret gets a notice (and a marker in its part). */
+/** Reads files with the safe reader; one held back (a secret, inside .git, leading outside) gets a notice (and a marker in its part). */
 async function readAll(reader: SafeReader, paths: readonly string[], where: string, host: PackerHost): Promise<ReadFile[]> {
   const reads = await Promise.all(paths.map(async (path): Promise<ReadFile> => ({ path, read: await reader.read(path) })));
-  for (const { path, read } of reads) if (read.kind === 'secret') host.notice(secretNotice(where, path, read.rules));
+  for (const { path, read } of reads) {
+    if (read.kind === 'secret') host.notice(secretNotice(where, path, read.rules));
+    else if (read.kind === 'gitDir') host.notice(`${where}: left out ${path}: files inside .git are never packed`);
+    else if (read.kind === 'outside') host.notice(`${where}: left out ${path}: it leads outside the repository`);
+  }
   return reads;
 }
 
