@@ -119,4 +119,16 @@ describe('secrets never reach pack or prompt output (binary)', binarySuite(), ()
     noneOf(packed.stdout, [ghToken, 'dotenv-only-text', 'PRIVATE-NOTES-TEXT', npmToken, dbPassword]);
     assert.match(packed.stderr, /always_include: left out top\.sh: .*secretlint-rule-github/);
   });
+
+  it('run holds back a secret target too (--dry-run shows the prompt), and run --no-secret-scan packs it', async () => {
+    const repo = await secretRepo();
+    const args = ['run', 'implementer', '--no-user-plugins', '--cli', 'replay', '--dry-run', '--task', 'fix ci', '--target', 'scripts/ci.sh'];
+    const dry = await box.run(args, { cwd: repo });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.ok(!dry.stdout.includes(ghToken));
+    assert.match(dry.stdout, /\[Left out: it looks like it holds a secret\]/);
+    assert.match(dry.stderr, /target: left out scripts\/ci\.sh: .*secretlint-rule-github/);
+    const optOut = await box.run([...args, '--no-secret-scan'], { cwd: repo });
+    assert.ok(optOut.stdout.includes(ghToken), optOut.stderr);
+  });
 });

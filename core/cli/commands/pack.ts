@@ -26,7 +26,7 @@ function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): 
   const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
   const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
   const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
-  const skipped = packed.notices.filter((n) => n.includes('skipped'));
+  const skipped = packed.notices.filter((n) => n.includes('skipped') || n.includes('left out'));
   return [
     renderTable(['part', 'files', 'bytes', 'tokens', ''], rows),
     `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
