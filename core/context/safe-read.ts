@@ -111,7 +111,9 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     try {
       fd = await openFd(absolute, flags);
     } catch (error) {
-      if (noFollow === null || (error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+      // ELOOP: a symlink under O_NOFOLLOW (EMLINK on FreeBSD).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (noFollow === null || (code !== 'ELOOP' && code !== 'EMLINK')) throw error;
       // A symlinked file: where it leads now, if inside; what is opened is checked below anyway.
       absolute = await guard.resolve(rel).catch(() => {
         throw new Refused('outside');

@@ -1,11 +1,15 @@
 /**
  * A unified diff split by file, so that one file's part can be left out (an excluded file, a
- * secret) while the rest is kept. Diffs are made with `--no-renames`, so each file's header is
- * `diff --git a/<path> b/<path>` with the same path twice, C-quoted when it holds odd bytes.
+ * secret) while the rest is kept. Each file's part starts with `diff --git a/<old> b/<new>`
+ * (C-quoted when a path holds odd bytes); when the two paths are the same the header alone
+ * names the file, for a rename or copy the `rename from/to` (`copy from/to`) lines do.
  */
 
 export interface DiffFile {
+  /** The file's path after the change ("" when it cannot be read). */
   path: string;
+  /** Its path before, when it was renamed or copied. */
+  from?: string;
   /** The file's part of the diff, from its `diff --git` line up to the next one. */
   text: string;
 }
@@ -44,9 +48,24 @@ export function headerPath(line: string): string | undefined {
   return rest === `${path} b/${path}` ? path : undefined;
 }
 
+/** A path as a `rename to` line or a `+++ b/` line gives it: plain, or C-quoted. */
+function linePath(value: string): string {
+  return value.startsWith('"') && value.endsWith('"') ? unquote(value.slice(1, -1)) : value;
+}
+
+/** The file a part is about: from its header, else from its rename or copy lines. */
+function describe(header: string, text: string): Pick<DiffFile, 'path' | 'from'> {
+  const same = headerPath(header);
+  if (same !== undefined) return { path: same };
+  const to = /^(?:rename|copy) to (.+)$/m.exec(text);
+  const from = /^(?:rename|copy) from (.+)$/m.exec(text);
+  if (to && from) return { path: linePath(to[1]!), from: linePath(from[1]!) };
+  return { path: '' };
+}
+
 /**
- * The diff by file. Text before the first header (none, from git) and a header that cannot be
- * read make a part with the path "" — the caller cannot judge it, so it should leave it out.
+ * The diff by file. Text before the first header (none, from git) and a part whose file cannot
+ * be read make a part with the path "" — the caller cannot judge it, so it should leave it out.
  */
 export function splitDiff(diff: string): DiffFile[] {
   const files: DiffFile[] = [];
@@ -55,7 +74,8 @@ export function splitDiff(diff: string): DiffFile[] {
   if (starts[0]!.index! > 0 && diff.slice(0, starts[0]!.index).trim()) files.push({ path: '', text: diff.slice(0, starts[0]!.index) });
   starts.forEach((match, i) => {
     const end = i + 1 < starts.length ? starts[i + 1]!.index! : diff.length;
-    files.push({ path: headerPath(match[0]) ?? '', text: diff.slice(match.index!, end) });
+    const text = diff.slice(match.index!, end);
+    files.push({ ...describe(match[0], text), text });
   });
   return files;
 }

@@ -34,7 +34,7 @@ async function git(ctx: PackContext, request: PackRequest, args: string[], stdin
   return { ok, stdout: result.stdout, error };
 }
 
-const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(diff, 'diff')}`;
 
@@ -78,7 +78,8 @@ async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx
       notices.push('git-diff: left out part of the diff whose file name could not be read');
       continue;
     }
-    if (excluded(file.path)) {
+    // A rename out of (or into) an excluded name is left out too: its diff shows the content.
+    if (excluded(file.path) || (file.from !== undefined && excluded(file.from))) {
       left.push(file.path);
       continue;
     }
@@ -100,6 +101,7 @@ export default definePlugin({
     const diffs: string[] = [];
     let changed: string[] | undefined;
     if (want.staged || want.changedFiles) {
+      // --no-renames: both names of a renamed file, so either can be judged.
       const names = await git(ctx, request, ['diff', '--cached', '--name-only', '--no-renames', '-z']);
       if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
       changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
@@ -124,7 +126,7 @@ export default definePlugin({
 
     if (want.changedFiles && changed) {
       // Deleted files have no content to pack.
-      const existing = await git(ctx, request, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--diff-filter=d']);
+      const existing = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
       const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {

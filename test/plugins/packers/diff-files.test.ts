@@ -24,4 +24,9 @@ describe('diff by file', () => {
     const text = scanText({ path: 'k', text: 'diff --git a/k b/k\n+++ b/k\n+-----BEGIN\n+body\n' });
     assert.match(text, /\n-----BEGIN\nbody$/);
   });
+
+  it('names a renamed file by its rename lines, with where it came from', () => {
+    const diff = 'diff --git a/old name.ts b/new name.ts\nsimilarity index 90%\nrename from old name.ts\nrename to new name.ts\n';
+    assert.deepEqual(splitDiff(diff).map(({ path, from }) => ({ path, from })), [{ path: 'new name.ts', from: 'old name.ts' }]);
+  });
 });
