@@ -14,8 +14,8 @@
  * Only then is anything read, from the descriptor. Nothing under `.git/` is ever read. Then
  * every text is scanned for secrets (see secret-scan.ts) before it can reach a prompt.
  */
-import { close, constants, fstat, open, read, readlink, realpath, stat, type Stats } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { close, constants, fstat, open, read, readlinkSync, realpath, stat, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from './constants.ts';
 import type { ReadReport } from '../plugin/contracts.ts';
@@ -27,7 +27,6 @@ import type { SecretRules, SecretScanner } from './secret-scan.ts';
 const openFd = promisify(open);
 const fstatFd = promisify(fstat);
 const closeFd = promisify(close);
-const readlinkPath = promisify(readlink);
 const realpathOf = promisify(realpath);
 const statPath = promisify(stat);
 const readFd = (fd: number, buffer: Buffer, offset: number) =>
@@ -58,9 +57,11 @@ export interface SafeReader {
   readFiles(paths: readonly string[]): Promise<ReadReport>;
 }
 
+const GIT_SEGMENT = /(?:^|[/\\])\.git(?:$|[/\\])/i;
+
 /** A `.git` segment anywhere (case-insensitive: macOS and Windows file systems are). */
 export function isInGitDir(path: string): boolean {
-  return path.split(/[/\\]/).some((segment) => segment.toLowerCase() === '.git');
+  return GIT_SEGMENT.test(path);
 }
 
 class Refused extends Error {
@@ -92,7 +93,8 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
   async function realPathOf(fd: number, absolute: string): Promise<string> {
     if (useProc) {
       try {
-        const real = await readlinkPath(`/proc/self/fd/${fd}`);
+        // Synchronous: procfs answers from memory, and a thread-pool round trip per file costs more.
+        const real = readlinkSync(`/proc/self/fd/${fd}`);
         if (real.startsWith('/')) return real;
       } catch {
         useProc = false; // no /proc here (a sandbox): the fallback, from now on
@@ -123,7 +125,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     try {
       const real = await realPathOf(fd, absolute);
       if (!isInside(real, root)) throw new Refused('outside');
-      if (isInGitDir(relative(root, real).split(sep).join('/'))) throw new Refused('gitDir');
+      if (isInGitDir(real.slice(root.length))) throw new Refused('gitDir');
       return fd;
     } catch (error) {
       void closeFd(fd).catch(() => {});
