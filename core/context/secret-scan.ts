@@ -54,8 +54,8 @@ function extOf(path: string): string {
 }
 
 /**
- * For @secretlint/secretlint-rule-preset-recommend 13.0.7 (pinned in package.json; the test
- * pins its rule ids): every scanner rule reports only where one of its regular expressions
+ * For @secretlint/secretlint-rule-preset-recommend 13.0.7 (the lock file's; a test fails on any
+ * other version or rule list, so an upgrade reads the rules again): every scanner rule reports only where one of its regular expressions
  * matches the text, and each of those matches contains one of these, matched without case
  * (a superset: the rules' own case-insensitive patterns fold ASCII only, as this does):
  * aws (secret access key; the ID rules are off by default) `secret_?access_?key`; npm
