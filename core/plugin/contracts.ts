@@ -254,7 +254,8 @@ export interface PackContext {
   runPacker(name: string, request: PackRequest): Promise<PackResult>;
   /**
    * Resolves a repository-relative path and refuses anything outside the repo
-   * (absolute, `..`, symlinks out). Throws a SupervisorError.
+   * (absolute, `..`, symlinks out). Throws a SupervisorError. To read files use `readFiles`:
+   * a path checked here can be swapped for a symlink before it is opened.
    */
   safePath(relative: string): Promise<string>;
   /**
