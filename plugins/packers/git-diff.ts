@@ -99,10 +99,13 @@ export default definePlugin({
     const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
+    // What "the change" is: the staged one. (A reviewed commit range would go here: every diff
+    // and name list below takes it, so the same exclusions and secret scan apply to it.)
+    const change = ['--cached'];
     let changed: string[] | undefined;
     if (want.staged || want.changedFiles) {
       // --no-renames: both names of a renamed file, so either can be judged.
-      const names = await git(ctx, request, ['diff', '--cached', '--name-only', '--no-renames', '-z']);
+      const names = await git(ctx, request, ['diff', ...change, '--name-only', '--no-renames', '-z']);
       if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
       changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
     }
@@ -110,7 +113,7 @@ export default definePlugin({
     const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
     const excluded = await createExclusion(request, ctx, allNames);
     for (const [on, title, extra] of [
-      [want.staged, 'Git Diff (Staged)', ['--cached']],
+      [want.staged, 'Git Diff (Staged)', change],
       [want.unstaged, 'Git Diff (Unstaged)', []],
     ] as const) {
       if (!on) continue;
@@ -126,7 +129,7 @@ export default definePlugin({
 
     if (want.changedFiles && changed) {
       // Deleted files have no content to pack.
-      const existing = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
+      const existing = await git(ctx, request, ['diff', ...change, '--name-only', '-z', '--diff-filter=d']);
       const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {
