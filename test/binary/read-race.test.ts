@@ -1,7 +1,7 @@
 /**
  * No race reads outside the repository, through the built binary (issue 13, item 6): while
  * another process flips files and folders between real ones and symlinks to an outside secret,
- * `pack` (globs, targets, always_include) runs again and again and never prints the secret.
+ * `pack` (globs, targets, always_include, imports) runs again and again and never prints the secret.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -22,9 +22,14 @@ describe('pack never reads outside the repository while paths are swapped for sy
     box = await makeSandbox();
   });
 
-  it('prints no outside secret over >= 200 swaps of a file and a folder, for --include, --target and always_include', async () => {
+  it('prints no outside secret over >= 200 swaps of a file and a folder, for --include, --target, always_include and $TARGET_IMPORTS', async () => {
     const outside = await tempDir('sv-outside-');
-    const files: Record<string, string> = { '.supervisor/roles/racer.yaml': 'name: racer\ncli: replay\ncontext:\n  always_include: ["flip.txt", "dir/*.txt"]\n', 'flip.txt': 'inside file\n' };
+    const files: Record<string, string> = {
+      '.supervisor/roles/racer.yaml': 'name: racer\ncli: replay\ncontext:\n  always_include: ["*.txt", "dir/*.txt"]\n',
+      '.supervisor/roles/importer.yaml': 'name: importer\ncli: replay\ncontext:\n  include: ["$TARGET_IMPORTS"]\n',
+      'main.ts': Array.from({ length: 50 }, (_, i) => `import f${i} from './dir/f${i}.txt';\n`).join('') + "import flip from './flip.txt';\n",
+      'flip.txt': 'inside file\n',
+    };
     const secrets: Record<string, string> = { 'secret.txt': `${SECRET}\n` };
     for (let i = 0; i < IN_FOLDER; i++) {
       files[`dir/f${i}.txt`] = 'inside folder\n';
@@ -39,16 +44,18 @@ describe('pack never reads outside the repository while paths are swapped for sy
       for (const m of chunk.matchAll(/swaps (\d+)/g)) swaps = Math.max(swaps, Number(m[1]));
     });
     const done = new Promise<void>((resolve) => flipper.on('close', () => resolve()));
-    const targets = ['flip.txt', ...Array.from({ length: 50 }, (_, i) => `dir/f${i}.txt`)].flatMap((t) => ['--target', t]);
     const commands = [
       ['pack', '--no-user-plugins', '--include', '*.txt', '--include', 'dir/**'],
-      ['pack', '--no-user-plugins', ...targets],
+      // One target each: a target that leads outside when it is checked stops the pack (exit 2).
+      ['pack', '--no-user-plugins', '--target', 'dir/f0.txt'],
+      ['pack', '--no-user-plugins', '--target', 'flip.txt'],
       ['pack', '--no-user-plugins', '--role', 'racer'],
+      ['pack', '--no-user-plugins', '--role', 'importer', '--target', 'main.ts'],
     ];
     let runs = 0;
     let insideSeen = 0;
     try {
-      while (runs < 4 || swaps < 200) {
+      while (runs < 8 || swaps < 200) {
         const outputs = await Promise.all(commands.map((args) => box.run(args, { cwd: repo })));
         for (const out of outputs) {
           assert.ok(!out.stdout.includes(SECRET), `run ${runs}: leaked the outside secret after ${swaps} swaps`);
