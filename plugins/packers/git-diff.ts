@@ -14,7 +14,7 @@
 import picomatch from 'picomatch';
 import { definePlugin, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
 import { splitDiff, scanText } from './_diff-files.ts';
-import { skippedNotices } from './_read-files.ts';
+import { skippedNotices } from './_skipped-notices.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 

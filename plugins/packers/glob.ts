@@ -6,7 +6,7 @@
 import { glob } from 'tinyglobby';
 import { DEFAULT_IGNORED_FOLDERS, definePlugin, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
-import { skippedNotices } from './_read-files.ts';
+import { skippedNotices } from './_skipped-notices.ts';
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
