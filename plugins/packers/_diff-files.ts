@@ -82,10 +82,10 @@ export function splitDiff(diff: string): DiffFile[] {
 
 /**
  * What to scan for one file's diff: the diff as it is, and its changed and context lines
- * without their "+", "-" or " " column, so a secret spread over lines (a private key) reads as
- * it does in the file.
+ * without their "+", "-" or " " column, so a secret spread over lines (a private key) or held
+ * in a file's structure (a JSON key file) reads as it does in the file.
  */
-export function scanText(file: DiffFile): string {
+export function scanTexts(file: DiffFile): [string, string] {
   const lines = file.text.split('\n').filter((l) => /^[-+ ]/.test(l) && !l.startsWith('+++ ') && !l.startsWith('--- '));
-  return `${file.text}\n${lines.map((l) => l.slice(1)).join('\n')}`;
+  return [file.text, lines.map((l) => l.slice(1)).join('\n')];
 }

@@ -13,7 +13,7 @@
  */
 import picomatch from 'picomatch';
 import { definePlugin, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
-import { splitDiff, scanText } from './_diff-files.ts';
+import { scanTexts, splitDiff } from './_diff-files.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
@@ -83,7 +83,8 @@ async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx
       left.push(file.path);
       continue;
     }
-    const rules = await ctx.scanSecrets(file.path, scanText(file));
+    const found = await Promise.all(scanTexts(file).map((text) => ctx.scanSecrets(file.path, text)));
+    const rules = [...new Set(found.flat())].sort();
     if (rules.length) notices.push(secretNotice('git-diff', file.path, rules, 'the diff of '));
     else kept.push(file.text);
   }

@@ -68,4 +68,14 @@ describe('secrets in packed context', () => {
     assert.ok((await pack(repo, { include: ['*'] }, { secretScan: false })).text.includes(gh));
     assert.ok(!(await pack(repo, { include: ['*'] })).text.includes(gh));
   });
+
+  it("holds back a staged GCP key file's diff: the GCP rule reads the file's JSON from the diff's lines", async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n' });
+    const key = JSON.stringify({ type: 'service_account', private_key_id: 'k1', private_key: '-----BEGIN PRIVATE KEY-----\nshort\n-----END PRIVATE KEY-----\n' }, null, 2);
+    await writeFiles(repo, { 'sa.json': `${key}\n` });
+    git(repo, 'add', 'sa.json');
+    const packed = await pack(repo, { include: ['git diff --cached'] });
+    assert.ok(!packed.text.includes('service_account'));
+    assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out the diff of sa.json:') && n.includes('secretlint-rule-gcp')), packed.notices.join('\n'));
+  });
 });

@@ -1,7 +1,7 @@
 /** Splitting a diff by file: plain and C-quoted headers, odd names, text git never puts first. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { headerPath, scanText, splitDiff } from '../../../plugins/packers/_diff-files.ts';
+import { headerPath, scanTexts, splitDiff } from '../../../plugins/packers/_diff-files.ts';
 
 describe('diff by file', () => {
   it('reads plain, spaced and quoted header paths, and refuses ambiguous ones', () => {
@@ -21,8 +21,8 @@ describe('diff by file', () => {
   });
 
   it('scans the lines without their diff column too, so a key spread over lines reads whole', () => {
-    const text = scanText({ path: 'k', text: 'diff --git a/k b/k\n+++ b/k\n+-----BEGIN\n+body\n' });
-    assert.match(text, /\n-----BEGIN\nbody$/);
+    const diff = 'diff --git a/k b/k\n+++ b/k\n+-----BEGIN\n+body\n';
+    assert.deepEqual(scanTexts({ path: 'k', text: diff }), [diff, '-----BEGIN\nbody']);
   });
 
   it('names a renamed file by its rename lines, with where it came from', () => {
