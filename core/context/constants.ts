@@ -63,5 +63,7 @@ export const MARKERS = {
   alwaysIncludeCapped: (capBytes: number) => `[WARNING: always_include capped at ${Math.floor(capBytes / 1024)}KB]`,
   fileTooLarge: '[File exceeds size limit]',
   couldNotRead: '[Could not read file]',
+  /** A target that looks like it holds a secret (the notice names the rule). */
+  secretLeftOut: '[Left out: it looks like it holds a secret]',
   skippedTotalCap: '[Skipped: would exceed total size cap]',
 } as const;

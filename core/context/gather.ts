@@ -9,10 +9,11 @@ import { packAlwaysInclude } from './always-include.ts';
 import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
 import { titleOf } from './file-section.ts';
 import { resolveTargetImports, type TargetSource } from './imports.ts';
-import { mergeParts, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
-import { checkPattern, type PathGuard } from './path-safety.ts';
+import { mergeParts, readerOf, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
+import { checkPattern } from './path-safety.ts';
 import { resolveGit, resolvePatterns } from './patterns.ts';
-import { readText } from './read-text.ts';
+import type { SafeReader } from './safe-read.ts';
+import { secretNotice } from './secret-scan.ts';
 import { renderFileList, type FileListPart, type ReadFile } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 
@@ -26,16 +27,29 @@ export interface Target {
   absolute: string;
 }
 
+/** Reads files with the safe reader; one held back (a secret, inside .git, leading outside) gets a notice (and a marker in its part). */
+async function readAll(reader: SafeReader, paths: readonly string[], where: string, host: PackerHost): Promise<ReadFile[]> {
+  const reads = await Promise.all(paths.map(async (path): Promise<ReadFile> => ({ path, read: await reader.read(path) })));
+  for (const { path, read } of reads) {
+    if (read.kind === 'secret') host.notice(secretNotice(where, path, read.rules));
+    else if (read.kind === 'gitDir') host.notice(`${where}: left out ${path}: files inside .git are never packed`);
+    else if (read.kind === 'outside') host.notice(`${where}: left out ${path}: it leads outside the repository`);
+  }
+  return reads;
+}
+
 /** The imports part: the targets' imports not packed already, under "## Imported Files". */
-async function packImports(guard: PathGuard, imports: string[], packed: Set<string>): Promise<FileListPart> {
-  // Checked by the import resolver already; resolved again to read what the path leads to now.
-  const reads = imports.filter((f) => !packed.has(f)).map(async (path): Promise<ReadFile> => ({ path, read: await readText(await guard.resolve(path)) }));
-  return renderFileList(await Promise.all(reads), '## Imported Files');
+async function packImports(host: PackerHost, imports: string[], packed: Set<string>): Promise<FileListPart> {
+  // Checked by the import resolver already; the safe reader checks again what it opens.
+  const reads = await readAll(readerOf(host), imports.filter((f) => !packed.has(f)), 'imports', host);
+  // An import that is a secret is left out entirely: unlike a target, nobody asked for it.
+  return renderFileList(reads.filter((r) => r.read.kind !== 'secret'), '## Imported Files');
 }
 
 /** Parts by key, in prompt order; notices and warnings go to the host. */
 export async function gatherParts(opts: PackOptions, host: PackerHost, targets: Target[]): Promise<Map<string, MergedPart>> {
   const { guard } = host;
+  const reader = readerOf(host);
   const targetPaths = targets.map((t) => t.path);
   const context = opts.role.context;
   const include = [...strings(context.include), ...(opts.include ?? [])];
@@ -59,8 +73,8 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   const parts = new Map<string, MergedPart>();
   // Each target is read once: for its part and for $TARGET_IMPORTS.
   const [always, targetFiles] = await Promise.all([
-    packAlwaysInclude(guard, strings(context.always_include)),
-    Promise.all(targets.map(async ({ path, absolute }): Promise<ReadFile> => ({ path, read: await readText(absolute) }))),
+    packAlwaysInclude({ guard, reader, context, env: host.env }, strings(context.always_include)),
+    readAll(reader, targetPaths, 'target', host),
   ]);
   const sources = targetFiles.flatMap(({ path, read }): TargetSource[] => (read.kind === 'text' ? [{ path, content: read.content }] : []));
   const wantsGit = !gitChosen && (git.staged || git.unstaged || git.changedFiles);
@@ -74,7 +88,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   always.notices.forEach(host.notice);
   if (target.content) parts.set('target_file', { content: target.content, files: target.files });
   if (gitParts) mergeParts(parts, gitParts);
-  const importPart = await packImports(guard, imports, filesOf(parts));
+  const importPart = await packImports(host, imports, filesOf(parts));
   if (importPart.content) parts.set('imports', { content: importPart.content, files: importPart.files });
 
   // Recomputed before each packer: a later packer must not repeat what an earlier one packed.

@@ -13,6 +13,7 @@ import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
 import type { MergedPart, PackerHost } from './packers.ts';
 import { createPathGuard } from './path-safety.ts';
+import { NO_SECRET_SCAN } from './secret-scan.ts';
 import { loadTokenizer } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 
@@ -51,6 +52,7 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
       opts.notice?.(message);
     },
     warn: (message) => void warnings.push(message),
+    ...((opts.secretScan ?? opts.role.context.secret_scan) === false ? { scanner: NO_SECRET_SCAN } : {}),
   };
   return { host, targets, measure: createMeasure(tokenizer), notices, warnings };
 }

@@ -11,6 +11,8 @@ import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugi
 import type { Registry } from '../registry.ts';
 import { contextErrors } from './errors.ts';
 import type { PathGuard } from './path-safety.ts';
+import { createSafeReader, type SafeReader } from './safe-read.ts';
+import { createSecretScanner, secretNotice, type SecretScanner } from './secret-scan.ts';
 
 /** Default timeout of a packer's process (git, repomix). */
 const PACKER_PROCESS_TIMEOUT_MS = 60_000;
@@ -23,6 +25,23 @@ export interface PackerHost {
   trustedRepo?: boolean;
   notice(message: string): void;
   warn(message: string): void;
+  /** Finds secrets in what is packed; default: secretlint's recommended rules (NO_SECRET_SCAN opts out). */
+  scanner?: SecretScanner;
+}
+
+const readers = new WeakMap<PackerHost, SafeReader>();
+
+/** The host's one safe reader: every file packing reads goes through it (path checks on the open file, secret scan). */
+export function readerOf(host: PackerHost): SafeReader {
+  let reader = readers.get(host);
+  if (!reader) readers.set(host, (reader = createSafeReader(host.guard, { scanner: scannerOf(host) })));
+  return reader;
+}
+
+const defaultScanner = createSecretScanner();
+
+export function scannerOf(host: PackerHost): SecretScanner {
+  return host.scanner ?? defaultScanner;
 }
 
 /** The context one packer runs with; `chain` holds the packers already running (loop guard). */
@@ -33,6 +52,8 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
     notice: host.notice,
     safePath: (relative) => host.guard.resolve(relative),
     outsideRepo: (files) => host.guard.outside(files),
+    readFiles: (paths) => readerOf(host).readFiles(paths),
+    scanSecrets: (path, content) => scannerOf(host).scan(path, content),
     runProcess: (request) =>
       runProcess({
         bin: request.bin,
@@ -42,6 +63,7 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
         timeoutMs: request.timeoutMs ?? PACKER_PROCESS_TIMEOUT_MS,
         graceMs: 1000,
         ...(request.maxOutputBytes ? { maxOutputBytes: request.maxOutputBytes } : {}),
+        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
       }),
     runPacker: (name, request) => runPacker(host, name, request, chain),
   };
@@ -51,12 +73,14 @@ export async function runPacker(host: PackerHost, name: string, request: PackReq
   if (chain.includes(name)) throw contextErrors.packerLoop([...chain, name]);
   const packer = host.registry.get('packer', name);
   const result = await callHook(packer, 'pack', () => packer.pack(request, createPackContext(host, [...chain, name])));
-  return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [] };
+  return { parts: result.parts ?? [], notices: result.notices ?? [], warnings: result.warnings ?? [], secretsScanned: result.secretsScanned === true };
 }
 
 /**
  * Runs a packer for the prompt: its notices and warnings go to the host, and a part that holds
  * a file leading outside the repository is dropped (never trusted because a plugin says so).
+ * Parts of a packer that did not scan for secrets itself are scanned whole: one that looks like
+ * it holds a secret is dropped, with a warning naming its files and the rules.
  */
 export async function runPackerChecked(host: PackerHost, name: string, request: PackRequest): Promise<ContextPart[]> {
   const result = await runPacker(host, name, request);
@@ -65,8 +89,13 @@ export async function runPackerChecked(host: PackerHost, name: string, request: 
   const kept: ContextPart[] = [];
   for (const part of result.parts) {
     const outside = part.files?.length ? await host.guard.outside(part.files) : [];
-    if (outside.length === 0) kept.push(part);
-    else host.warn(`${name}: dropped part "${part.key}": it holds ${outside.join(', ')}, which lead${outside.length === 1 ? 's' : ''} outside the repository`);
+    if (outside.length) {
+      host.warn(`${name}: dropped part "${part.key}": it holds ${outside.join(', ')}, which lead${outside.length === 1 ? 's' : ''} outside the repository`);
+      continue;
+    }
+    const rules = result.secretsScanned ? [] : await scannerOf(host).scan(part.key, part.content);
+    if (rules.length === 0) kept.push(part);
+    else host.warn(secretNotice(name, `part "${part.key}"`, rules, '') + (part.files?.length ? ` (its files: ${part.files.join(', ')})` : ''));
   }
   return kept;
 }

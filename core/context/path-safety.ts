@@ -55,7 +55,8 @@ export function checkPattern(pattern: string): string {
   return pattern;
 }
 
-function isInside(real: string, realRoot: string): boolean {
+/** Whether an absolute, symlink-free path is the root or lies under it. */
+export function isInside(real: string, realRoot: string): boolean {
   return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }
 

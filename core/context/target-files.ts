@@ -6,7 +6,7 @@
  */
 import { MARKERS } from './constants.ts';
 import { renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
-import type { TextRead } from './read-text.ts';
+import type { TextRead } from './safe-read.ts';
 
 export interface FileListPart {
   /** "" when there was nothing to pack. */
@@ -22,7 +22,8 @@ export interface ReadFile {
 
 function renderOne({ path, read }: ReadFile): string {
   if (read.kind === 'text') return renderFileSection(path, read.content);
-  return renderFileMarker(path, read.kind === 'tooLarge' ? MARKERS.fileTooLarge : MARKERS.couldNotRead);
+  const marker = read.kind === 'tooLarge' ? MARKERS.fileTooLarge : read.kind === 'secret' ? MARKERS.secretLeftOut : MARKERS.couldNotRead;
+  return renderFileMarker(path, marker);
 }
 
 /** The files under `heading` (default "## Target Files"), each listed once. */

@@ -26,6 +26,11 @@ export interface PackOptions {
   tokenizer?: TokenizerName;
   /** Called with each notice as it happens (the notices also land in the result). */
   notice?: (msg: string) => void;
+  /**
+   * false: no secret scan (--no-secret-scan); overrides the role's `context.secret_scan`.
+   * Default: scan, and leave out what looks like a secret.
+   */
+  secretScan?: boolean;
   /** Environment packers see (PATH for git / repomix); default process.env. */
   env?: Record<string, string | undefined>;
 }

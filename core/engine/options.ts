@@ -29,6 +29,8 @@ export interface RunRoleOptions {
   worktree?: boolean;
   /** Keep the worktree folder after the run (the branch always stays). */
   keepWorktree?: boolean;
+  /** false: no secret scan of the packed context (--no-secret-scan); overrides context.secret_scan. */
+  secretScan?: boolean;
   /** Cost ceiling in USD; overrides config.max_cost_usd. */
   maxCostUsd?: number;
   /** Time between TERM and KILL when ending a process tree. */

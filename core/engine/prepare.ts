@@ -96,6 +96,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     ...(options.trustedRepo ? { trustedRepo: true } : {}),
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
+    ...(options.secretScan === false ? { secretScan: false } : {}),
     notice,
   });
   const reading: ParseOutputOptions = {

@@ -216,6 +216,12 @@ export interface PackResult {
   notices: string[];
   /** Things that went wrong and may matter for safety or quality (e.g. output refused). */
   warnings?: string[];
+  /**
+   * true: every file's text in `parts` was read with `ctx.readFiles` or checked with
+   * `ctx.scanSecrets`, so the core need not scan the parts again. Otherwise the core scans each
+   * part whole and drops one that looks like it holds a secret.
+   */
+  secretsScanned?: boolean;
 }
 
 /** A process a packer asks the core to run (git, repomix, ...). */
@@ -230,6 +236,8 @@ export interface PackProcessRequest {
   timeoutMs?: number;
   /** Bytes kept of each of stdout and stderr. */
   maxOutputBytes?: number;
+  /** Written to the process's stdin, which is then closed; absent: stdin closed from the start. */
+  stdin?: string;
 }
 
 /** What a packer's process did. A non-zero exit is a value, not an exception. */
@@ -255,7 +263,8 @@ export interface PackContext {
   runPacker(name: string, request: PackRequest): Promise<PackResult>;
   /**
    * Resolves a repository-relative path and refuses anything outside the repo
-   * (absolute, `..`, symlinks out). Throws a SupervisorError.
+   * (absolute, `..`, symlinks out). Throws a SupervisorError. To read files use `readFiles`:
+   * a path checked here can be swapped for a symlink before it is opened.
    */
   safePath(relative: string): Promise<string>;
   /**
@@ -264,6 +273,34 @@ export interface PackContext {
    * drops parts that hold such a path; a packer that wraps a tool can check first and fall back.
    */
   outsideRepo(files: readonly string[]): Promise<string[]>;
+  /**
+   * Reads repository files the safe way, in their order, within the per-file (1 MiB) and total
+   * (10 MiB) caps: nothing outside the repository (the opened file itself is checked, so a path
+   * swapped for a symlink mid-read is refused), nothing under `.git/`, no binary files, and no
+   * file that looks like it holds a secret (unless the role or flag turned the scan off). The
+   * report says what was left out and why.
+   */
+  readFiles(paths: readonly string[]): Promise<ReadReport>;
+  /**
+   * The secretlint rules that find a secret in a text the packer got some other way (a diff,
+   * a tool's output); empty when none do or the scan is off. Leave such a text out.
+   */
+  scanSecrets(path: string, content: string): Promise<string[]>;
+}
+
+/** What `PackContext.readFiles` kept and what it left out, by reason (repository-relative paths). */
+export interface ReadReport {
+  files: { path: string; content: string }[];
+  tooLarge: string[];
+  binary: string[];
+  overTotal: string[];
+  unreadable: string[];
+  /** Symlinks, or paths through symlinked folders, that lead out of the repository. */
+  outside: string[];
+  /** Paths inside `.git/`: never packed. */
+  gitDir: string[];
+  /** Files that look like they hold a secret, with the ids of the rules that found it. */
+  secrets: { path: string; rules: string[] }[];
 }
 
 export interface PackerHooks {

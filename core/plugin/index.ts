@@ -15,6 +15,8 @@ export { REVIEW_LEVELS, isReviewLevel, reviewersForLevel, type ReviewLevel } fro
 export { renderFence, renderFileSection, renderFiles, looksBinary, type FileText } from '../context/file-section.ts';
 export { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../context/constants.ts';
 export { toPosix } from '../context/path-safety.ts';
+export { secretNotice } from '../context/secret-scan.ts';
+export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '../context/default-ignores.ts';
 export { which } from '../process/which.ts';
 
 /**

@@ -51,22 +51,21 @@ const packer = (name: string) => `/**
  *
  * Use it:    supervisor pack --packer ${name}
  */
-import { readFile } from 'node:fs/promises';
-import { definePlugin } from 'supervisor/plugin';
+import { definePlugin, renderFiles } from 'supervisor/plugin';
 
 export default definePlugin({
   kind: 'packer',
   name: '${name}',
   description: 'Packs the target files (edit me)',
   async pack(request, ctx) {
-    const parts = [];
-    for (const target of request.targets) {
-      // safePath refuses paths outside the repository (absolute, .., symlinks out).
-      const file = await ctx.safePath(target);
-      const content = await readFile(file, 'utf8');
-      parts.push({ key: 'related', content: \`### \${target}\\n\\n\${content}\`, files: [target] });
-    }
-    return { parts, notices: [] };
+    // ctx.readFiles reads only inside the repository (never through a symlink out, never .git)
+    // and leaves out files that look like they hold a secret; the report says what it skipped.
+    const report = await ctx.readFiles(request.targets);
+    const skipped = [...report.outside, ...report.unreadable, ...report.secrets.map((s) => s.path)];
+    const notices = skipped.length ? [\`${name}: skipped \${skipped.join(', ')}\`] : [];
+    if (report.files.length === 0) return { parts: [], notices };
+    const content = renderFiles(report.files, request.style, 'Related', 'related');
+    return { parts: [{ key: 'related', content, files: report.files.map((f) => f.path) }], notices, secretsScanned: true };
   },
 });
 `;

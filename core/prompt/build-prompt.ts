@@ -32,6 +32,8 @@ export interface BuildPromptOptions {
   /** The adapter takes instruction files as arguments (`instructions: 'argument'`). */
   instructionsAsArguments: boolean;
   tokenizer?: TokenizerName;
+  /** false: no secret scan of what is packed (--no-secret-scan). */
+  secretScan?: boolean;
   notice?: (m: string) => void;
 }
 
@@ -156,6 +158,7 @@ export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<Packi
     extraContext: opts.extraContext,
     registry: opts.registry,
     tokenizer,
+    ...(opts.secretScan === false ? { secretScan: false } : {}),
     ...(opts.notice ? { notice: opts.notice } : {}),
   };
   const chosen = chooseTemplate(role);

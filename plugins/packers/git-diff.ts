@@ -1,24 +1,28 @@
 /**
  * git-diff: what is changing. The staged diff (`git diff --cached`) as part `git_diff`, the
  * unstaged diff too when asked, and the full content of every file in the staged diff as part
- * `changed_files` — less the files packed already (`skipFiles`: targets, always_include, ...),
- * the exclude globs and the default ignore list (a staged `.env` is never packed).
+ * `changed_files` — less the files packed already (`skipFiles`: targets, always_include, ...).
+ * Both honour the glob packer's exclusions: the exclude globs, the default ignore list,
+ * .gitignore and `.git/` (a staged `.env` is never packed, neither whole nor as its diff); and
+ * a file whose diff or content looks like it holds a secret is left out, with a notice naming
+ * the file and the rule.
  *
  * What to give comes resolved from the core (`request.git`: the "git diff --cached" and
  * "$CHANGED_FILES" sentinels, `git_diff`, `changed_files`, `git_diff_unstaged`); with none, the
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, renderFence, renderFiles, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
-import { isDefaultIgnored } from './_ignore.ts';
-import { readFiles, skippedNotices } from './_read-files.ts';
+import { definePlugin, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { scanTexts, splitDiff } from './_diff-files.ts';
+import { skippedNotices } from './_skipped-notices.ts';
 
 const GIT_TIMEOUT_MS = 30_000;
 
 const STAGED_ONLY: GitWanted = { staged: true, unstaged: false, changedFiles: false };
 
-async function git(ctx: PackContext, request: PackRequest, args: string[]): Promise<{ ok: boolean; stdout: string; error: string }> {
+async function git(ctx: PackContext, request: PackRequest, args: string[], stdin?: string): Promise<{ ok: boolean; stdout: string; error: string }> {
   const result = await ctx.runProcess({
+    ...(stdin === undefined ? {} : { stdin }),
     bin: 'git',
     args: ['-c', 'core.quotepath=off', ...args],
     cwd: request.repoRoot,
@@ -34,21 +38,58 @@ const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(diff, 'diff')}`;
 
-/** The staged files to pack in full: not deleted, not packed already, not excluded or ignored by default. */
-function selectChanged(names: string[], request: PackRequest): { paths: string[]; left: string[] } {
-  const skip = new Set(request.skipFiles);
+/** Files of the repository the glob packer would not pack: excluded, default-ignored, gitignored, in `.git/`. */
+async function createExclusion(request: PackRequest, ctx: PackContext, names: string[]): Promise<(path: string) => boolean> {
   // As the glob packer reads them: a negated exclude ("!x") excludes nothing.
   const patterns = request.exclude.filter((p) => !p.startsWith('!'));
   const excluded = patterns.length ? picomatch(patterns, { dot: true }) : () => false;
   const defaults = request.context.default_ignores !== false;
+  const ignored = request.context.gitignore === false ? new Set<string>() : await gitignored(request, ctx, names);
+  return (path) => excluded(path) || (defaults && isDefaultIgnored(path)) || ignored.has(path) || path.split('/').some((s) => s.toLowerCase() === '.git');
+}
+
+/** The names among `names` that .gitignore rules match, tracked or not (as the glob packer judges them). */
+async function gitignored(request: PackRequest, ctx: PackContext, names: string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  // Exit 1: none of them is ignored; stdout names the ignored ones either way.
+  const result = await git(ctx, request, ['check-ignore', '--no-index', '--stdin', '-z'], names.map((n) => `${n}\0`).join(''));
+  return new Set(result.stdout.split('\0').filter(Boolean));
+}
+
+/** The staged files to pack in full: not packed already, not excluded. */
+function selectChanged(names: string[], request: PackRequest, excluded: (path: string) => boolean): { paths: string[]; left: string[] } {
+  const skip = new Set(request.skipFiles);
   const paths: string[] = [];
   const left: string[] = [];
   for (const path of names) {
     if (!path || skip.has(path)) continue;
-    if (excluded(path) || (defaults && isDefaultIgnored(path))) left.push(path);
+    if (excluded(path)) left.push(path);
     else paths.push(path);
   }
   return { paths: paths.sort(), left };
+}
+
+/** A diff less the files the glob packer would not pack and the files whose diff holds a secret, each left out with a notice. */
+async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx: PackContext, notices: string[]): Promise<string> {
+  const kept: string[] = [];
+  const left: string[] = [];
+  for (const file of splitDiff(diff)) {
+    if (!file.path) {
+      notices.push('git-diff: left out part of the diff whose file name could not be read');
+      continue;
+    }
+    // A rename out of (or into) an excluded name is left out too: its diff shows the content.
+    if (excluded(file.path) || (file.from !== undefined && excluded(file.from))) {
+      left.push(file.path);
+      continue;
+    }
+    const found = await Promise.all(scanTexts(file).map((text) => ctx.scanSecrets(file.path, text)));
+    const rules = [...new Set(found.flat())].sort();
+    if (rules.length) notices.push(secretNotice('git-diff', file.path, rules, 'the diff of '));
+    else kept.push(file.text);
+  }
+  if (left.length) notices.push(`git-diff: left out the diff of ${left.length} file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
+  return kept.join('');
 }
 
 export default definePlugin({
@@ -59,25 +100,41 @@ export default definePlugin({
     const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
+    // What "the change" is: the staged one. (A reviewed commit range would go here: every diff
+    // and name list below takes it, so the same exclusions and secret scan apply to it.)
+    const change = ['--cached'];
+    let changed: string[] | undefined;
+    if (want.staged || want.changedFiles) {
+      // --no-renames: both names of a renamed file, so either can be judged.
+      const names = await git(ctx, request, ['diff', ...change, '--name-only', '--no-renames', '-z']);
+      if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
+      changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
+    }
+    const unstagedNames = want.unstaged ? await git(ctx, request, ['diff', '--name-only', '--no-renames', '-z']) : undefined;
+    const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
+    const excluded = await createExclusion(request, ctx, allNames);
     for (const [on, title, extra] of [
-      [want.staged, 'Git Diff (Staged)', ['--cached']],
+      [want.staged, 'Git Diff (Staged)', change],
       [want.unstaged, 'Git Diff (Unstaged)', []],
     ] as const) {
       if (!on) continue;
       const result = await git(ctx, request, [...DIFF_ARGS, ...extra]);
       if (!result.ok) notices.push(`git-diff: no diff: ${result.error}`);
-      else if (result.stdout.trim()) diffs.push(fenced(title, result.stdout.replace(/\n$/, '')));
+      else {
+        const diff = await filterDiff(result.stdout, excluded, ctx, notices);
+        if (diff.trim()) diffs.push(fenced(title, diff.replace(/\n$/, '')));
+      }
     }
     const parts = [];
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
-    if (want.changedFiles) {
-      const names = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
-      if (!names.ok) notices.push(`git-diff: no changed files: ${names.error}`);
-      const { paths, left } = selectChanged(names.ok ? names.stdout.split('\0') : [], request);
-      if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded or on the default ignore list): ${left.join(', ')}`);
+    if (want.changedFiles && changed) {
+      // Deleted files have no content to pack.
+      const existing = await git(ctx, request, ['diff', ...change, '--name-only', '-z', '--diff-filter=d']);
+      const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
+      if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {
-        const report = await readFiles(paths, ctx);
+        const report = await ctx.readFiles(paths);
         notices.push(...skippedNotices('git-diff', report));
         if (report.files.length) {
           const files = report.files.map((f) => f.path);
@@ -85,6 +142,6 @@ export default definePlugin({
         }
       }
     }
-    return { parts, notices };
+    return { parts, notices, secretsScanned: true };
   },
 });

@@ -4,10 +4,9 @@
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
 import { glob } from 'tinyglobby';
-import { definePlugin, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
+import { DEFAULT_IGNORED_FOLDERS, definePlugin, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
-import { DEFAULT_IGNORED_FOLDERS, isIgnoredFileName } from './_ignore.ts';
-import { readFiles, skippedNotices } from './_read-files.ts';
+import { skippedNotices } from './_skipped-notices.ts';
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -37,11 +36,12 @@ export default definePlugin({
   async pack(request, ctx) {
     const paths = await selectFiles(request);
     if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [] };
-    const report = await readFiles(paths, ctx);
+    const report = await ctx.readFiles(paths);
     const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files') : '';
     return {
       parts: content ? [{ key: 'files', content, files: report.files.map((f) => f.path) }] : [],
       notices: skippedNotices('glob', report),
+      secretsScanned: true,
     };
   },
 });

@@ -11,12 +11,17 @@
  * Context options: `repomix_online: true` lets npx download; `repomix_timeout_ms` (default
  * 120000) bounds the pack, `repomix_probe_timeout_ms` (default 15000) the npx availability
  * check; `repomix_security_check: false` passes --no-security-check.
+ *
+ * Whatever repomix's own check let through, its output is scanned here too, file by file, with
+ * the core's secret scan: a file that looks like it holds a secret is cut out of the output
+ * with a notice; if the output as a whole still does after that (a file whose text forged a
+ * file heading, say), or it lists a file inside `.git/`, the output is refused and glob packs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapePath } from 'tinyglobby';
-import { definePlugin, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
+import { definePlugin, secretNotice, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
 
 /** Pinned for supply-chain safety; the newest release that runs on Node 20. */
 export const REPOMIX_VERSION = '1.13.1';
@@ -77,6 +82,34 @@ function filesIn(output: string, style: 'markdown' | 'xml'): string[] {
 /** Why repomix's own output cannot be used. */
 type Failure = string | { refused: string[] };
 
+/** The output cut where each file's section starts ("## File: x" or <file path="x">), with the file each piece belongs to ("" before the first). */
+function sections(output: string, style: 'markdown' | 'xml'): { path: string; text: string }[] {
+  const heading = style === 'xml' ? /^<file path="([^"]+)">$/gm : /^## File: (.+)$/gm;
+  const starts = [...output.matchAll(heading)];
+  const pieces = [{ path: '', text: output.slice(0, starts[0]?.index ?? output.length) }];
+  starts.forEach((m, i) => pieces.push({ path: filesIn(m[0], style)[0] ?? '', text: output.slice(m.index, starts[i + 1]?.index ?? output.length) }));
+  return pieces;
+}
+
+/** The output less each file's section that looks like it holds a secret (with notices), or why it cannot be used. */
+async function withoutSecrets(output: string, request: PackRequest, ctx: PackContext, notices: string[]): Promise<{ text: string; files: string[] } | string> {
+  const kept: string[] = [];
+  const files: string[] = [];
+  for (const piece of sections(output, request.style)) {
+    const rules = await ctx.scanSecrets(piece.path || 'repomix output', piece.text);
+    if (rules.length === 0) {
+      kept.push(piece.text);
+      if (piece.path) files.push(piece.path);
+    } else if (piece.path) notices.push(secretNotice('repomix', piece.path, rules));
+    else return `its output looks like it holds a secret outside any file's section (secretlint: ${rules.join(', ')})`;
+  }
+  const text = kept.join('');
+  // Cut into pieces, a secret spread over two of them would be missed: the whole is checked too.
+  const left = await ctx.scanSecrets('repomix output', text);
+  if (left.length) return `its output looks like it holds a secret across file sections (secretlint: ${left.join(', ')})`;
+  return { text, files };
+}
+
 async function runRepomix(command: Command, request: PackRequest, ctx: PackContext): Promise<PackResult | Failure> {
   const scratch = await mkdtemp(join(tmpdir(), 'sv-repomix-'));
   const output = join(scratch, request.style === 'xml' ? 'out.xml' : 'out.md');
@@ -103,8 +136,13 @@ async function runRepomix(command: Command, request: PackRequest, ctx: PackConte
     if (files.length === 0) return 'repomix packed no files';
     // repomix follows symlinks: a file reached through one that leads outside must not be packed.
     const outside = await ctx.outsideRepo(files);
-    if (outside.length) return { refused: outside };
-    return { parts: [{ key: 'files', content: text.trim(), files }], notices: [] };
+    const gitDir = files.filter((f) => f.split('/').some((s) => s.toLowerCase() === '.git'));
+    if (outside.length || gitDir.length) return { refused: [...outside, ...gitDir] };
+    const notices: string[] = [];
+    const clean = await withoutSecrets(text, request, ctx, notices);
+    if (typeof clean === 'string') return clean;
+    if (clean.files.length === 0) return { parts: [], notices, secretsScanned: true };
+    return { parts: [{ key: 'files', content: clean.text.trim(), files: clean.files }], notices, secretsScanned: true };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -121,7 +159,7 @@ export default definePlugin({
     if (typeof result === 'object' && 'parts' in result) return result;
     const fallback = await ctx.runPacker('glob', request);
     if (typeof result === 'string') return { ...fallback, notices: [`repomix: ${result}; packed with glob instead`, ...fallback.notices] };
-    const why = `repomix: refused its output: ${result.refused.join(', ')} lead${result.refused.length === 1 ? 's' : ''} outside the repository (through a symlink); packed with glob instead`;
+    const why = `repomix: refused its output: ${result.refused.join(', ')} lead${result.refused.length === 1 ? 's' : ''} outside the repository (through a symlink) or into .git; packed with glob instead`;
     return { ...fallback, warnings: [why, ...(fallback.warnings ?? [])] };
   },
 });

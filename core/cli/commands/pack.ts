@@ -26,7 +26,7 @@ function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): 
   const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
   const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
   const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
-  const skipped = packed.notices.filter((n) => n.includes('skipped'));
+  const skipped = packed.notices.filter((n) => n.includes('skipped') || n.includes('left out'));
   return [
     renderTable(['part', 'files', 'bytes', 'tokens', ''], rows),
     `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
@@ -62,6 +62,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
     ...(style ? { style } : {}),
     tokenizer,
+    ...(args['secret-scan'] === false ? { secretScan: false } : {}),
     env: ctx.deps.env,
     notice: (message) => ctx.warn(`notice: ${message}`),
   });
@@ -103,6 +104,7 @@ export default defineCommand({
       .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
       .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' })
+      .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print files, bytes and tokens per part, skipped and pruned, and time to stderr' })
       .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' }),
   run,

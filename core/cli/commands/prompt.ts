@@ -49,6 +49,7 @@ export default defineCommand({
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
+      .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
   async run(args, ctx) {
     const task = await readTextArg(taskArg(args.task, args.text), ctx.deps, 'task');
@@ -69,6 +70,7 @@ export default defineCommand({
       registry,
       instructionsAsArguments: adapter.instructions === 'argument',
       tokenizer,
+      secretScan: args['secret-scan'] !== false,
       notice: (message) => ctx.warn(`notice: ${message}`),
     });
     if (ctx.options.json) {

@@ -64,7 +64,7 @@ describe('git-diff packer', () => {
     const { byKey, notices } = await pack(repo, { changed_files: true }, [], ['**/*.test.ts', '!b.ts']);
     assert.deepEqual(byKey.changed_files!.files, ['b.ts']);
     assert.doesNotMatch(byKey.changed_files!.content, /secret/);
-    assert.ok(notices.includes('git-diff: left out 3 changed files (excluded or on the default ignore list): .env, a.test.ts, node_modules/x/i.js'), notices.join('\n'));
+    assert.ok(notices.includes('git-diff: left out 3 changed files (excluded, gitignored or on the default ignore list): .env, a.test.ts, node_modules/x/i.js'), notices.join('\n'));
   });
 
   it('takes the "git diff --cached" sentinel, and defaults to the staged diff when chosen with no option', async () => {

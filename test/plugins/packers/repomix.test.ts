@@ -121,4 +121,20 @@ describe('repomix packer', () => {
     assert.deepEqual(result.parts[0]?.files, ['src/a.ts']);
     assert.match(result.parts[0]!.content, /## File: src\/a\.ts\n```typescript\nexport const a = 1;\n```/);
   });
+
+  it("cuts a file that looks like it holds a secret out of repomix's output, with a notice; refuses output listing .git", async () => {
+    const repo = await makeRepo({ 'a.ts': 'a\n', 'b.sh': 'b\n' });
+    const token = ['ghp', 'Zq8xW2mK4nR7tY1uI3oP5aS6dF9gH0jL2kX4'].join('_');
+    const writes = (body: string) => `while [ "$1" != "--output" ]; do shift; done\nprintf '${body}' > "$2"`;
+    const bin = await fakeBin({ repomix: writes(`# Files\\n\\n## File: a.ts\\n\`\`\`\\na\\n\`\`\`\\n\\n## File: b.sh\\n\`\`\`\\nGITHUB_TOKEN=${token}\\n\`\`\`\\n`) });
+    const result = await repomix.pack(request(repo, { include: ['*'] }), packContextFor(repo, envWith(bin)));
+    assert.deepEqual(result.parts.map((p) => p.files), [['a.ts']]);
+    assert.ok(!result.parts[0]!.content.includes(token));
+    assert.match(result.notices.join('\n'), /^repomix: left out b\.sh: .*secretlint-rule-github/m);
+
+    const gitBin = await fakeBin({ repomix: writes('## File: .git/config\\n```\\n[core]\\n```\\n') });
+    const refused = await repomix.pack(request(repo, { include: ['*'] }), packContextFor(repo, envWith(gitBin)));
+    assert.match(refused.warnings?.[0] ?? '', /refused its output: \.git\/config/);
+    assert.ok(!refused.parts.some((p) => p.content.includes('[core]')));
+  });
 });

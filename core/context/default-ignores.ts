@@ -1,7 +1,8 @@
 /**
- * The default ignore list of the packers that select files (glob, git-diff's changed files):
- * folders never entered and files never packed, by name. `default_ignores: false` in the
- * context turns it off.
+ * The default ignore list of everything that selects files (the glob packer, git-diff's
+ * changed files and diffs, `always_include` globs): folders never entered and files never
+ * packed, by name. `default_ignores: false` in the context turns it off. Packers get it
+ * through the plugin API.
  */
 
 /** Folders never entered: VCS, dependencies, virtualenvs, caches, build output, supervisor's state. */

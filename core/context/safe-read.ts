@@ -1,0 +1,216 @@
+/**
+ * The one place packing reads a file of the repository (targets, imports, always_include, and
+ * the packers through `PackContext.readFiles`). Checking a path and then reading it is a race:
+ * between the two a file or a folder on the way can be swapped for a symlink that leads
+ * outside. So the check is made on what was opened, not on the path:
+ *
+ * 1. the final component is opened with O_NOFOLLOW (a symlinked file is resolved by the path
+ *    guard first and its target opened, again with O_NOFOLLOW);
+ * 2. the open descriptor's real path is read back (/proc/self/fd/N on Linux) and must lie in
+ *    the repository and outside `.git`. Where there is no /proc, the path is resolved again
+ *    after the open and its device and inode must be those of the open file: an outside file
+ *    can only pass if it is linked inside the repository, and then it is inside.
+ *
+ * Only then is anything read, from the descriptor. Nothing under `.git/` is ever read. Then
+ * every text is scanned for secrets (see secret-scan.ts) before it can reach a prompt.
+ */
+import { close, constants, fstat, open, read, readlinkSync, realpath, stat, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from './constants.ts';
+import type { ReadReport } from '../plugin/contracts.ts';
+import { looksBinary } from './file-section.ts';
+import { isInside, type PathGuard } from './path-safety.ts';
+import type { SecretRules, SecretScanner } from './secret-scan.ts';
+
+// Plain fd calls: several times cheaper per file than FileHandle for thousands of small files.
+const openFd = promisify(open);
+const fstatFd = promisify(fstat);
+const closeFd = promisify(close);
+const realpathOf = promisify(realpath);
+const statPath = promisify(stat);
+const readFd = (fd: number, buffer: Buffer, offset: number) =>
+  new Promise<number>((resolve, reject) => read(fd, buffer, offset, buffer.length - offset, offset, (e, n) => (e ? reject(e) : resolve(n))));
+
+/** Most source files are small: one read of this size usually gets the whole file, with no fstat. */
+const FIRST_READ = 16 * 1024;
+
+/** Files a batch reads concurrently. */
+const BATCH = 128;
+
+/** What reading one file gave. */
+export type TextRead =
+  | { kind: 'text'; content: string; bytes: number }
+  | { kind: 'secret'; rules: SecretRules }
+  /**
+   * Not a regular file, over the per-file cap, over the room left, binary, failed to read,
+   * leading outside the repository (through a symlink, even one swapped in while reading), or
+   * inside `.git`.
+   */
+  | { kind: 'notFile' | 'tooLarge' | 'overRoom' | 'binary' | 'unreadable' | 'outside' | 'gitDir' };
+
+
+export interface SafeReader {
+  /** Reads one repository-relative file; `room` is what a total cap leaves. */
+  read(relative: string, room?: number): Promise<TextRead>;
+  /** Reads `paths` (repository-relative, sorted) a batch at a time, within the total cap, in their order. */
+  readFiles(paths: readonly string[]): Promise<ReadReport>;
+}
+
+const GIT_SEGMENT = /(?:^|[/\\])\.git(?:$|[/\\])/i;
+
+/** A `.git` segment anywhere (case-insensitive: macOS and Windows file systems are). */
+export function isInGitDir(path: string): boolean {
+  return GIT_SEGMENT.test(path);
+}
+
+class Refused extends Error {
+  readonly kind: 'outside' | 'gitDir';
+  constructor(kind: 'outside' | 'gitDir') {
+    super(kind);
+    this.kind = kind;
+  }
+}
+
+export interface SafeReaderOptions {
+  /** Secrets found are left out; the caller's notices name them. */
+  scanner: SecretScanner;
+  /** The platform's O_NOFOLLOW (a parameter so the path without one can be tested anywhere). */
+  noFollow?: number | null;
+  /** Read the descriptor's path from /proc (a parameter so the fallback can be tested on Linux). */
+  procFd?: boolean;
+}
+
+export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): SafeReader {
+  const noFollow = options.noFollow === undefined ? (constants.O_NOFOLLOW ?? null) : options.noFollow;
+  let useProc = options.procFd ?? process.platform === 'linux';
+  // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ?? 0);
+  let rootReal: Promise<string> | undefined;
+  const top = () => (rootReal ??= realpathOf(guard.root).catch(() => guard.root));
+
+  /** Where the open file really is: from /proc, or (no /proc) the path resolved again, if it is that same file. */
+  async function realPathOf(fd: number, absolute: string): Promise<string> {
+    if (useProc) {
+      try {
+        // Synchronous: procfs answers from memory, and a thread-pool round trip per file costs more.
+        const real = readlinkSync(`/proc/self/fd/${fd}`);
+        if (real.startsWith('/')) return real;
+      } catch {
+        useProc = false; // no /proc here (a sandbox): the fallback, from now on
+      }
+    }
+    const [real, opened] = await Promise.all([realpathOf(absolute), fstatFd(fd)]);
+    const found: Stats = await statPath(real);
+    if (found.dev !== opened.dev || found.ino !== opened.ino) throw new Refused('outside');
+    return real;
+  }
+
+  async function openChecked(rel: string): Promise<number> {
+    const root = await top();
+    let absolute = join(root, rel);
+    let fd: number;
+    try {
+      fd = await openFd(absolute, flags);
+    } catch (error) {
+      // ELOOP: a symlink under O_NOFOLLOW (EMLINK on FreeBSD).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (noFollow === null || (code !== 'ELOOP' && code !== 'EMLINK')) throw error;
+      // A symlinked file: where it leads now, if inside; what is opened is checked below anyway.
+      absolute = await guard.resolve(rel).catch(() => {
+        throw new Refused('outside');
+      });
+      fd = await openFd(absolute, flags);
+    }
+    try {
+      const real = await realPathOf(fd, absolute);
+      if (!isInside(real, root)) throw new Refused('outside');
+      if (isInGitDir(real.slice(root.length))) throw new Refused('gitDir');
+      return fd;
+    } catch (error) {
+      void closeFd(fd).catch(() => {});
+      throw error;
+    }
+  }
+
+  async function readBytes(rel: string, room: number): Promise<Buffer | Exclude<TextRead, { kind: 'text' | 'secret' }>> {
+    let fd: number;
+    try {
+      const normal = guard.normalise(rel);
+      if (isInGitDir(normal)) return { kind: 'gitDir' };
+      fd = await openChecked(normal);
+    } catch (error) {
+      if (error instanceof Refused) return { kind: error.kind };
+      // PATH_OUTSIDE_REPO from the lexical check or the guard: outside; anything else: unreadable.
+      return { kind: (error as { code?: string }).code === 'PATH_OUTSIDE_REPO' ? 'outside' : 'unreadable' };
+    }
+    try {
+      const first = Buffer.allocUnsafe(Math.min(FIRST_READ, MAX_FILE_SIZE + 1));
+      const n = await readFd(fd, first, 0).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EISDIR') return -1;
+        throw error;
+      });
+      if (n === -1) return { kind: 'notFile' };
+      let bytes: Buffer = first.subarray(0, n);
+      if (n === first.length) {
+        const info = await fstatFd(fd);
+        if (!info.isFile()) return { kind: 'notFile' };
+        if (info.size > MAX_FILE_SIZE) return { kind: 'tooLarge' };
+        if (info.size > room) return { kind: 'overRoom' };
+        bytes = await readRest(fd, bytes, info.size);
+      } else if (n > room) {
+        return { kind: 'overRoom' };
+      }
+      return bytes;
+    } catch {
+      return { kind: 'unreadable' };
+    } finally {
+      void closeFd(fd).catch(() => {}); // nobody waits for a close
+    }
+  }
+
+  async function readOne(rel: string, room = Number.POSITIVE_INFINITY): Promise<TextRead> {
+    const bytes = await readBytes(rel, room);
+    if (!Buffer.isBuffer(bytes)) return bytes;
+    if (looksBinary(bytes)) return { kind: 'binary' };
+    const content = bytes.toString('utf8');
+    const rules = await options.scanner.scan(rel, content);
+    return rules.length ? { kind: 'secret', rules } : { kind: 'text', content, bytes: bytes.length };
+  }
+
+  async function readFiles(paths: readonly string[]): Promise<ReadReport> {
+    const report: ReadReport = { files: [], tooLarge: [], binary: [], overTotal: [], unreadable: [], outside: [], gitDir: [], secrets: [] };
+    let total = 0;
+    for (let start = 0; start < paths.length; start += BATCH) {
+      const batch = paths.slice(start, start + BATCH);
+      const room = MAX_TOTAL_SIZE - total;
+      const outcomes = await Promise.all(batch.map((path) => readOne(path, room)));
+      outcomes.forEach((outcome, i) => {
+        const path = batch[i]!;
+        if (outcome.kind === 'secret') return void report.secrets.push({ path, rules: outcome.rules });
+        if (outcome.kind === 'overRoom') return void report.overTotal.push(path);
+        if (outcome.kind === 'notFile') return void report.unreadable.push(path);
+        if (outcome.kind !== 'text') return void report[outcome.kind].push(path);
+        // Decided in sorted order, so the same files make the cut on every run.
+        if (total + outcome.bytes > MAX_TOTAL_SIZE) return void report.overTotal.push(path);
+        total += outcome.bytes;
+        report.files.push({ path, content: outcome.content });
+      });
+    }
+    return report;
+  }
+
+  return { read: readOne, readFiles };
+}
+
+async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  first.copy(buffer);
+  let filled = first.length;
+  while (filled < size) {
+    const n = await readFd(fd, buffer, filled);
+    if (n === 0) break; // the file shrank while we read it
+    filled += n;
+  }
+  return filled === size ? buffer : buffer.subarray(0, filled);
+}
