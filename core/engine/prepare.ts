@@ -92,6 +92,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     repoRoot: options.repoRoot,
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
+    ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     notice,
   });
   const reading: ParseOutputOptions = {

@@ -54,7 +54,7 @@ describe('supervisor run: processes (end to end)', () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const tmp = await tempDir();
-    const run = await runJson(repo, ['reviewer', '--task', 'x', '--timeout', '0.5', '--retries', '0'], {
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--timeout', '1', '--retries', '0'], {
       FAKE_CLI_HANG: '1',
       FAKE_CLI_IGNORE_TERM: '1',
       FAKE_CLI_GRANDCHILD: '1',

@@ -1,0 +1,57 @@
+/**
+ * The ranges of a role's numeric settings, read from schemas/role.schema.json: the one source
+ * of truth, so `--timeout`, `--retries`, `--gate-timeout` and `--max-cost-usd` accept exactly
+ * what `config.timeout`, `config.max_retries`, ... accept in a role file.
+ */
+import { readAsset } from '../assets.ts';
+
+export interface NumberRange {
+  /** Whole numbers only. */
+  integer: boolean;
+  /** Smallest allowed value (inclusive). */
+  min?: number;
+  /** The value must be greater than this. */
+  exclusiveMin?: number;
+  max?: number;
+}
+
+type Json = Record<string, unknown>;
+let properties: Record<string, Json> | undefined;
+
+function configProperties(): Record<string, Json> {
+  if (properties) return properties;
+  const asset = readAsset('schemas/role.schema.json');
+  const schema = asset ? (JSON.parse(asset.content) as { properties?: { config?: { properties?: Record<string, Json> } } }) : {};
+  properties = schema.properties?.config?.properties ?? {};
+  return properties;
+}
+
+const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+/** The range of `config.<key>`; an unconstrained number when the schema does not say. */
+export function configRange(key: string): NumberRange {
+  const spec = configProperties()[key] ?? {};
+  return {
+    integer: spec.type === 'integer',
+    ...(num(spec.minimum) === undefined ? {} : { min: num(spec.minimum) }),
+    ...(num(spec.exclusiveMinimum) === undefined ? {} : { exclusiveMin: num(spec.exclusiveMinimum) }),
+    ...(num(spec.maximum) === undefined ? {} : { max: num(spec.maximum) }),
+  };
+}
+
+/** Whether `value` lies in the range. */
+export function inRange(value: number, range: NumberRange): boolean {
+  if (!Number.isFinite(value) || (range.integer && !Number.isInteger(value))) return false;
+  if (range.min !== undefined && value < range.min) return false;
+  if (range.exclusiveMin !== undefined && value <= range.exclusiveMin) return false;
+  return range.max === undefined || value <= range.max;
+}
+
+/** "a whole number >= 0 and <= 10", for messages. */
+export function describeRange(range: NumberRange): string {
+  const bounds = [
+    range.min !== undefined ? `>= ${range.min}` : range.exclusiveMin !== undefined ? `> ${range.exclusiveMin}` : null,
+    range.max !== undefined ? `<= ${range.max}` : null,
+  ].filter(Boolean);
+  return `${range.integer ? 'a whole number' : 'a number'}${bounds.length ? ` ${bounds.join(' and ')}` : ''}`;
+}
