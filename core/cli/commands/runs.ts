@@ -1,12 +1,12 @@
 import { defineCommand } from '../command.ts';
-import { positive } from '../numbers.ts';
+import { numberOption, positive } from '../numbers.ts';
 
 const DEFAULT_LIMIT = 50;
 
 const list = defineCommand({
   command: 'list',
   describe: 'List the runs of this repository, newest first (status, role, cli, attempts, tokens, cost, duration)',
-  builder: (y) => y.option('limit', { type: 'string', describe: `Show at most this many runs (default ${DEFAULT_LIMIT})` }),
+  builder: (y) => numberOption(y, 'limit', `Show at most this many runs (default ${DEFAULT_LIMIT})`),
   async run(args, ctx) {
     const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
     const { listRuns } = await import('../../engine/runs-store.ts');
