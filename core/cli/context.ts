@@ -6,6 +6,7 @@ import type { LoadedPlugins } from '../plugins/load.ts';
 import type { PluginSource } from '../plugins/discover.ts';
 import type { Registry } from '../registry.ts';
 import type { CliDeps } from './deps.ts';
+import { sanitizeTerminal } from '../text/sanitize-terminal.ts';
 
 export interface GlobalOptions {
   json: boolean;
@@ -24,8 +25,10 @@ export interface CliContext {
   registry(): Promise<Registry>;
   /** What plugin discovery found for that registry (folders and --plugin paths), in load order. */
   pluginSources(): Promise<PluginSource[]>;
-  /** Writes to stdout (results only). */
+  /** Writes to stdout (results only), as given. */
   out(text: string): void;
+  /** Writes human-readable text that quotes untrusted text (answers, logs) to stdout, control sequences neutralised. */
+  show(text: string): void;
   /** Writes a line to stderr (notices, warnings). */
   warn(text: string): void;
   /** Progress for long work: stderr, and only when stderr is a terminal. */
@@ -74,9 +77,14 @@ export function createCliContext(deps: CliDeps, options: GlobalOptions): CliCont
     registry: async () => (await plugins()).registry,
     pluginSources: async () => (await plugins()).sources,
     out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    warn: (text) => void deps.stderr.write(`${text}\n`),
+    show: (text) => {
+      const safe = sanitizeTerminal(text);
+      deps.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+    },
+    // Notices and progress quote untrusted text (model answers, file names): never control sequences.
+    warn: (text) => void deps.stderr.write(`${sanitizeTerminal(text)}\n`),
     progress: (text) => {
-      if (deps.stderr.isTTY) deps.stderr.write(`${text}\n`);
+      if (deps.stderr.isTTY) deps.stderr.write(`${sanitizeTerminal(text)}\n`);
     },
   };
 }

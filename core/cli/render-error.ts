@@ -1,6 +1,7 @@
 /** The one place errors become text: a clear line and a hint; stack only with --debug. */
 import { isSupervisorError, SupervisorError, type ExitCode } from '../errors.ts';
 import type { OutputStream } from './deps.ts';
+import { sanitizeTerminal } from '../text/sanitize-terminal.ts';
 
 export function toSupervisorError(error: unknown): SupervisorError {
   if (isSupervisorError(error)) return error as SupervisorError;
@@ -16,8 +17,9 @@ export function renderError(error: unknown, stream: OutputStream, options: { jso
   if (options.json) {
     stream.write(`${JSON.stringify({ error: failure.toJSON() })}\n`);
   } else {
-    stream.write(`error [${failure.code}]: ${failure.message}\n`);
-    if (failure.hint) stream.write(`hint: ${failure.hint}\n`);
+    // Messages quote what they are about (file names, answers): no control sequences reach the terminal.
+    stream.write(sanitizeTerminal(`error [${failure.code}]: ${failure.message}\n`));
+    if (failure.hint) stream.write(sanitizeTerminal(`hint: ${failure.hint}\n`));
   }
   if (options.debug) {
     const original = failure.cause instanceof Error ? failure.cause : failure;

@@ -69,7 +69,8 @@ export default defineCommand({
     if (args['dry-run'] === true) {
       const { dryRunRole } = await import('../../engine/dry-run.ts');
       const dry = await dryRunRole(options);
-      ctx.out(ctx.options.json ? JSON.stringify(dry, null, 2) : render.renderDryRun(dry));
+      if (ctx.options.json) ctx.out(JSON.stringify(dry, null, 2));
+      else ctx.show(render.renderDryRun(dry));
       return 0;
     }
     const { runRole } = await import('../../engine/run-role.ts');
@@ -87,7 +88,8 @@ export default defineCommand({
           if (line) ctx.progress(line);
         },
       });
-      ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : render.renderResult(result, ctx.deps.cwd));
+      if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
+      else ctx.show(render.renderResult(result, ctx.deps.cwd));
       return result.exit_code;
     } finally {
       stopListening();

@@ -12,7 +12,8 @@ const list = defineCommand({
     const { listRuns } = await import('../../engine/runs-store.ts');
     const { renderRunsList } = await import('../../engine/render.ts');
     const runs = listRuns(ctx.repoRoot, limit);
-    ctx.out(ctx.options.json ? JSON.stringify(runs, null, 2) : renderRunsList(runs));
+    if (ctx.options.json) ctx.out(JSON.stringify(runs, null, 2));
+    else ctx.show(renderRunsList(runs));
     return 0;
   },
 });
@@ -25,7 +26,8 @@ const show = defineCommand({
     const { readRun } = await import('../../engine/runs-store.ts');
     const { renderRunShow } = await import('../../engine/render.ts');
     const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
-    ctx.out(ctx.options.json ? JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2) : renderRunShow(record, ctx.deps.cwd));
+    if (ctx.options.json) ctx.out(JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2));
+    else ctx.show(renderRunShow(record, ctx.deps.cwd));
     return 0;
   },
 });
