@@ -154,9 +154,9 @@ export const errors = {
       hint: known.length ? `Recent runs: ${known.slice(0, 5).join(', ')} (see: supervisor runs list)` : 'No runs recorded in this repository yet.',
     }),
   runAmbiguous: (id: string, matches: string[]) =>
-    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs`, {
+    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs: ${matches.slice(0, 20).join(', ')}${matches.length > 20 ? `, and ${matches.length - 20} more` : ''}`, {
       details: { id, matches },
-      hint: `Give more of the run id: ${matches.slice(0, 5).join(', ')}`,
+      hint: 'Give more of the run id (or "last" for the newest run).',
     }),
 } as const;
 

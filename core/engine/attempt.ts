@@ -2,6 +2,7 @@
  * One attempt: ask the adapter for the command, spawn it in the workspace, keep its raw
  * output in the run log, read the answer, map its status, and run the gates on a pass.
  */
+import { existsSync } from 'node:fs';
 import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
 import type { RunProcessResult } from '../process/run-process.ts';
@@ -64,9 +65,12 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     graceMs: settings.graceMs,
     maxOutputBytes: settings.maxOutputBytes,
     signal: env.signal,
+    // Written as it arrives: `runs tail` follows it, and a crash or a full disk keeps what came.
+    teeFiles: { stdout: log.path(`attempt-${attempt}.stdout`), stderr: log.path(`attempt-${attempt}.stderr`) },
   });
-  log.write(`attempt-${attempt}.stdout`, proc.stdout);
-  log.write(`attempt-${attempt}.stderr`, proc.stderr);
+  // A process runner that does not stream (a test's stand-in) leaves the files to be written now.
+  for (const stream of ['stdout', 'stderr'] as const) if (!existsSync(log.path(`attempt-${attempt}.${stream}`))) log.write(`attempt-${attempt}.${stream}`, proc[stream]);
+  if (proc.teeError !== undefined) env.notice(`attempt ${attempt}: ${bin}'s output could not be written to the run log as it arrived (${proc.teeError})`);
   log.event('cli_exited', {
     attempt,
     bin,
@@ -80,6 +84,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     stdout_bytes: Buffer.byteLength(proc.stdout),
     stderr_bytes: Buffer.byteLength(proc.stderr),
     truncated: proc.truncated,
+    ...(proc.teeError === undefined ? {} : { tee_error: proc.teeError }),
   });
   if (proc.truncated.stdout || proc.truncated.stderr) {
     env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);

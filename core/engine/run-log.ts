@@ -63,6 +63,11 @@ export class RunLog {
     return file;
   }
 
+  /** The path of a file in the run folder (for writers that stream into it). */
+  path(name: string): string {
+    return join(this.dir, name);
+  }
+
   /** A folder inside the run folder (per-attempt scratch space). */
   folder(name: string): string {
     const dir = join(this.dir, name);
