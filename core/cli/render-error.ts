@@ -1,10 +1,13 @@
 /** The one place errors become text: a clear line and a hint; stack only with --debug. */
-import { isSupervisorError, SupervisorError, type ExitCode } from '../errors.ts';
+import { errors, fileSystemCause, isSupervisorError, SupervisorError, type ExitCode } from '../errors.ts';
 import type { OutputStream } from './deps.ts';
 import { sanitizeTerminal } from '../text/sanitize-terminal.ts';
 
 export function toSupervisorError(error: unknown): SupervisorError {
   if (isSupervisorError(error)) return error as SupervisorError;
+  // A full disk or a read-only folder is the machine's state, not a bug: say which path and why.
+  const system = fileSystemCause(error);
+  if (system) return errors.fileSystem(system);
   const message = error instanceof Error ? error.message : String(error);
   return new SupervisorError('INTERNAL', `Unexpected error: ${message}`, {
     cause: error,
