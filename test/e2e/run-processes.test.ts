@@ -63,7 +63,7 @@ describe('supervisor run: processes (end to end)', () => {
     });
     assert.equal(run.code, 4);
     assert.equal(run.result.failure?.class, 'timeout');
-    assert.match(run.result.failure!.detail, /within 0.5s/);
+    assert.match(run.result.failure!.detail, /within 1s/);
     const cliPid = cliCalls(join(tmp, 'calls.jsonl'))[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
     await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI and its grandchild to be gone', 3000);
