@@ -4,12 +4,13 @@
  * `run --gate-timeout` and `--tokenizer`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeRepo } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { fakeEnv, fenced, replies, runJson } from './_run.ts';
+import { writeRun } from './_runs-fixture.ts';
 
 async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
@@ -17,29 +18,6 @@ async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
-}
-
-/** A run folder as the engine writes it: events, and a full result when `status` is given. */
-export function writeRun(repo: string, id: string, opts: { started: string; role?: string; status?: 'pass' | 'gaps'; pid?: number; events?: object[] }): string {
-  const dir = join(repo, '.supervisor/runs', id);
-  mkdirSync(dir, { recursive: true });
-  const role = opts.role ?? 'reviewer';
-  const events = [
-    { ts: opts.started, kind: 'run_started', run_id: id, role, cli: 'claude', pid: opts.pid ?? 999_999_999 },
-    ...(opts.events ?? []),
-  ];
-  writeFileSync(join(dir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
-  if (opts.status) {
-    const result = {
-      run_id: id, role, base_role: null, cli: 'claude', status: opts.status, exit_code: opts.status === 'pass' ? 0 : 1, output: null, reported_status: null,
-      issues: [], failure: null, stop_reason: null,
-      metrics: { input_tokens: 1, output_tokens: 1, cached_tokens: null, cost_usd: 0, cost_known: true, max_cost_usd: null, duration_ms: 5, cli_duration_ms: 4, attempts: 1, turns: null, model: null, session_id: null },
-      git_range: null, branch: null, files_changed: [], worktree: { mode: 'worktree', path: join(repo, 'wt'), kept: false, reason: null },
-      run_dir: dir, started_at: opts.started, finished_at: opts.started, notices: [],
-    };
-    writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
-  }
-  return dir;
 }
 
 describe('runs you can follow', () => {
