@@ -54,6 +54,7 @@ function selectChanged(names: string[], request: PackRequest): { paths: string[]
 export default definePlugin({
   kind: 'packer',
   name: 'git-diff',
+  contextKeys: ['default_ignores'],
   description: 'The staged diff (git diff --cached), optionally the unstaged one, and $CHANGED_FILES in full',
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;
