@@ -66,7 +66,7 @@ export function renderDryRun(dry: DryRunResult): string {
     '',
     dry.prompt.trimEnd(),
     '',
-    `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`})`,
+    `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`}; runs as printed; its files are kept in ${dry.files_dir})`,
     dry.command_line,
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 /** Issue 14 item 8: unknown config/context keys are reported; role and command line share ranges; x-replay is relative to the role file. */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeRepo, writeFiles } from '../../helpers/git-repo.ts';
