@@ -4,7 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { errors } from '../errors.ts';
-import { configRange, describeRange, inRange, type NumberRange } from '../roles/config-ranges.ts';
+import { describeRange, inRange, type NumberRange } from '../roles/number-range.ts';
 import type { Args } from './command.ts';
 
 export interface NumberRule {
@@ -32,8 +32,13 @@ export function numberArg(args: Args, name: string, range: NumberRange): number 
   return n;
 }
 
-/** `--<name>`, within the range the role schema gives `config.<configKey>` (one source of truth). */
-export function roleSettingArg(args: Args, name: string, configKey: string): number | undefined {
+/**
+ * `--<name>`, within the range the role schema gives `config.<configKey>` (one source of truth).
+ * The schema is read on first use, not at start-up.
+ */
+export async function roleSettingArg(args: Args, name: string, configKey: string): Promise<number | undefined> {
+  if (args[name] === undefined) return undefined;
+  const { configRange } = await import('../roles/config-ranges.ts');
   return numberArg(args, name, configRange(configKey));
 }
 
