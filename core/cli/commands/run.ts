@@ -6,12 +6,15 @@ import type { CliContext } from '../context.ts';
 import { numberOption, roleSettingArg } from '../numbers.ts';
 import { repoRelative } from '../targets.ts';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Test and tuning knobs read from the environment (documented in README "Running roles"). */
 function envMs(ctx: CliContext, name: string): number | undefined {
   const raw = ctx.deps.env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw errors.usage(`${name} must be a number of milliseconds, got "${raw}"`);
+  // A timer longer than 2^31-1 ms fires at once: refused like --timeout out of range.
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) throw errors.usage(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got "${raw}"`);
   return value;
 }
 
