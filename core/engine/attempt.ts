@@ -69,7 +69,10 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     teeFiles: { stdout: log.path(`attempt-${attempt}.stdout`), stderr: log.path(`attempt-${attempt}.stderr`) },
   });
   // A process runner that does not stream (a test's stand-in) leaves the files to be written now.
-  for (const stream of ['stdout', 'stderr'] as const) if (!existsSync(log.path(`attempt-${attempt}.${stream}`))) log.write(`attempt-${attempt}.${stream}`, proc[stream]);
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const name = `attempt-${attempt}.${stream}`;
+    if (!existsSync(log.path(name))) log.write(name, proc[stream]);
+  }
   if (proc.teeError !== undefined) env.notice(`attempt ${attempt}: ${bin}'s output could not be written to the run log as it arrived (${proc.teeError})`);
   log.event('cli_exited', {
     attempt,
