@@ -1,7 +1,9 @@
 /** Issue 14 item 6: the command line behaves (one value per flag, help, suggestions, flags named once). */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { makeRepo } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
@@ -66,5 +68,13 @@ describe('the command line', () => {
     }
     const runs = await runCli(['runs', 'list', '--help'], { cwd: repo });
     assert.match(runs.stdout, /--limit[\s\S]*\[number\]/);
+  });
+
+  it('a reader that goes away (| head) is not a crash', async () => {
+    const repo = await makeRepo({ 'big.txt': `${'line of text\n'.repeat(40_000)}` });
+    const bin = fileURLToPath(new URL('../../../bin/supervisor.mjs', import.meta.url));
+    const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" pack --include big.txt | head -1`], { cwd: repo, encoding: 'utf8' });
+    assert.match(out.stdout, /^## /);
+    assert.doesNotMatch(out.stderr, /EPIPE|Unhandled/);
   });
 });
