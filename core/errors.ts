@@ -75,6 +75,20 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/** System errors that say something about the machine (a full disk, a read-only folder), not about supervisor. */
+const FILE_SYSTEM_CAUSES: Record<string, { what: string; hint: string }> = {
+  ENOSPC: { what: 'no space left on the device', hint: 'Free some disk space (supervisor gc removes old runs and worktrees) and run again.' },
+  EDQUOT: { what: 'the disk quota is used up', hint: 'Free some of your quota (supervisor gc removes old runs and worktrees) and run again.' },
+  EROFS: { what: 'the file system is read-only', hint: 'Run in a repository you can write to: supervisor keeps its run log and worktrees in <repo>/.supervisor/.' },
+  EACCES: { what: 'permission denied', hint: 'Check the owner and permissions of that path.' },
+};
+
+/** The errno error behind a failed file operation, when it is one of FILE_SYSTEM_CAUSES. */
+export function fileSystemCause(error: unknown): NodeJS.ErrnoException | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code in FILE_SYSTEM_CAUSES ? (error as NodeJS.ErrnoException) : undefined;
+}
+
 // ---- factories: every message lives here -------------------------------------------------
 
 export const errors = {
@@ -141,6 +155,18 @@ export const errors = {
 
   interrupted: () => new SupervisorError('INTERRUPTED', 'Interrupted'),
 
+  /** A write or read the system refused (ENOSPC, EROFS, ...): named with its path and cause. */
+  fileSystem: (cause: NodeJS.ErrnoException, by?: string) => {
+    const known = FILE_SYSTEM_CAUSES[cause.code ?? ''] ?? { what: cause.message, hint: 'Check the path and run again.' };
+    const path = cause.path ?? (cause as { dest?: string }).dest;
+    const subject = path ?? (by ? `a file of ${by}` : 'a file');
+    return new SupervisorError('FILE_SYSTEM', `Cannot ${cause.syscall ?? 'write'} ${subject}: ${known.what} (${cause.code})`, {
+      details: { ...(path ? { file: path } : {}), errno: cause.code, syscall: cause.syscall, ...(by ? { by } : {}) },
+      cause,
+      hint: known.hint,
+    });
+  },
+
   // engine (runs, worktrees, run log)
   worktreeFailed: (repoRoot: string, cause: unknown) =>
     new SupervisorError('WORKTREE_FAILED', `Cannot create a git worktree for the run in ${repoRoot}: ${describe(cause)}`, {
@@ -154,14 +180,17 @@ export const errors = {
       hint: known.length ? `Recent runs: ${known.slice(0, 5).join(', ')} (see: supervisor runs list)` : 'No runs recorded in this repository yet.',
     }),
   runAmbiguous: (id: string, matches: string[]) =>
-    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs`, {
+    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs: ${matches.slice(0, 20).join(', ')}${matches.length > 20 ? `, and ${matches.length - 20} more` : ''}`, {
       details: { id, matches },
-      hint: `Give more of the run id: ${matches.slice(0, 5).join(', ')}`,
+      hint: 'Give more of the run id (or "last" for the newest run).',
     }),
 } as const;
 
 /** Wraps anything thrown by plugin code once, attributing it to the plugin and hook. */
 export function wrapPluginError(plugin: string, hook: string, error: unknown): SupervisorError {
   if (isSupervisorError(error)) return error;
+  // A full disk is not the plugin's fault either.
+  const system = fileSystemCause(error);
+  if (system) return errors.fileSystem(system, `plugin ${plugin} (${hook})`);
   return errors.pluginHook(plugin, hook, error);
 }

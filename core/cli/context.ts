@@ -7,6 +7,7 @@ import type { TrustDecision } from '../trust/decide.ts';
 import type { PluginSource } from '../plugins/discover.ts';
 import type { Registry } from '../registry.ts';
 import type { CliDeps } from './deps.ts';
+import { sanitizeTerminal } from '../text/sanitize-terminal.ts';
 
 export interface GlobalOptions {
   json: boolean;
@@ -31,8 +32,10 @@ export interface CliContext {
   brokenPlugins(): Promise<BrokenPlugin[]>;
   /** Whether the repository may run its own code (core/trust), decided once. */
   trust(): Promise<TrustDecision>;
-  /** Writes to stdout (results only). */
+  /** Writes to stdout (results only), as given. */
   out(text: string): void;
+  /** Writes human-readable text that quotes untrusted text (answers, logs) to stdout, control sequences neutralised. */
+  show(text: string): void;
   /** Writes a line to stderr (notices, warnings). */
   warn(text: string): void;
   /** Progress for long work: stderr, and only when stderr is a terminal. */
@@ -59,7 +62,8 @@ function checkedRepo(deps: CliDeps, repo: string): string {
 
 export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
   const repoRoot = options.repo ? checkedRepo(deps, options.repo) : findRepoRoot(deps.cwd);
-  const warn = (text: string) => void deps.stderr.write(`${text}\n`);
+  // Notices and progress quote untrusted text (model answers, file names): never control sequences.
+  const warn = (text: string) => void deps.stderr.write(`${sanitizeTerminal(text)}\n`);
   let decided: Promise<TrustDecision> | undefined;
   const trust = () =>
     (decided ??= import('../trust/decide.ts').then(({ decideTrust }) => decideTrust({ repoRoot, homeDir: deps.homeDir, flag: options.trust === true })));
@@ -91,8 +95,12 @@ export function createCliContext(deps: CliDeps, options: GlobalOptions): CliCont
     trust,
     out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     warn,
+    show: (text) => {
+      const safe = sanitizeTerminal(text);
+      deps.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+    },
     progress: (text) => {
-      if (deps.stderr.isTTY) deps.stderr.write(`${text}\n`);
+      if (deps.stderr.isTTY) deps.stderr.write(`${sanitizeTerminal(text)}\n`);
     },
   };
 }

@@ -27,6 +27,23 @@ export interface CliDeps {
 }
 
 /**
+ * A reader that went away (`supervisor runs show last | head`) is not a crash: what is left to
+ * print goes nowhere and the command finishes (a run still commits its work). Other stream
+ * errors stay errors.
+ */
+const closedReaderGuard = new WeakSet<NodeJS.WriteStream>();
+
+function tolerateClosedReader(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!closedReaderGuard.has(stream)) {
+    closedReaderGuard.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  return stream;
+}
+
+/**
  * The process's own world, running from source. The plugin loader (and with it every built-in
  * plugin) and the API resolution are imported on first use, so start-up pays for neither; the
  * standard streams are getters, so a command that prints only to stdout never opens stdin and
@@ -41,10 +58,10 @@ export async function defaultDeps(): Promise<CliDeps> {
       return process.stdin;
     },
     get stdout() {
-      return process.stdout;
+      return tolerateClosedReader(process.stdout);
     },
     get stderr() {
-      return process.stderr;
+      return tolerateClosedReader(process.stderr);
     },
     importModule: async (file) => (await import('../plugins/load.ts')).importFromDisk(file),
     installPluginApi: async () => (await import('../plugins/plugin-api-resolution.ts')).installPluginApiResolution(),

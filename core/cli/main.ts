@@ -1,21 +1,34 @@
 /** The CLI entry: parses argv with yargs, runs one command, renders errors, returns the exit code. */
 import yargs, { type Argv } from 'yargs';
-import { errors } from '../errors.ts';
 import type { Args, CommandDef } from './command.ts';
 import { commands } from './commands/index.ts';
 import { createCliContext, type GlobalOptions } from './context.ts';
 import { defaultDeps, type CliDeps } from './deps.ts';
+import { describeParseFailure } from './parse-failure.ts';
 import { renderError } from './render-error.ts';
 import { VERSION } from '../version.ts';
 
 type Action = { def: CommandDef; args: Args };
+
+/**
+ * A repeatable option takes one value per occurrence (`--target a.js "task"` keeps "task" as
+ * the positional it is); yargs would otherwise let an array option swallow every word after it.
+ * Applied to every array option, so a new one cannot forget it.
+ */
+function oneValuePerFlag(parser: Argv): Argv {
+  // getOptions() is yargs API that its typings leave out.
+  const { array, key } = (parser as unknown as { getOptions(): { array: string[]; key: Record<string, boolean> } }).getOptions();
+  let out = parser;
+  for (const name of array) if (key[name]) out = out.nargs(name, 1);
+  return out;
+}
 
 function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => void): Argv {
   return parser.command(
     def.command,
     def.describe,
     (y: Argv) => {
-      let built = def.builder ? def.builder(y) : y;
+      let built = oneValuePerFlag(def.builder ? def.builder(y) : y);
       for (const sub of def.subcommands ?? []) built = addCommand(built, sub, select);
       if (def.subcommands?.length) built = built.demandCommand(1, `Choose a subcommand of "${def.command}".`);
       return built;
@@ -39,11 +52,11 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .option('trust', { type: 'boolean', default: false, describe: "Trust the repository for this command: load its own plugins, templates and tools (see: supervisor trust)" })
     .strict()
     .demandCommand(1, 'Choose a command.')
-    .recommendCommands()
     .help()
     .alias('help', 'h')
     .wrap(Math.min(110, columns ?? 100))
     .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted.\nDocs: README.md. Plugins: supervisor plugins --help.');
+  parser = oneValuePerFlag(parser);
   for (const def of commands) parser = addCommand(parser, def, select);
   return parser;
 }
@@ -99,9 +112,9 @@ export async function main(argv: string[], deps?: CliDeps): Promise<number> {
     return renderError(error, io.stderr, { json: wantsJson, debug: wantsDebug });
   }
   if (outcome.error) {
-    const suggestion = outcome.output.split('\n').find((line) => line.startsWith('Did you mean'));
-    if (suggestion && !wantsJson) io.stderr.write(`${suggestion}\n`);
-    return renderError(errors.usage(outcome.error.message, 'Run "supervisor --help" for usage.'), io.stderr, { json: wantsJson, debug: wantsDebug });
+    const failure = describeParseFailure(outcome.error.message, outcome.output, argv, commands);
+    if (failure.help && !wantsJson) io.stderr.write(`${failure.help}\n\n`);
+    return renderError(failure.error, io.stderr, { json: wantsJson, debug: wantsDebug });
   }
   if (!outcome.action) {
     if (outcome.output) io.stdout.write(`${outcome.output}\n`);

@@ -23,12 +23,17 @@ export async function readTextArg(value: string, deps: Pick<CliDeps, 'cwd' | 'st
   return value;
 }
 
+/** Keys that would reach an object's prototype instead of becoming a key of their own. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Parses repeated "key=value" / "key=@file" options into a mapping. */
 export async function readKeyValues(values: string[], deps: Pick<CliDeps, 'cwd' | 'stdin'>, option: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const item of values) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw errors.usage(`--${option} expects key=value or key=@file, got "${item}"`);
+    const key = item.slice(0, eq);
+    if (RESERVED_KEYS.has(key)) throw errors.usage(`--${option} ${key}=...: "${key}" cannot be a key`, `Choose another name; ${[...RESERVED_KEYS].join(', ')} are reserved.`);
     out[item.slice(0, eq)] = await readTextArg(item.slice(eq + 1), deps, `--${option} ${item.slice(0, eq)}`);
   }
   return out;

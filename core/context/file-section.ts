@@ -10,6 +10,14 @@ export interface FileText {
   content: string;
 }
 
+/**
+ * A path on one line: control characters (a newline could start a forged "## Task" heading)
+ * are written as visible escapes. Paths are data in the prompt, never structure.
+ */
+export function inlinePath(path: string): string {
+  return path.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /** A fence longer than any backtick run that starts a line of the content, so it cannot close early. */
 function fenceFor(content: string): string {
   let longest = 0;
@@ -24,12 +32,12 @@ export function renderFence(content: string, info = ''): string {
 }
 
 export function renderFileSection(path: string, content: string): string {
-  return `### ${path}\n\n${renderFence(content)}\n`;
+  return `### ${inlinePath(path)}\n\n${renderFence(content)}\n`;
 }
 
 /** A section that stands in for a file's content ("[File exceeds size limit]", ...). */
 export function renderFileMarker(path: string, marker: string): string {
-  return `### ${path}\n\n${marker}\n`;
+  return `### ${inlinePath(path)}\n\n${marker}\n`;
 }
 
 /** Sections under a heading line such as "## Target Files", joined as the seeds join them. */
@@ -37,12 +45,22 @@ export function renderUnderHeading(heading: string, sections: string[]): string 
   return [`${heading}\n`, ...sections].join('\n');
 }
 
-const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const attr = (value: string) => inlinePath(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * A file's content inside its <file> element: a "<" that would open or close a <file> or the
+ * part's own element is written as "&lt;", so content cannot end its element and forge another.
+ * Everything else stays as written (code keeps its "<" and "&").
+ */
+function xmlContent(content: string, tag: string): string {
+  const names = [...new Set(['file', tag])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return content.replace(new RegExp(`<(?=\\/?\\s*(?:${names})(?![\\w-]))`, 'gi'), '&lt;');
+}
 
 /** Files under "## {heading}" (markdown), or as <file path="..."> elements in a <{tag}> element (xml). */
 export function renderFiles(files: readonly FileText[], style: 'markdown' | 'xml', heading: string, tag: string): string {
   if (style === 'xml') {
-    const body = files.map((f) => `<file path="${attr(f.path)}">\n${f.content}\n</file>`);
+    const body = files.map((f) => `<file path="${attr(f.path)}">\n${xmlContent(f.content, tag)}\n</file>`);
     return [`<${tag}>`, ...body, `</${tag}>`].join('\n');
   }
   return renderUnderHeading(`## ${heading}`, files.map((f) => renderFileSection(f.path, f.content)));

@@ -89,7 +89,8 @@ function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResu
 export async function packFileContext(opts: PackOptions): Promise<PackedContext> {
   const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
-  const fileBudget = Math.max(0, total - Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN));
+  const reserve = opts.reserveTemplate === false ? 0 : Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN);
+  const fileBudget = Math.max(0, total - reserve);
   if (fileBudget === 0) {
     // Known before anything is read: nothing could be kept, so nothing is gathered.
     const result: BudgetResult = {

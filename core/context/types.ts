@@ -22,6 +22,8 @@ export interface PackOptions {
   exclude?: string[];
   /** Overrides the role's `context.token_budget`; neither set means no budget. */
   budgetTokens?: number;
+  /** Keep room in the budget for a template around the files (default true; `pack` without a role: false). */
+  reserveTemplate?: boolean;
   style?: 'markdown' | 'xml';
   tokenizer?: TokenizerName;
   /** Called with each notice as it happens (the notices also land in the result). */

@@ -3,6 +3,7 @@
  * output in the run log, read the answer, map its status, and run the gates on a pass.
  */
 import { isSupervisorError } from '../errors.ts';
+import { existsSync } from 'node:fs';
 import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
@@ -66,9 +67,15 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     graceMs: settings.graceMs,
     maxOutputBytes: settings.maxOutputBytes,
     signal: env.signal,
+    // Written as it arrives: `runs tail` follows it, and a crash or a full disk keeps what came.
+    teeFiles: { stdout: log.path(`attempt-${attempt}.stdout`), stderr: log.path(`attempt-${attempt}.stderr`) },
   });
-  log.write(`attempt-${attempt}.stdout`, proc.stdout);
-  log.write(`attempt-${attempt}.stderr`, proc.stderr);
+  // A process runner that does not stream (a test's stand-in) leaves the files to be written now.
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const name = `attempt-${attempt}.${stream}`;
+    if (!existsSync(log.path(name))) log.write(name, proc[stream]);
+  }
+  if (proc.teeError !== undefined) env.notice(`attempt ${attempt}: ${bin}'s output could not be written to the run log as it arrived (${proc.teeError})`);
   log.event('cli_exited', {
     attempt,
     bin,
@@ -82,6 +89,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     stdout_bytes: Buffer.byteLength(proc.stdout),
     stderr_bytes: Buffer.byteLength(proc.stderr),
     truncated: proc.truncated,
+    ...(proc.teeError === undefined ? {} : { tee_error: proc.teeError }),
   });
   if (proc.truncated.stdout || proc.truncated.stderr) {
     env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);

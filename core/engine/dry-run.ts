@@ -1,13 +1,14 @@
 /**
  * `--dry-run`: everything up to the spawn (role, prompt, adapter command) and nothing after.
- * No worktree, no run log, no process: the scratch folder the adapter sees is a temporary
- * one, removed again.
+ * No worktree, no run log, no process: the scratch folder the adapter sees is a temporary one,
+ * kept (and named) with the prompt, so the printed command runs as printed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { snakeKeys } from '../text/snake-keys.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRoleOptions } from './options.ts';
-import { prepareRun, type RunSettings } from './prepare.ts';
+import { prepareRun } from './prepare.ts';
 import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
@@ -22,12 +23,18 @@ export interface DryRunResult {
   cwd: string;
   workspace: { mode: 'worktree' | 'in-place'; reason: string | null };
   command: { bin: string; args: string[]; stdin: string | null; env: Record<string, string> };
-  /** The command as one shell line (for reading and copying). */
+  /**
+   * The command as one shell line that runs as printed: it makes the worktree the run would
+   * make (or runs in place), and reads the prompt from the kept files.
+   */
   command_line: string;
+  /** The kept folder holding the prompt (prompt.md) and whatever the adapter wrote for the command (schema files, ...). */
+  files_dir: string;
   prompt: string;
   prompt_tokens: number;
   output_schema: string;
-  settings: RunSettings;
+  /** The settings the run would use, snake_case as all --json output. */
+  settings: Record<string, unknown>;
   notices: string[];
 }
 
@@ -46,31 +53,33 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
   const inPlace = inPlaceReason(options.worktree !== false, repo);
   const runId = newRunId(role.name, peers.now(), peers.randomHex);
   const cwd = inPlace ? options.repoRoot : join(statePaths(options.repoRoot).worktrees, runId);
-  const scratchDir = mkdtempSync(join(tmpdir(), 'supervisor-dry-run-'));
-  try {
-    const budget = prepared.settings.maxCostUsd ?? undefined;
-    const request = buildRequest(prepared, { prompt: built.prompt, cwd, scratchDir, attempt: 1, maxBudgetUsd: budget });
-    const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, notice));
-    const bin = spec.bin ?? prepared.adapter.bin;
-    const env = commandEnv(prepared, spec);
-    const envText = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
-    const stdinText = spec.stdin === undefined ? '' : ` < prompt  # stdin: ${Buffer.byteLength(spec.stdin)} bytes`;
-    return {
-      dry_run: true,
-      role: role.name,
-      base_role: role.base_role,
-      cli: prepared.adapterName,
-      cwd,
-      workspace: { mode: inPlace ? 'in-place' : 'worktree', reason: inPlace },
-      command: { bin, args: spec.args, stdin: spec.stdin ?? null, env },
-      command_line: `cd ${shellQuote(cwd)} && ${envText}${[bin, ...spec.args].map(shellQuote).join(' ')}${stdinText}`,
-      prompt: built.prompt,
-      prompt_tokens: built.stats.promptTokens,
-      output_schema: built.outputSchema.name,
-      settings: prepared.settings,
-      notices: prepared.notices,
-    };
-  } finally {
-    rmSync(scratchDir, { recursive: true, force: true });
-  }
+  // Kept, not removed: the command line names files in it (the prompt, schema files).
+  const scratchDir = mkdtempSync(join(tmpdir(), `supervisor-dry-run-${runId}-`));
+  const budget = prepared.settings.maxCostUsd ?? undefined;
+  const request = buildRequest(prepared, { prompt: built.prompt, cwd, scratchDir, attempt: 1, maxBudgetUsd: budget });
+  const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, notice));
+  const bin = spec.bin ?? prepared.adapter.bin;
+  const env = commandEnv(prepared, spec);
+  const envText = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
+  const stdinFile = join(scratchDir, 'stdin.txt');
+  if (spec.stdin !== undefined) writeFileSync(stdinFile, spec.stdin);
+  writeFileSync(join(scratchDir, 'prompt.md'), built.prompt);
+  const stdinText = spec.stdin === undefined ? ' < /dev/null' : ` < ${shellQuote(stdinFile)}`;
+  const makeWorktree = inPlace ? '' : `git -C ${shellQuote(options.repoRoot)} worktree add --detach -q ${shellQuote(cwd)} HEAD && `;
+  return {
+    dry_run: true,
+    role: role.name,
+    base_role: role.base_role,
+    cli: prepared.adapterName,
+    cwd,
+    workspace: { mode: inPlace ? 'in-place' : 'worktree', reason: inPlace },
+    command: { bin, args: spec.args, stdin: spec.stdin ?? null, env },
+    command_line: `${makeWorktree}cd ${shellQuote(cwd)} && ${envText}${[bin, ...spec.args].map(shellQuote).join(' ')}${stdinText}`,
+    files_dir: scratchDir,
+    prompt: built.prompt,
+    prompt_tokens: built.stats.promptTokens,
+    output_schema: built.outputSchema.name,
+    settings: snakeKeys(prepared.settings) as Record<string, unknown>,
+    notices: prepared.notices,
+  };
 }

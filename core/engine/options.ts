@@ -1,4 +1,5 @@
 /** What a caller (the `run` command, a script, a test) hands to `runRole` and `dryRunRole`. */
+import type { TokenizerName } from '../context/tokens.ts';
 import type { Registry } from '../registry.ts';
 import type { EnginePeers } from './peers.ts';
 import type { RunEvent } from './run-log.ts';
@@ -41,6 +42,8 @@ export interface RunRoleOptions {
   breakerThreshold?: number;
   /** Seconds per gate; overrides config.gate_timeout. */
   gateTimeoutSec?: number;
+  /** How prompt tokens are counted (default: the 4-characters estimate). */
+  tokenizer?: TokenizerName;
   /** Bytes kept of each of the CLI's stdout and stderr. */
   maxOutputBytes?: number;
   /** Aborting (Ctrl-C) ends the CLI's process tree and finishes the run as interrupted. */

@@ -97,6 +97,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
     ...(options.secretScan === false ? { secretScan: false } : {}),
+    ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     notice,
   });
   const reading: ParseOutputOptions = {

@@ -66,7 +66,7 @@ export function renderDryRun(dry: DryRunResult): string {
     '',
     dry.prompt.trimEnd(),
     '',
-    `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`})`,
+    `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`}; runs as printed; its files are kept in ${dry.files_dir})`,
     dry.command_line,
   ].join('\n');
 }
@@ -105,6 +105,26 @@ export function describeEvent(event: RunEvent): string | null {
   }
 }
 
+/**
+ * One line for any event of the run log (`runs show`, `runs tail`): the progress line where
+ * there is one, the text of notices and where the workspace is, else the event's kind.
+ */
+export function describeLoggedEvent(event: RunEvent): string {
+  const e = event as Record<string, unknown>;
+  switch (event.kind) {
+    case 'notice':
+      return `notice: ${String(e.message)}`;
+    case 'workspace_ready':
+      return e.mode === 'worktree' ? `workspace: worktree ${String(e.path)}` : `workspace: in place, ${String(e.path)}${e.reason ? ` (${String(e.reason)})` : ''}`;
+    case 'workspace_removed':
+      return `workspace removed: ${String(e.path)}`;
+    case 'run_finished':
+      return `finished: ${String(e.status)} (exit ${String(e.exit_code)})`;
+    default:
+      return describeEvent(event) ?? event.kind;
+  }
+}
+
 export function renderRunsList(runs: RunSummary[]): string {
   if (!runs.length) return 'No runs yet in this repository (.supervisor/runs/ is empty).';
   return renderTable(
@@ -117,15 +137,28 @@ export function renderRunsList(runs: RunSummary[]): string {
       String(r.attempts),
       r.input_tokens === null && r.output_tokens === null ? '-' : `${r.input_tokens ?? '?'}/${r.output_tokens ?? '?'}`,
       r.state === 'finished' && r.cost_usd !== null ? `$${r.cost_usd.toFixed(4)}${r.cost_known ? '' : '+'}` : '-',
-      formatDuration(r.duration_ms),
+      r.state === 'finished' ? formatDuration(r.duration_ms) : r.state,
     ]),
   );
 }
 
+const STATE_TEXT: Record<RunSummary['state'], string> = {
+  running: 'still running (follow it: supervisor runs tail <run> -f)',
+  incomplete: 'cut short: its process is gone and it wrote no result',
+  finished: 'finished without a readable result',
+};
+
+/** The head of `runs show` for a run without a result: what it is, never a made-up duration. */
+function renderUnfinished(summary: RunSummary, cwd: string): string {
+  const status = summary.state === 'finished' ? (summary.status ?? 'error').toUpperCase() : summary.state.toUpperCase();
+  return [
+    `${status}  ${summary.role ?? '?'} via ${summary.cli ?? '?'}  (${summary.attempts} attempt(s)${summary.state === 'finished' ? '' : ' so far'}; ${STATE_TEXT[summary.state]})`,
+    `run: ${summary.run_id}   log: ${relative(cwd, summary.run_dir) || '.'}`,
+  ].join('\n');
+}
+
 export function renderRunShow(record: RunRecord, cwd: string): string {
-  const head = record.result
-    ? renderResult(record.result, cwd)
-    : `${record.summary.state.toUpperCase()}  ${record.summary.role ?? '?'} via ${record.summary.cli ?? '?'}  (${record.summary.attempts} attempt(s) so far)\nrun: ${record.summary.run_id}   log: ${relative(cwd, record.summary.run_dir)}`;
-  const events = record.events.map((event) => `  ${event.ts.slice(11, 23)}  ${describeEvent(event) ?? event.kind}`);
+  const head = record.result ? renderResult(record.result, cwd) : renderUnfinished(record.summary, cwd);
+  const events = record.events.map((event) => `  ${event.ts.slice(11, 23)}  ${describeLoggedEvent(event)}`);
   return [head, '', 'events:', ...events].join('\n');
 }

@@ -36,7 +36,12 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
     ...(input.maxBudgetUsd !== undefined && adapter.acceptsBudget ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
     stream: false,
     attempt: input.attempt,
-    role: { name: role.name, baseRole: role.base_role, extensions: role.extensions },
+    role: {
+      name: role.name,
+      baseRole: role.base_role,
+      extensions: role.extensions,
+      extensionFiles: Object.fromEntries(Object.keys(role.extensions).flatMap((key) => (role.sources[key] ? [[key, role.sources[key]]] : []))),
+    },
   };
 }
 

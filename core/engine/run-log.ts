@@ -34,6 +34,32 @@ export interface RunEvent {
   [key: string]: unknown;
 }
 
+/** Runs a file operation; a system error without a path (a failed write on a descriptor) is given the file's. */
+function withPath(file: string, operation: () => void): void {
+  try {
+    operation();
+  } catch (error) {
+    const errno = error as NodeJS.ErrnoException;
+    if (errno instanceof Error && typeof errno.code === 'string' && errno.path === undefined) errno.path = file;
+    throw error;
+  }
+}
+
+/**
+ * Creates the run folder. Its parent usually exists: a plain mkdir then reports the true cause
+ * of a failure (EROFS), where a recursive one can report ENOENT for a read-only parent.
+ */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true });
+  }
+}
+
 export class RunLog {
   readonly dir: string;
   readonly eventsFile: string;
@@ -45,13 +71,13 @@ export class RunLog {
     this.eventsFile = join(dir, 'events.jsonl');
     this.now = now;
     this.listener = listener;
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
   }
 
   /** Appends one event line; the write is synchronous so it is on disk before we go on. */
   event(kind: EventKind, data: Record<string, unknown> = {}): RunEvent {
     const event: RunEvent = { ts: this.now().toISOString(), kind, ...data };
-    appendFileSync(this.eventsFile, `${JSON.stringify(event)}\n`);
+    withPath(this.eventsFile, () => appendFileSync(this.eventsFile, `${JSON.stringify(event)}\n`));
     this.listener?.(event);
     return event;
   }
@@ -59,8 +85,13 @@ export class RunLog {
   /** Writes a file in the run folder (prompt, raw output); returns its path. */
   write(name: string, content: string): string {
     const file = join(this.dir, name);
-    writeFileSync(file, content);
+    withPath(file, () => writeFileSync(file, content));
     return file;
+  }
+
+  /** The path of a file in the run folder (for writers that stream into it). */
+  path(name: string): string {
+    return join(this.dir, name);
   }
 
   /** A folder inside the run folder (per-attempt scratch space). */

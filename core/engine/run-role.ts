@@ -11,7 +11,9 @@ import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
-import { prepareRun, type PreparedRun } from './prepare.ts';
+import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
+import { changeNotices } from './change-notices.ts';
+import { snakeKeys } from '../text/snake-keys.ts';
 import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
 import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
@@ -19,7 +21,7 @@ import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace, type Workspace, type WorkspaceChanges } from './worktree.ts';
+import { attachWorkspaceBranch, closeWorkspace, commitWorkspace, inspectRepo, openWorkspace, type Workspace, type WorkspaceChanges } from './worktree.ts';
 
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
@@ -58,6 +60,9 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const { status, output, issues, failure, stop } = judge(loop);
 
   const finish = await finishWorkspace(options, workspace, runId, { status, interrupted: failure?.class === 'interrupted', log, notice });
+  const filesChanged = workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null;
+  const changeCheck = { output, filesChanged, allowEdits: roleEditsFiles(role), role: role.name, branch: finish.changes?.branch ?? null };
+  for (const message of changeNotices(changeCheck)) notice(message);
   const finishedAt = peers.now();
   const result: RunResult = {
     run_id: runId,
@@ -76,7 +81,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     metrics: sumMetrics(loop.attempts, Math.round(performance.now() - t0), prepared.settings.maxCostUsd),
     git_range: finish.changes?.gitRange ?? null,
     branch: finish.changes?.branch ?? null,
-    files_changed: workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null,
+    files_changed: filesChanged,
     worktree: { mode: workspace.mode, path: workspace.path, kept: finish.kept, reason: workspace.reason },
     run_dir: log.dir,
     started_at: startedAt.toISOString(),
@@ -99,7 +104,7 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     targets: options.targets ?? [],
     repo_root: options.repoRoot,
     pid: process.pid,
-    settings: prepared.settings,
+    settings: snakeKeys(prepared.settings),
   });
   for (const message of prepared.notices) log.event('notice', { message });
   log.write('prompt.md', built.prompt);
@@ -176,7 +181,8 @@ async function finishWorkspace(
     }
   }
   if (kept) {
-    input.notice(`worktree kept at ${workspace.path} (remove it with: git worktree remove --force ${workspace.path})`);
+    const branch = await attachWorkspaceBranch(workspace, runId, options.env).catch(() => null);
+    input.notice(`worktree kept at ${workspace.path}${branch ? ` on branch ${branch}` : ''} (remove it with: git worktree remove --force ${workspace.path})`);
   } else {
     await closeWorkspace(options.repoRoot, workspace, options.env);
     input.log.event('workspace_removed', { path: workspace.path });

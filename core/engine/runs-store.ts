@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import type { RunResult } from './result.ts';
+import { checkResult } from './result-shape.ts';
 import { isRunId } from './run-id.ts';
 import type { RunEvent } from './run-log.ts';
 import { statePaths } from './state-dir.ts';
@@ -50,11 +51,43 @@ export function readEvents(runDir: string): RunEvent[] {
   return events;
 }
 
-function readResult(runDir: string): RunResult | null {
+/** Called with one line for each run folder that cannot be read as it should. */
+export type RunNotice = (message: string) => void;
+
+/**
+ * The run's result, or null when it has none (still running, or cut short). A result.json that
+ * is not JSON or lacks what a result holds is reported and read as absent: the run is shown
+ * from its events, never a crash.
+ */
+function readResult(runDir: string, onNotice?: RunNotice): RunResult | null {
+  const file = join(runDir, 'result.json');
+  let text: string;
   try {
-    return JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as RunResult;
+    text = readFileSync(file, 'utf8');
   } catch {
     return null;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    onNotice?.(`${file} is not valid JSON (${(error as Error).message}); the run is shown from its events`);
+    return null;
+  }
+  const checked = checkResult(value);
+  if (checked.ok) return checked.result;
+  onNotice?.(`${file} is malformed (${checked.problem}); the run is shown from its events`);
+  return null;
+}
+
+/** When the run started: its first event (ms precision; the run id has seconds only). */
+function startTime(runDir: string): string {
+  try {
+    const first = readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n', 1)[0]!;
+    const ts = (JSON.parse(first) as { ts?: unknown }).ts;
+    return typeof ts === 'string' ? ts : '';
+  } catch {
+    return '';
   }
 }
 
@@ -82,7 +115,8 @@ function summarise(runId: string, runDir: string, result: RunResult | null, even
   }
   const state = finished ? 'finished' : alive(started?.pid) ? 'running' : 'incomplete';
   const startedAt = started?.ts ?? null;
-  const endTs = (finished ?? events[events.length - 1])?.ts;
+  // Only a finished run has a duration; a running or cut-short one has none to show.
+  const endTs = finished?.ts;
   return {
     run_id: runId,
     state,
@@ -101,26 +135,62 @@ function summarise(runId: string, runDir: string, result: RunResult | null, even
   };
 }
 
+/**
+ * Run ids, newest first. The id orders runs by the second they started; runs that started in
+ * the same second are ordered by their first event (the id's random suffix says nothing).
+ */
 function runIds(repoRoot: string): string[] {
   const dir = statePaths(repoRoot).runs;
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
+  const ids = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && isRunId(entry.name))
-    .map((entry) => entry.name)
-    .sort()
-    .reverse();
+    .map((entry) => entry.name);
+  const second = (id: string) => id.slice(0, 15); // yyyymmdd-hhmmss
+  const perSecond = new Map<string, number>();
+  for (const id of ids) perSecond.set(second(id), (perSecond.get(second(id)) ?? 0) + 1);
+  const starts = new Map<string, string>();
+  const start = (id: string) => {
+    if (!starts.has(id)) starts.set(id, startTime(join(dir, id)));
+    return starts.get(id)!;
+  };
+  return ids.sort((a, b) => {
+    if (second(a) !== second(b)) return second(a) < second(b) ? 1 : -1;
+    const [sa, sb] = [start(a), start(b)];
+    return sa === sb ? (a < b ? 1 : -1) : sa < sb ? 1 : -1;
+  });
 }
 
-/** Newest first, at most `limit`; the events are read only for runs without a result. */
-export function listRuns(repoRoot: string, limit = Infinity): RunSummary[] {
+/** Which runs `runs list` shows. */
+export interface RunFilter {
+  limit?: number;
+  role?: string;
+  /** A run status (pass, gaps, error) or state (running, incomplete). */
+  status?: string;
+  /** Only runs that started at or after this time. */
+  since?: Date;
+  onNotice?: RunNotice;
+}
+
+function matches(summary: RunSummary, filter: RunFilter): boolean {
+  if (filter.role !== undefined && summary.role !== filter.role) return false;
+  if (filter.status !== undefined && summary.status !== filter.status && summary.state !== filter.status) return false;
+  if (filter.since && !(summary.started_at && Date.parse(summary.started_at) >= filter.since.getTime())) return false;
+  return true;
+}
+
+/** Newest first, at most `limit` of those that match; events are read only for runs without a result. */
+export function listRuns(repoRoot: string, filter: RunFilter | number = {}): RunSummary[] {
+  const { limit = Infinity, ...rest } = typeof filter === 'number' ? { limit: filter } : filter;
   const dir = statePaths(repoRoot).runs;
-  return runIds(repoRoot)
-    .slice(0, limit)
-    .map((id) => {
-      const runDir = join(dir, id);
-      const result = readResult(runDir);
-      return summarise(id, runDir, result, result ? [] : readEvents(runDir));
-    });
+  const out: RunSummary[] = [];
+  for (const id of runIds(repoRoot)) {
+    if (out.length >= limit) break;
+    const runDir = join(dir, id);
+    const result = readResult(runDir, rest.onNotice);
+    const summary = summarise(id, runDir, result, result ? [] : readEvents(runDir));
+    if (matches(summary, rest)) out.push(summary);
+  }
+  return out;
 }
 
 /** A full id, a unique prefix, or "last". */
@@ -137,10 +207,10 @@ export function resolveRunId(repoRoot: string, query: string): string {
   throw errors.runNotFound(query, ids);
 }
 
-export function readRun(repoRoot: string, query: string): RunRecord {
+export function readRun(repoRoot: string, query: string, onNotice?: RunNotice): RunRecord {
   const id = resolveRunId(repoRoot, query);
   const runDir = join(statePaths(repoRoot).runs, id);
-  const result = readResult(runDir);
+  const result = readResult(runDir, onNotice);
   const events = readEvents(runDir);
   return { summary: summarise(id, runDir, result, events), result, events };
 }

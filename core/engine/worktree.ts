@@ -53,7 +53,24 @@ export async function inspectRepo(dir: string, options: InspectOptions = {}): Pr
     options.dirty === false ? null : git(dir, ['status', '--porcelain', '-z'], env),
   ]);
   if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
-  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && status.stdout.length > 0 };
+  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout) };
+}
+
+/**
+ * Whether `git status --porcelain -z` lists a change of the user's. Untracked files under
+ * `.supervisor/` (run logs, worktrees, roles not yet committed) are supervisor's state, not
+ * uncommitted work. The entry after a rename or copy is its old path, skipped.
+ */
+function hasUserChanges(porcelain: string): boolean {
+  const entries = porcelain.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (!entry) continue;
+    if (entry[0] === 'R' || entry[0] === 'C') i++;
+    if (entry.startsWith('?? ') && entry.slice(3).startsWith('.supervisor/')) continue;
+    return true;
+  }
+  return false;
 }
 
 /** Why a run happens in place rather than in a worktree of its own (null: it gets one). */
@@ -119,6 +136,24 @@ export async function commitWorkspace(workspace: Workspace, runId: string, messa
   await run(['branch', branch, head]);
   const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
   return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
+}
+
+/**
+ * A kept worktree is left on the run's branch, not detached, so work can go on there: the
+ * branch the commit made, or a new one at the worktree's HEAD when nothing changed. Returns the
+ * branch, or null when a branch of that name points elsewhere (it is then left alone).
+ */
+export async function attachWorkspaceBranch(workspace: Workspace, runId: string, env?: GitEnv): Promise<string | null> {
+  if (workspace.mode !== 'worktree') return null;
+  const branch = branchName(runId);
+  const noHooks = ['-c', 'core.hooksPath=/dev/null'];
+  const [head, existing] = await Promise.all([
+    gitOrThrow(workspace.path, ['rev-parse', 'HEAD'], env),
+    git(workspace.path, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`], env),
+  ]);
+  if (existing.ok && existing.stdout.trim() !== head.trim()) return null;
+  await gitOrThrow(workspace.path, [...noHooks, 'checkout', '-q', ...(existing.ok ? [branch] : ['-b', branch])], env);
+  return branch;
 }
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */

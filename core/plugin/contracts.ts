@@ -72,8 +72,11 @@ export interface CommandRequest {
   stream: boolean;
   /** 1 for the first attempt, then 2, 3, ... across retries. */
   attempt: number;
-  /** The role this attempt runs for, with its `x-` extension fields. */
-  role: { name: string; baseRole: string | null; extensions: Record<string, unknown> };
+  /**
+   * The role this attempt runs for, with its `x-` extension fields and, for each, the role file
+   * that gave it: a path in an `x-` field is relative to that file, as every path in a role is.
+   */
+  role: { name: string; baseRole: string | null; extensions: Record<string, unknown>; extensionFiles?: Record<string, string> };
 }
 
 /** The exact process to start. The core spawns it with an argument array, never a shell. */
@@ -146,6 +149,11 @@ export interface AdapterHooks {
   acceptsBudget?: boolean;
   /** Environment that keeps the CLI offline-safe and quiet (telemetry, auto-update off). */
   quietEnv?: Record<string, string>;
+  /**
+   * The keys of a role's `config` this adapter reads (beyond the core's, see role.schema.json),
+   * so a role may use them; any other undeclared key is reported as unknown, with a suggestion.
+   */
+  configKeys?: string[];
   /**
    * Builds the command line for one attempt. Starts nothing and changes nothing outside
    * `request.scratchDir`: it may read files (settings, canned replies) and write inside the
@@ -304,6 +312,11 @@ export interface ReadReport {
 }
 
 export interface PackerHooks {
+  /**
+   * The keys of a role's `context` this packer reads (beyond the core's, see role.schema.json),
+   * so a role may use them; any other undeclared key is reported as unknown, with a suggestion.
+   */
+  contextKeys?: string[];
   /** Returns named context parts for the request. */
   pack(request: PackRequest, ctx: PackContext): Promise<PackResult>;
 }

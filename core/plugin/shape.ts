@@ -22,11 +22,12 @@ const adapterShape = v.looseObject({
   acceptsOutputSchema: v.optional(v.boolean()),
   acceptsBudget: v.optional(v.boolean()),
   quietEnv: v.optional(v.record(v.string(), v.string())),
+  configKeys: v.optional(v.array(v.string())),
   command: fn,
   extract: fn,
 });
 
-const packerShape = v.looseObject({ kind: v.literal('packer'), ...identity, pack: fn });
+const packerShape = v.looseObject({ kind: v.literal('packer'), ...identity, contextKeys: v.optional(v.array(v.string())), pack: fn });
 const parserShape = v.looseObject({
   kind: v.literal('parser'),
   ...identity,

@@ -4,6 +4,7 @@
  * TERM to the process group, then KILL after a grace period. A non-zero exit is a value.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { ProcessResult } from '../plugin/contracts.ts';
 
 export interface RunProcessOptions {
@@ -21,6 +22,11 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
   /** Aborting ends the process tree and marks the result interrupted. */
   signal?: AbortSignal;
+  /**
+   * Files that receive stdout and stderr as they arrive (what is kept under the cap), so the
+   * output can be followed live and survives a crash. Created (truncated) when the process starts.
+   */
+  teeFiles?: { stdout: string; stderr: string };
 }
 
 export interface RunProcessResult extends ProcessResult {
@@ -31,6 +37,8 @@ export interface RunProcessResult extends ProcessResult {
    * the system (E2BIG: an argument list too long, EAGAIN, ...). Nothing ran then.
    */
   spawnError?: string;
+  /** Why writing to teeFiles stopped (a full disk, ...); the output is still in the result. */
+  teeError?: string;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
@@ -44,19 +52,59 @@ class CappedBuffer {
   constructor(cap: number) {
     this.cap = cap;
   }
-  push(chunk: Buffer): void {
+  /** Keeps what fits under the cap and returns it (empty once the cap is reached). */
+  push(chunk: Buffer): Buffer {
     if (this.size >= this.cap) {
       this.truncated = true;
-      return;
+      return chunk.subarray(0, 0);
     }
     const room = this.cap - this.size;
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
     if (kept.length < chunk.length) this.truncated = true;
     this.chunks.push(kept);
     this.size += kept.length;
+    return kept;
   }
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/**
+ * Writes chunks to a file as they arrive. A write that fails (a full disk, a read-only folder)
+ * stops the tee and is remembered; the process and its in-memory capture go on.
+ */
+class Tee {
+  private fd: number | null = null;
+  error: string | undefined;
+  constructor(file: string | undefined) {
+    if (file === undefined) return;
+    try {
+      this.fd = openSync(file, 'w');
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+  write(chunk: Buffer): void {
+    if (this.fd === null || chunk.length === 0) return;
+    try {
+      writeSync(this.fd, chunk);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // nothing more to keep
+    }
+    this.fd = null;
+  }
+  private fail(error: unknown): void {
+    this.error ??= error instanceof Error ? error.message : String(error);
+    this.close();
   }
 }
 
@@ -74,6 +122,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = new CappedBuffer(cap);
   const stderr = new CappedBuffer(cap);
+  const teeOut = new Tee(options.teeFiles?.stdout);
+  const teeErr = new Tee(options.teeFiles?.stderr);
   const started = performance.now();
   let timedOut = false;
   let interrupted = false;
@@ -91,6 +141,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       });
     } catch (error) {
       // Some spawn errors are thrown rather than emitted (E2BIG, EINVAL, ...): a value too.
+      teeOut.close();
+      teeErr.close();
       resolve(notStarted(error, started));
       return;
     }
@@ -112,8 +164,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => teeOut.write(stdout.push(chunk)));
+    child.stderr!.on('data', (chunk: Buffer) => teeErr.write(stderr.push(chunk)));
     if (options.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => {}); // the CLI may exit without reading its input
       child.stdin.end(options.stdin);
@@ -140,6 +192,9 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       if (killTimer) clearTimeout(killTimer);
       if (pipeTimer) clearTimeout(pipeTimer);
       options.signal?.removeEventListener('abort', onAbort);
+      teeOut.close();
+      teeErr.close();
+      const teeError = teeOut.error ?? teeErr.error;
       const notFound = spawnError !== undefined && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(spawnError.code ?? '');
       resolve({
         stdout: stdout.text(),
@@ -152,6 +207,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
         notFound,
         ...(spawnError ? { spawnError: spawnError.message } : {}),
+        ...(teeError === undefined ? {} : { teeError }),
       });
     });
   });

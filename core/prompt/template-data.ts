@@ -2,6 +2,7 @@
  * The data every template sees as `it`. This is the contract for project templates in
  * .supervisor/prompts/: keys are only ever added, never renamed.
  */
+import { inlinePath } from '../context/file-section.ts';
 import { DEFAULT_PARSER } from '../output/parse-output.ts';
 import type { OutputSchema } from '../output/schemas.ts';
 import type { Role } from '../roles/role.ts';
@@ -15,7 +16,7 @@ export interface TemplateData {
   task: string;
   /** The packed file context (target files, diffs, files, extra context), already fitted to the budget. */
   context: string;
-  /** Repository-relative target paths. */
+  /** Repository-relative target paths, each on one line (control characters escaped). */
   targets: string[];
   /** The extra context given with --context (already part of `context`; here for custom layouts). */
   extraContext: Record<string, string>;
@@ -52,7 +53,7 @@ export function templateData(opts: {
     role: opts.role,
     task: opts.task,
     context: opts.context,
-    targets: [...opts.targets],
+    targets: opts.targets.map(inlinePath),
     extraContext: { ...opts.extraContext },
     instructions: opts.instructions,
     parser: opts.role.parser ?? DEFAULT_PARSER,

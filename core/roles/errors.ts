@@ -3,6 +3,7 @@
  * names the file and the problem. Codes are API: add freely, never rename.
  */
 import { SupervisorError } from '../errors.ts';
+import { suggest } from './suggest.ts';
 
 /** One schema violation of a merged role, attributed to the file that gave the field. */
 export interface RoleViolation {
@@ -18,7 +19,7 @@ const NAME_RULE = 'Role names start with a letter and hold only letters, digits,
 
 export const roleErrors = {
   notFound: (name: string, searched: string[], known: string[]) =>
-    new SupervisorError('ROLE_NOT_FOUND', `No role named "${name}" (looked in ${searched.join(', ')})`, {
+    new SupervisorError('ROLE_NOT_FOUND', `No role named "${name}"${suggest(name, known)} (looked in ${searched.join(', ')})`, {
       details: { name, searched, known },
       hint: known.length
         ? `Known roles: ${some(known)}. Add one as .supervisor/roles/${name}.yaml in the repository.`

@@ -11,6 +11,8 @@ export function roleLoadOptions(registry: Registry, where: { repoRoot: string; h
     adapters: registry.names('adapter'),
     parsers: known(registry.names('parser')),
     packers: known(registry.names('packer')),
+    configKeys: registry.list().flatMap((e) => (e.plugin.kind === 'adapter' ? (e.plugin.configKeys ?? []) : [])),
+    contextKeys: registry.list().flatMap((e) => (e.plugin.kind === 'packer' ? (e.plugin.contextKeys ?? []) : [])),
   };
 }
 

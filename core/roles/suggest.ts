@@ -16,6 +16,7 @@ function distance(a: string, b: string): number {
 
 /** '; did you mean "x"?' for the known names close to `given`, or "" when none is. */
 export function suggest(given: string, known: string[]): string {
-  const close = known.filter((k) => distance(given.toLowerCase(), k) <= (k.length <= 4 ? 1 : 2));
+  // Longer names allow more edits ("max_retry" is three from "max_retries"); short ones few, so "bogus" is not "roles".
+  const close = [...new Set(known)].filter((k) => distance(given.toLowerCase(), k) <= (k.length <= 4 ? 1 : k.length <= 8 ? 2 : 3));
   return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
 }

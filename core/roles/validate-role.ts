@@ -20,6 +20,10 @@ export interface RolePluginNames {
   parsers?: string[];
   /** Registered packer names; when given, `context.packers` entries must be among them. */
   packers?: string[];
+  /** `config` keys the registered adapters read; when given, other keys the core does not know are reported. */
+  configKeys?: string[];
+  /** `context` keys the registered packers read; when given, other keys the core does not know are reported. */
+  contextKeys?: string[];
 }
 
 /** What post-merge validation needs: the plugin names, and where the repository's own files are. */
@@ -125,6 +129,7 @@ export function roleViolations(merged: MergedRole, leaf: { name: string; path: s
     }
     return { pointer: v.pointer, keyword: v.keyword, message, file: sourceOf(merged, v.pointer, leaf.path) };
   });
+  violations.push(...unknownKeyViolations(merged, leaf, names));
   violations.push(...referenceViolations(merged, leaf.path, names));
   const name = merged.config.name;
   if (typeof name === 'string' && name !== leaf.name) {
@@ -136,4 +141,32 @@ export function roleViolations(merged: MergedRole, leaf: { name: string; path: s
     });
   }
   return violations;
+}
+
+/**
+ * Keys of `config` and `context` that nothing reads (`max_retry`, `timout`, `includes`): the
+ * core's keys are the schema's, the rest are those the plugins declare; `x-` keys pass.
+ */
+function unknownKeyViolations(merged: MergedRole, leaf: { path: string }, names: RoleCheckOptions): RoleViolation[] {
+  const out: RoleViolation[] = [];
+  const props = loadBaseSchema().properties as Record<string, Json>;
+  for (const [field, pluginKeys, declaredBy] of [
+    ['config', names.configKeys, 'adapter plugins (configKeys)'],
+    ['context', names.contextKeys, 'packer plugins (contextKeys)'],
+  ] as const) {
+    const value = merged.config[field];
+    if (pluginKeys === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const known = [...Object.keys((props[field]!.properties as Json) ?? {}), ...pluginKeys];
+    for (const key of Object.keys(value)) {
+      if (known.includes(key) || key.startsWith('x-')) continue;
+      const pointer = `/${field}/${key}`;
+      out.push({
+        pointer,
+        keyword: 'unknownKey',
+        message: `unknown ${field} key "${key}"${suggest(key, known)} (known: ${[...new Set(known)].sort().join(', ')}; keys are declared by the core and by ${declaredBy}; prefix your own with x-)`,
+        file: sourceOf(merged, pointer, leaf.path),
+      });
+    }
+  }
+  return out;
 }

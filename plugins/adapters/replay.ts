@@ -5,17 +5,19 @@
  *   1. env `SUPERVISOR_REPLAY`   a file, or a folder of files (one per attempt)
  *   2. role field `x-replay`     the same
  *   3. nothing set               an example answer built from the role's output schema
- * Relative paths are tried against the folder supervisor runs in, then the run's working folder.
+ * A relative path in `x-replay` is relative to the role file that gives it, as every path in a
+ * role is; one in SUPERVISOR_REPLAY is tried against the folder supervisor runs in, then the
+ * run's working folder.
  * In a folder, files (not starting with ".") sorted by name answer attempts 1, 2, 3...; the last
  * one repeats. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
  * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
-import { envOrRoleSetting } from './_shared/setting.ts';
+import { envOrRoleSetting, type Setting } from './_shared/setting.ts';
 
 export const REPLAY_ENV = 'SUPERVISOR_REPLAY';
 export const REPLAY_EXTENSION = 'x-replay';
@@ -56,8 +58,13 @@ async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
 }
 
-async function resolveSource(source: string, request: CommandRequest, from: string): Promise<string> {
-  const candidates = isAbsolute(source) ? [source] : [resolve(process.cwd(), source), resolve(request.cwd, source)];
+async function resolveSource(setting: Setting, request: CommandRequest): Promise<string> {
+  const { value: source, from } = setting;
+  const candidates = isAbsolute(source)
+    ? [source]
+    : setting.roleFile
+      ? [resolve(dirname(setting.roleFile), source)]
+      : [resolve(process.cwd(), source), resolve(request.cwd, source)];
   for (const candidate of candidates) if (await exists(candidate)) return candidate;
   throw new SupervisorError('REPLAY_NOT_FOUND', `The replay source ${source} (from ${from}) does not exist`, {
     hint: `Looked at: ${[...new Set(candidates)].join(', ')}. Point ${from} at a reply file or a folder of reply files.`,
@@ -79,7 +86,7 @@ async function pickFile(path: string, attempt: number): Promise<string> {
 async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
   const setting = envOrRoleSetting(request, ctx, REPLAY_ENV, REPLAY_EXTENSION);
   if (!setting) return { reply: exampleReply(request), source: null };
-  const file = await pickFile(await resolveSource(setting.value, request, setting.from), request.attempt);
+  const file = await pickFile(await resolveSource(setting, request), request.attempt);
   return { reply: await readFile(file, 'utf8'), source: file };
 }
 

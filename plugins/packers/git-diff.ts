@@ -95,6 +95,7 @@ async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx
 export default definePlugin({
   kind: 'packer',
   name: 'git-diff',
+  contextKeys: ['default_ignores'],
   description: 'The staged diff (git diff --cached), optionally the unstaged one, and $CHANGED_FILES in full',
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;

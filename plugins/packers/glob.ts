@@ -32,6 +32,7 @@ async function selectFiles(request: PackRequest): Promise<string[]> {
 export default definePlugin({
   kind: 'packer',
   name: 'glob',
+  contextKeys: ['default_ignores', 'gitignore'],
   description: 'Files by include/exclude globs, honouring .gitignore; capped at 1 MiB per file and 10 MiB in all',
   async pack(request, ctx) {
     const paths = await selectFiles(request);

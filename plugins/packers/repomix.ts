@@ -151,6 +151,7 @@ async function runRepomix(command: Command, request: PackRequest, ctx: PackConte
 export default definePlugin({
   kind: 'packer',
   name: 'repomix',
+  contextKeys: ['repomix_online', 'repomix_timeout_ms', 'repomix_probe_timeout_ms', 'repomix_security_check'],
   description: `Packs with repomix (node_modules, PATH, or offline npx repomix@${REPOMIX_VERSION}); falls back to glob`,
   async pack(request, ctx) {
     if (request.include.length === 0) return { parts: [], notices: [] };

@@ -48,13 +48,13 @@ describe('the single binary, alone in a folder, without node', binarySuite(), ()
       supervisor: { version: string; node: string };
       repo: { root: string; git: boolean };
       git: { found: boolean };
-      pluginFolders: { layer: string; dir: string }[];
+      plugin_folders: { layer: string; dir: string }[];
     };
     assert.equal(report.supervisor.version, VERSION);
     assert.match(report.supervisor.node, /^v24\./);
     assert.equal(report.repo.git, true);
     assert.equal(report.git.found, true);
-    assert.deepEqual(report.pluginFolders[0], { ...report.pluginFolders[0], layer: 'beside-binary', dir: join(box.binDir, 'plugins') });
+    assert.deepEqual(report.plugin_folders[0], { ...report.plugin_folders[0], layer: 'beside-binary', dir: join(box.binDir, 'plugins') });
   });
 
   it('validates the built-in roles from inside the binary', async () => {

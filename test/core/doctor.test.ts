@@ -31,10 +31,10 @@ describe('supervisor doctor', () => {
     assert.equal(report.git.found, true);
     assert.match(report.git.version, /^git version /);
     assert.equal(report.repo.root, repo);
-    const repoFolder = report.pluginFolders.find((f: { layer: string }) => f.layer === 'repo');
+    const repoFolder = report.plugin_folders.find((f: { layer: string }) => f.layer === 'repo');
     assert.deepEqual(repoFolder.files, [join(repo, '.supervisor', 'plugins', 'ts-adapter.ts')]);
     // The folders as the registry's own discovery saw them: the user folder of the isolated HOME is absent.
-    assert.deepEqual(report.pluginFolders.map((f: { layer: string; exists: boolean }) => [f.layer, f.exists]), [['user', false], ['repo', true]]);
+    assert.deepEqual(report.plugin_folders.map((f: { layer: string; exists: boolean }) => [f.layer, f.exists]), [['user', false], ['repo', true]]);
   });
 
   it('with an empty PATH reports every CLI, git and repomix as not found (self-hosted adapters excepted)', async () => {

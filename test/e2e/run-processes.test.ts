@@ -54,7 +54,7 @@ describe('supervisor run: processes (end to end)', () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const tmp = await tempDir();
-    const run = await runJson(repo, ['reviewer', '--task', 'x', '--timeout', '0.5', '--retries', '0'], {
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--timeout', '1', '--retries', '0'], {
       FAKE_CLI_HANG: '1',
       FAKE_CLI_IGNORE_TERM: '1',
       FAKE_CLI_GRANDCHILD: '1',
@@ -63,7 +63,7 @@ describe('supervisor run: processes (end to end)', () => {
     });
     assert.equal(run.code, 4);
     assert.equal(run.result.failure?.class, 'timeout');
-    assert.match(run.result.failure!.detail, /within 0.5s/);
+    assert.match(run.result.failure!.detail, /within 1s/);
     const cliPid = cliCalls(join(tmp, 'calls.jsonl'))[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
     await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI and its grandchild to be gone', 3000);

@@ -12,7 +12,10 @@ const metrics = { attempts: 1, input_tokens: 1, output_tokens: 1, cost_usd: 0, c
 function run(repo: string, id: string, result: boolean): void {
   const dir = join(repo, '.supervisor/runs', id);
   mkdirSync(join(dir, 'events.jsonl'), { recursive: true });
-  if (result) writeFileSync(join(dir, 'result.json'), JSON.stringify({ run_id: id, status: 'pass', exit_code: 0, role: 'reviewer', cli: 'claude', started_at: '', metrics }));
+  if (result) {
+    const rest = { output: null, issues: [], git_range: null, branch: null, files_changed: [], worktree: { mode: 'worktree', path: '/w', kept: false }, run_dir: dir };
+    writeFileSync(join(dir, 'result.json'), JSON.stringify({ run_id: id, status: 'pass', exit_code: 0, role: 'reviewer', cli: 'claude', started_at: '', metrics, ...rest }));
+  }
 }
 
 describe('supervisor runs list', () => {

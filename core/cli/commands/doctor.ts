@@ -1,3 +1,4 @@
+import { snakeKeys } from '../../text/snake-keys.ts';
 import { defineCommand } from '../command.ts';
 
 export default defineCommand({
@@ -6,7 +7,7 @@ export default defineCommand({
   async run(_args, ctx) {
     const { runDoctor, renderDoctor } = await import('../../doctor.ts');
     const report = await runDoctor(ctx);
-    ctx.out(ctx.options.json ? JSON.stringify(report, null, 2) : renderDoctor(report));
+    ctx.out(ctx.options.json ? JSON.stringify(snakeKeys(report), null, 2) : renderDoctor(report));
     return 0;
   },
 });

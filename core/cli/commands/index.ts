@@ -11,5 +11,6 @@ import doctor from './doctor.ts';
 import emit from './emit.ts';
 import workflow from './workflow.ts';
 import trust from './trust.ts';
+import gc from './gc.ts';
 
-export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, trust, doctor, emit];
+export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, trust, doctor, gc, emit];

@@ -14,6 +14,7 @@ import { renderTable } from '../table.ts';
 import { readKeyValues } from '../text-arg.ts';
 import { loadRoleArg } from '../role-arg.ts';
 import { createRole } from '../../roles/role.ts';
+import { snakeKeys } from '../../text/snake-keys.ts';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
@@ -61,6 +62,8 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     // Checked once, where the role's token_budget is checked too (BUDGET_INVALID).
     ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
     ...(style ? { style } : {}),
+    // Without a role there is no template around the files: the whole budget is theirs.
+    reserveTemplate: roleName !== undefined,
     tokenizer,
     ...(args['secret-scan'] === false ? { secretScan: false } : {}),
     env: ctx.deps.env,
@@ -71,7 +74,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
   const ms = Math.round(performance.now() - started);
   const output = ctx.options.json
     ? JSON.stringify(
-        {
+        snakeKeys({
           text: packed.text,
           parts: packed.parts,
           pruned: packed.pruned,
@@ -79,7 +82,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
           warnings: packed.warnings,
           estimatedTokens: packed.estimatedTokens,
           budgetTokens: Number.isFinite(packed.budgetTokens) ? packed.budgetTokens : null,
-        },
+        }),
         null,
         2,
       )

@@ -4,6 +4,7 @@
  */
 import type { BuiltPrompt } from '../../prompt/build-prompt.ts';
 import { errors } from '../../errors.ts';
+import { snakeKeys } from '../../text/snake-keys.ts';
 import { defineCommand } from '../command.ts';
 import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
@@ -75,7 +76,7 @@ export default defineCommand({
     });
     if (ctx.options.json) {
       const { prompt, template, outputSchema, instructionFiles, stats } = built;
-      ctx.out(JSON.stringify({ role: role.name, template, outputSchema: outputSchema.name, instructionFiles, prompt, stats }, null, 2));
+      ctx.out(JSON.stringify(snakeKeys({ role: role.name, template, outputSchema: outputSchema.name, instructionFiles, prompt, stats }), null, 2));
     } else {
       ctx.deps.stdout.write(built.prompt);
     }

@@ -1,45 +1,47 @@
+import type { Argv } from 'yargs';
+import type { TokenizerName } from '../../context/tokens.ts';
 import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
-import { positive } from '../numbers.ts';
+import { numberOption, roleSettingArg } from '../numbers.ts';
 import { repoRelative } from '../targets.ts';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Test and tuning knobs read from the environment (documented in README "Running roles"). */
 function envMs(ctx: CliContext, name: string): number | undefined {
   const raw = ctx.deps.env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw errors.usage(`${name} must be a number of milliseconds, got "${raw}"`);
+  // A timer longer than 2^31-1 ms fires at once: refused like --timeout out of range.
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) throw errors.usage(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got "${raw}"`);
   return value;
 }
 
-/** The largest `--retries`: the same bound as a role's config.max_retries (schemas/role.schema.json). */
-async function maxRetries(): Promise<number> {
-  const { readAsset } = await import('../../assets.ts');
-  const asset = readAsset('schemas/role.schema.json');
-  const schema = asset ? (JSON.parse(asset.content) as { properties?: { config?: { properties?: { max_retries?: { maximum?: unknown } } } } }) : {};
-  const max = schema.properties?.config?.properties?.max_retries?.maximum;
-  return typeof max === 'number' ? max : Infinity;
+/** The numeric options, with the role setting each overrides (ranges from the role schema). */
+function numbers(y: Argv): Argv {
+  let out = numberOption(y, 'timeout', "Seconds before the CLI's process tree is ended (default: role config.timeout, else 600)");
+  out = numberOption(out, 'retries', 'Retries after the first attempt (default: role config.max_retries, else 2)');
+  out = numberOption(out, 'gate-timeout', 'Seconds each gate may take (default: role config.gate_timeout, else 300)');
+  return numberOption(out, 'max-cost-usd', 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)');
 }
 
 export default defineCommand({
   command: 'run <role>',
   describe: 'Run a role on a task: pack, prompt, run its CLI in a worktree, validate, gate, retry; print one result',
   builder: (y) =>
-    y
+    numbers(y)
       .positional('role', { type: 'string', describe: 'Role name (supervisor roles list)' })
       .option('task', { type: 'string', demandOption: 'Give the task: --task "<text>", --task @file or --task - (stdin)', describe: 'The task: text, @file, or - for stdin' })
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the task is about (repeatable)' })
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
-      .option('timeout', { type: 'string', describe: "Seconds before the CLI's process tree is ended (default: role config.timeout, else 600)" })
-      .option('retries', { type: 'string', describe: 'Retries after the first attempt (default: role config.max_retries, else 2)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
-      .option('max-cost-usd', { type: 'string', describe: 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)' }),
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
@@ -55,13 +57,16 @@ export default defineCommand({
       env: ctx.deps.env,
       registry: await ctx.registry(),
       cli: typeof args.cli === 'string' ? args.cli : undefined,
-      timeoutSec: positive(args, 'timeout'),
-      retries: positive(args, 'retries', { integer: true, zero: true, max: await maxRetries() }),
+      timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
+      retries: await roleSettingArg(args, 'retries', 'max_retries'),
+      gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
       gates: (args.gate as string[]).map(String),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
-      maxCostUsd: positive(args, 'max-cost-usd'),
       secretScan: args['secret-scan'] !== false,
+      maxCostUsd: await roleSettingArg(args, 'max-cost-usd', 'max_cost_usd'),
+      // yargs has checked it against its choices.
+      ...(args.tokenizer === undefined ? {} : { tokenizer: args.tokenizer as TokenizerName }),
       graceMs: envMs(ctx, 'SUPERVISOR_KILL_GRACE_MS'),
       backoffMs: envMs(ctx, 'SUPERVISOR_RETRY_BACKOFF_MS'),
       onNotice: (message: string) => ctx.warn(`notice: ${message}`),
@@ -70,7 +75,8 @@ export default defineCommand({
     if (args['dry-run'] === true) {
       const { dryRunRole } = await import('../../engine/dry-run.ts');
       const dry = await dryRunRole(options);
-      ctx.out(ctx.options.json ? JSON.stringify(dry, null, 2) : render.renderDryRun(dry));
+      if (ctx.options.json) ctx.out(JSON.stringify(dry, null, 2));
+      else ctx.show(render.renderDryRun(dry));
       return 0;
     }
     const { runRole } = await import('../../engine/run-role.ts');
@@ -88,7 +94,8 @@ export default defineCommand({
           if (line) ctx.progress(line);
         },
       });
-      ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : render.renderResult(result, ctx.deps.cwd));
+      if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
+      else ctx.show(render.renderResult(result, ctx.deps.cwd));
       return result.exit_code;
     } finally {
       stopListening();

@@ -1,18 +1,35 @@
+import { errors } from '../../errors.ts';
+import { parseSince } from '../../text/age.ts';
 import { defineCommand } from '../command.ts';
-import { positive } from '../numbers.ts';
+import { numberOption, positive } from '../numbers.ts';
+import runsTail from './runs-tail.ts';
 
 const DEFAULT_LIMIT = 50;
+const STATUSES = ['pass', 'gaps', 'error', 'running', 'incomplete'] as const;
 
 const list = defineCommand({
   command: 'list',
   describe: 'List the runs of this repository, newest first (status, role, cli, attempts, tokens, cost, duration)',
-  builder: (y) => y.option('limit', { type: 'string', describe: `Show at most this many runs (default ${DEFAULT_LIMIT})` }),
+  builder: (y) =>
+    numberOption(y, 'limit', `Show at most this many runs (default ${DEFAULT_LIMIT})`)
+      .option('role', { type: 'string', describe: 'Only runs of this role' })
+      .option('status', { choices: STATUSES, describe: 'Only runs with this status (or still running, or cut short)' })
+      .option('since', { type: 'string', describe: 'Only runs started since: an age (30m, 12h, 7d, 2w) or a date (2026-11-20)' }),
   async run(args, ctx) {
     const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
+    const since = typeof args.since === 'string' ? parseSince(args.since, new Date()) : undefined;
+    if (since === null) throw errors.usage(`--since expects an age (30m, 12h, 7d, 2w) or a date (2026-11-20), got "${String(args.since)}"`);
     const { listRuns } = await import('../../engine/runs-store.ts');
     const { renderRunsList } = await import('../../engine/render.ts');
-    const runs = listRuns(ctx.repoRoot, limit);
-    ctx.out(ctx.options.json ? JSON.stringify(runs, null, 2) : renderRunsList(runs));
+    const runs = listRuns(ctx.repoRoot, {
+      limit,
+      ...(typeof args.role === 'string' ? { role: args.role } : {}),
+      ...(typeof args.status === 'string' ? { status: args.status } : {}),
+      ...(since ? { since } : {}),
+      onNotice: (message) => ctx.warn(`notice: ${message}`),
+    });
+    if (ctx.options.json) ctx.out(JSON.stringify(runs, null, 2));
+    else ctx.show(renderRunsList(runs));
     return 0;
   },
 });
@@ -24,8 +41,9 @@ const show = defineCommand({
   async run(args, ctx) {
     const { readRun } = await import('../../engine/runs-store.ts');
     const { renderRunShow } = await import('../../engine/render.ts');
-    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
-    ctx.out(ctx.options.json ? JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2) : renderRunShow(record, ctx.deps.cwd));
+    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId), (message) => ctx.warn(`notice: ${message}`));
+    if (ctx.options.json) ctx.out(JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2));
+    else ctx.show(renderRunShow(record, ctx.deps.cwd));
     return 0;
   },
 });
@@ -33,5 +51,5 @@ const show = defineCommand({
 export default defineCommand({
   command: 'runs',
   describe: 'Read back the run log (.supervisor/runs/)',
-  subcommands: [list, show],
+  subcommands: [list, show, runsTail],
 });

@@ -9,6 +9,8 @@ export interface Setting {
   value: string;
   /** Where it came from, for messages: "env SUPERVISOR_REPLAY" or "role field x-replay". */
   from: string;
+  /** For a role field: the role file that gave it (a relative path in it is relative to this file). */
+  roleFile?: string;
 }
 
 /** The non-empty value of env `envName`, else of the role's `extension` field; undefined when neither is set. */
@@ -16,6 +18,7 @@ export function envOrRoleSetting(request: CommandRequest, ctx: AdapterContext, e
   const fromEnv = ctx.env[envName];
   if (fromEnv) return { value: fromEnv, from: `env ${envName}` };
   const fromRole = request.role.extensions[extension];
-  if (typeof fromRole === 'string' && fromRole) return { value: fromRole, from: `role field ${extension}` };
+  const roleFile = request.role.extensionFiles?.[extension];
+  if (typeof fromRole === 'string' && fromRole) return { value: fromRole, from: `role field ${extension}`, ...(roleFile ? { roleFile } : {}) };
   return undefined;
 }

@@ -17,19 +17,20 @@ describe('supervisor pack', () => {
     assert.equal(run.stderr, '');
   });
 
-  it('--json gives text, parts, pruned, notices, warnings and estimatedTokens', async () => {
+  it('--json gives text, parts, pruned, notices, warnings and estimated_tokens (snake_case keys)', async () => {
     const repo = await makeRepo({ 'src/a.ts': 'a\n', 'src/t.ts': 't\n', 'src/big.ts': chars(20000) });
     const run = await runCli(['pack', '--json', '--include', 'src/**', '--target', 'src/t.ts', '--budget', '2000'], { cwd: repo });
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout);
-    assert.deepEqual(Object.keys(out), ['text', 'parts', 'pruned', 'notices', 'warnings', 'estimatedTokens', 'budgetTokens']);
+    assert.deepEqual(Object.keys(out), ['text', 'parts', 'pruned', 'notices', 'warnings', 'estimated_tokens', 'budget_tokens']);
     assert.deepEqual(out.pruned, ['files']);
-    assert.equal(out.budgetTokens, 1000);
+    // No role, no template around the files: the whole budget is theirs.
+    assert.equal(out.budget_tokens, 2000);
     assert.deepEqual(out.parts.map((p: { key: string; files: string[]; pruned: boolean }) => [p.key, p.files, p.pruned]), [
       ['target_file', ['src/t.ts'], false],
       ['files', ['src/a.ts', 'src/big.ts'], true],
     ]);
-    assert.ok(out.estimatedTokens <= 1000);
+    assert.ok(out.estimated_tokens <= 2000);
   });
 
   it('--stats reports parts, totals, pruned, skipped and time on stderr; -o writes the file', async () => {
@@ -48,7 +49,8 @@ describe('supervisor pack', () => {
 
   it('prints each warning once, with --stats too', async () => {
     const repo = await makeRepo({ 'a.ts': 'a\n' });
-    const run = await runCli(['pack', '--stats', '--budget', '500'], { cwd: repo });
+    // A role's template overhead (only a role has one) is more than the budget.
+    const run = await runCli(['pack', '--role', 'reviewer', '--stats', '--budget', '500'], { cwd: repo });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr.split('warning: Template overhead').length - 1, 1, run.stderr);
   });
@@ -72,7 +74,7 @@ describe('supervisor pack', () => {
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout);
     assert.deepEqual(out.parts.map((p: { key: string }) => p.key), ['target_file', 'git_diff', 'imports', 'files']);
-    assert.equal(out.budgetTokens, 19000);
+    assert.equal(out.budget_tokens, 19000);
     assert.doesNotMatch(out.text, /other\.ts/);
   });
 

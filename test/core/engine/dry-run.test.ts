@@ -22,7 +22,7 @@ describe('dryRunRole', () => {
     assert.deepEqual(seen, ['the model flag is ignored by this CLI']);
     assert.deepEqual(dry.notices, seen);
     assert.deepEqual(dry.command.env, { NO_TELEMETRY: '1', EXTRA: 'a b' });
-    assert.match(dry.command_line, / NO_TELEMETRY=1 EXTRA='a b' fake-cli --print < prompt/);
+    assert.match(dry.command_line, /^git -C \S+ worktree add --detach -q \S+ HEAD && cd \S+ && NO_TELEMETRY=1 EXTRA='a b' fake-cli --print < \S+\/stdin\.txt$/);
     assert.deepEqual(dry.workspace, { mode: 'worktree', reason: null });
     assert.equal(h.calls.length, 0);
   });

@@ -35,6 +35,7 @@ describe('runs store', () => {
     c.write('result.json', JSON.stringify({
       run_id: '20260103-000000-implementer-cccccc', role: 'implementer', cli: 'claude', status: 'pass', exit_code: 0, started_at: '2026-01-03T00:00:00.000Z',
       metrics: { attempts: 2, input_tokens: 5, output_tokens: 6, cost_usd: 0.1, cost_known: true, duration_ms: 1500 },
+      output: null, issues: [], git_range: null, branch: null, files_changed: [], worktree: { mode: 'worktree', path: '/w', kept: false }, run_dir: c.dir,
     }));
     // a line cut by a crash must not hide the rest
     c.write('events.jsonl', `${readFileSync(c.eventsFile, 'utf8')}{"ts":"2026`);

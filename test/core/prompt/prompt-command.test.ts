@@ -59,12 +59,12 @@ describe('supervisor prompt', () => {
   it('--json gives the prompt with its template, schema and stats', async () => {
     const result = await runCli(['prompt', 'worker', '--task', 'Do it', '--json'], { cwd: repo });
     assert.equal(result.code, 0, result.stderr);
-    const out = JSON.parse(result.stdout) as { role: string; template: null; outputSchema: string; prompt: string; stats: { promptTokens: number } };
+    const out = JSON.parse(result.stdout) as { role: string; template: null; output_schema: string; prompt: string; stats: { prompt_tokens: number } };
     assert.equal(out.role, 'worker');
     assert.equal(out.template, null);
-    assert.equal(out.outputSchema, 'v2-result');
+    assert.equal(out.output_schema, 'v2-result');
     assert.match(out.prompt, /## Task\n\nDo it/);
-    assert.ok(out.stats.promptTokens > 0);
+    assert.ok(out.stats.prompt_tokens > 0);
   });
 
   it('leaves instruction files out of the prompt when the adapter takes them as arguments', async () => {

@@ -164,7 +164,7 @@ describe('loadRole: merge rules', () => {
       repo: {
         'many.yaml': {
           name: 'many', description: '', cli: 'fixture-cli', system_prompt: 'x', flags: ['ok', 3],
-          context: { token_budget: 100001, git_diff: 'yes' }, config: { max_retries: 11, timeout: 29, coverage_target: -1, max_turns: 0 },
+          context: { token_budget: 100001, git_diff: 'yes' }, config: { max_retries: 11, timeout: 0.5, coverage_target: -1, max_turns: 0 },
         },
       },
     });
@@ -177,8 +177,9 @@ describe('loadRole: merge rules', () => {
 
   for (const [field, ok, bad] of [
     ['context.token_budget', [1000, 100000], [999, 100001, 2000.5]],
-    ['config.max_retries', [1, 10], [0, 11]],
-    ['config.timeout', [30, 3600], [29, 3601]],
+    ['config.max_retries', [0, 10], [-1, 11, 1.5]],
+    ['config.timeout', [1, 2.5, 86400], [0.0001, 0, 86401, 2200000]],
+    ['config.gate_timeout', [1, 86400], [0.5, 86401]],
     ['config.coverage_target', [0, 100], [-1, 101]],
     ['config.max_cost_usd', [0.01, 25], [0, -1]],
   ] as const) {

@@ -101,16 +101,16 @@ describe('supervisor doctor lists the built-in adapters', () => {
     const repo = await makeRepo();
     const run = await runCli(['doctor', '--json'], { cwd: repo, env: { PATH: `${BIN}:${dirname(process.execPath)}` } });
     assert.equal(run.code, 0, run.stderr);
-    const report = JSON.parse(run.stdout) as { adapters: { name: string; found: boolean; version: string | null; quietEnv: Record<string, string>; source: string }[] };
+    const report = JSON.parse(run.stdout) as { adapters: { name: string; found: boolean; version: string | null; quiet_env: Record<string, string>; source: string }[] };
     const byName = new Map(report.adapters.map((a) => [a.name, a]));
     const versions = { claude: '2.1.197 (Claude Code)', codex: 'codex-cli 0.169.0', gemini: '0.61.0', cline: '3.0.65' };
     for (const [name, version] of Object.entries(versions)) {
       const entry = byName.get(name);
       assert.deepEqual([entry?.found, entry?.version], [true, version], name);
       const adapter = adapters.find((a) => a.plugin.name === name)?.plugin as AdapterPlugin;
-      assert.deepEqual(entry?.quietEnv, adapter.quietEnv);
+      assert.deepEqual(entry?.quiet_env, adapter.quietEnv);
     }
-    assert.equal(byName.get('claude')?.quietEnv.DISABLE_TELEMETRY, '1');
+    assert.equal(byName.get('claude')?.quiet_env.DISABLE_TELEMETRY, '1');
     assert.equal(byName.get('replay')?.found, true);
     const text = await runCli(['doctor'], { cwd: repo, env: { PATH: `${BIN}:${dirname(process.execPath)}` } });
     assert.match(text.stdout, /GEMINI_TELEMETRY_ENABLED=false/);

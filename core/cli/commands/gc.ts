@@ -1,0 +1,45 @@
+/** `supervisor gc`: removes old run folders, worktrees of finished runs, and merged `supervisor/*` branches. */
+import { errors } from '../../errors.ts';
+import type { GcReport } from '../../engine/gc.ts';
+import { parseAge } from '../../text/age.ts';
+import { defineCommand } from '../command.ts';
+
+const DEFAULT_AGE = '30d';
+
+function renderGc(report: GcReport): string {
+  const verb = report.dry_run ? 'would remove' : 'removed';
+  const lines = report.removed.map((item) => `${verb} ${item.kind} ${item.name} (${item.reason})`);
+  lines.push(...report.kept.map((item) => `kept ${item.kind} ${item.name}: ${item.reason}`));
+  const count = (kind: string) => report.removed.filter((i) => i.kind === kind).length;
+  lines.push(`${report.dry_run ? 'dry run: nothing removed; would remove' : 'removed'} ${count('run')} run folder(s), ${count('worktree')} worktree(s), ${count('branch')} branch(es)`);
+  return lines.join('\n');
+}
+
+export default defineCommand({
+  command: 'gc',
+  describe: 'Remove old run folders, worktrees of runs that are over, and merged supervisor/* branches',
+  builder: (y) =>
+    y
+      .option('older-than', { type: 'string', describe: `Age of run folders (and unmerged branches, with --include-unmerged) to remove: 12h, 7d, 2w (default ${DEFAULT_AGE})` })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be removed; remove nothing' })
+      .option('include-unmerged', { type: 'boolean', default: false, describe: 'Also delete old branches with unmerged work and worktrees with uncommitted changes' })
+      .option('include-workflows', { type: 'boolean', default: false, describe: 'Also consider branches of workflows (supervisor/wf/...) whose workflow finished with a pass' }),
+  async run(args, ctx) {
+    const age = typeof args['older-than'] === 'string' ? args['older-than'] : DEFAULT_AGE;
+    const olderThanMs = parseAge(age);
+    if (olderThanMs === null) throw errors.usage(`--older-than expects an age such as 12h, 7d or 2w, got "${age}"`);
+    const { collectGarbage } = await import('../../engine/gc.ts');
+    const report = await collectGarbage({
+      repoRoot: ctx.repoRoot,
+      olderThanMs,
+      now: new Date(),
+      dryRun: args['dry-run'] === true,
+      includeUnmerged: args['include-unmerged'] === true,
+      includeWorkflows: args['include-workflows'] === true,
+      env: ctx.deps.env,
+    });
+    if (ctx.options.json) ctx.out(JSON.stringify(report, null, 2));
+    else ctx.show(renderGc(report));
+    return 0;
+  },
+});

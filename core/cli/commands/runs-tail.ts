@@ -1,0 +1,77 @@
+/**
+ * `supervisor runs tail <run-id|last> [-f]`: a run's events and its CLI's output so far; with
+ * -f, keeps following until the run finishes (or its process is gone, or Ctrl-C).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FollowItem } from '../../engine/run-follow.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+
+const POLL_MS = 200;
+
+function renderItem(item: FollowItem, describe: (e: FollowItem & { kind: 'event' }) => string): string {
+  if (item.kind === 'event') return describe(item);
+  const tag = `[${item.attempt} ${item.stream === 'stdout' ? 'out' : 'err'}]`;
+  return item.text
+    .split('\n')
+    .map((line) => `${tag} ${line}`)
+    .join('\n');
+}
+
+export default defineCommand({
+  command: 'tail <run-id>',
+  describe: 'Show a run\'s events and its CLI\'s output as they arrive (a run id, a unique part of one, or "last"); -f follows it',
+  builder: (y) =>
+    y
+      .positional('run-id', { type: 'string' })
+      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following until the run finishes (or Ctrl-C)' }),
+  async run(args, ctx) {
+    const { readRun, alive } = await import('../../engine/runs-store.ts');
+    const { RunFollower } = await import('../../engine/run-follow.ts');
+    const { describeLoggedEvent } = await import('../../engine/render.ts');
+    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
+    const follower = new RunFollower(record.summary.run_dir);
+    const print = (items: FollowItem[]) => {
+      for (const item of items) {
+        if (ctx.options.json) ctx.out(JSON.stringify(item.kind === 'event' ? item.event : { kind: 'output', attempt: item.attempt, stream: item.stream, text: item.text }));
+        else ctx.show(renderItem(item, (e) => `${e.event.ts.slice(11, 23)}  ${describeLoggedEvent(e.event)}`));
+      }
+    };
+    const pid = record.events.find((e) => e.kind === 'run_started')?.pid;
+    if (!args.follow) {
+      print(follower.poll(true));
+      return 0;
+    }
+    return follow(ctx, follower, print, () => alive(pid));
+  },
+});
+
+async function follow(
+  ctx: CliContext,
+  follower: { poll(flush?: boolean): FollowItem[]; finished: boolean },
+  print: (items: FollowItem[]) => void,
+  running: () => boolean,
+): Promise<number> {
+  const stop = new AbortController();
+  const stopListening = ctx.deps.onInterrupt(() => stop.abort());
+  try {
+    for (;;) {
+      // Whether the process is alive is read before the files, so nothing it wrote last is missed.
+      const stillRunning = running();
+      print(follower.poll());
+      if (follower.finished || !stillRunning) {
+        print(follower.poll(true));
+        if (!follower.finished) ctx.warn('notice: the run\'s process is gone and the run did not finish (incomplete)');
+        return 0;
+      }
+      if (stop.signal.aborted) return 130;
+      await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
+      if (stop.signal.aborted) {
+        print(follower.poll(true));
+        return 130;
+      }
+    }
+  } finally {
+    stopListening();
+  }
+}

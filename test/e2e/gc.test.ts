@@ -1,0 +1,90 @@
+/** Issue 14 item 7: `supervisor gc` removes what is of no use and keeps every piece of unmerged or live work. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { git, makeRepo } from '../helpers/git-repo.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { fenced, replies, runJson } from './_run.ts';
+import { writeRun } from './_runs-fixture.ts';
+
+interface Report {
+  dry_run: boolean;
+  removed: { kind: string; name: string; reason: string }[];
+  kept: { kind: string; name: string; reason: string }[];
+}
+
+async function gc(repo: string, ...argv: string[]): Promise<Report> {
+  const out = await runCli(['gc', '--json', ...argv], { cwd: repo });
+  assert.equal(out.code, 0, out.stderr);
+  return JSON.parse(out.stdout) as Report;
+}
+
+const branches = (repo: string) => git(repo, 'branch', '--list', 'supervisor/*', '--format=%(refname:short)').split('\n').filter(Boolean).sort();
+
+describe('supervisor gc', () => {
+  it('removes old run folders, worktrees of finished runs and merged branches; keeps unmerged, live and workflow work', async () => {
+    const repo = await makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    const reply = await replies(fenced({ status: 'SUCCESS', action_taken: 'changed a' }));
+    const kept = await runJson(repo, ['implementer', '--task', 'change a', '--keep-worktree'], {
+      FAKE_CLI_REPLY_FILE: reply,
+      FAKE_CLI_EDITS: JSON.stringify({ 'src/a.ts': 'export const a = 2;\n' }),
+    });
+    assert.equal(kept.code, 0, kept.stderr);
+    const unmerged = kept.result.branch!;
+    const worktree = kept.result.worktree.path;
+    git(repo, 'branch', 'supervisor/20200101-000000-reviewer-aaaaaa', 'HEAD'); // merged: nothing of its own
+    git(repo, 'branch', 'supervisor/wf/w1/task-1', 'HEAD');
+    writeRun(repo, '20200101-000000-reviewer-aaaaaa', { started: '2020-01-01T00:00:00.000Z', status: 'pass' });
+    writeRun(repo, '20200102-000000-reviewer-bbbbbb', { started: '2020-01-02T00:00:00.000Z', pid: process.pid }); // live
+
+    const dry = await gc(repo, '--older-than', '7d', '--dry-run');
+    assert.equal(dry.dry_run, true);
+    assert.deepEqual(dry.removed.map((i) => `${i.kind} ${i.name}`).sort(), [
+      'branch supervisor/20200101-000000-reviewer-aaaaaa',
+      `run 20200101-000000-reviewer-aaaaaa`,
+      `worktree ${worktree}`,
+    ]);
+    assert.ok(existsSync(worktree));
+    assert.equal(branches(repo).length, 3);
+
+    const done = await gc(repo, '--older-than', '7d');
+    assert.equal(existsSync(worktree), false);
+    assert.equal(existsSync(join(repo, '.supervisor/runs/20200101-000000-reviewer-aaaaaa')), false);
+    assert.ok(existsSync(join(repo, '.supervisor/runs/20200102-000000-reviewer-bbbbbb')), 'a live run stays');
+    assert.ok(existsSync(kept.result.run_dir), 'a recent run stays');
+    assert.deepEqual(branches(repo), [unmerged, 'supervisor/wf/w1/task-1'].sort());
+    assert.match(done.kept.find((i) => i.name === 'supervisor/wf/w1/task-1')!.reason, /workflow/);
+    assert.match(done.kept.find((i) => i.name === unmerged)!.reason, /unmerged work/);
+
+    // Old unmerged work goes only when asked; a workflow branch only when its workflow passed.
+    const asked = await gc(repo, '--older-than', '0s', '--include-unmerged', '--include-workflows');
+    assert.deepEqual(branches(repo), ['supervisor/wf/w1/task-1']);
+    assert.match(asked.kept.find((i) => i.name === 'supervisor/wf/w1/task-1')!.reason, /not finished with a pass/);
+    const wfDir = join(repo, '.supervisor/workflows/w1');
+    mkdirSync(wfDir, { recursive: true });
+    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ status: 'pass' }));
+    await gc(repo, '--include-workflows');
+    assert.deepEqual(branches(repo), []);
+  });
+
+  it('keeps a worktree with uncommitted changes unless asked', async () => {
+    const repo = await makeRepo();
+    const reply = await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED', issues: [] }));
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--keep-worktree'], { FAKE_CLI_REPLY_FILE: reply });
+    const worktree = run.result.worktree.path;
+    writeFileSync(join(worktree, 'notes.txt'), 'mine\n');
+    const first = await gc(repo);
+    assert.ok(existsSync(join(worktree, 'notes.txt')));
+    assert.match(first.kept.find((i) => i.name === worktree)!.reason, /uncommitted changes/);
+    await gc(repo, '--include-unmerged');
+    assert.equal(existsSync(worktree), false);
+  });
+
+  it('refuses an age it cannot read', async () => {
+    const repo = await makeRepo();
+    const out = await runCli(['gc', '--older-than', 'soon'], { cwd: repo });
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /--older-than expects an age/);
+  });
+});
