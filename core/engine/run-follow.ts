@@ -37,8 +37,19 @@ export class RunFollower {
     this.dir = runDir;
   }
 
-  /** What appeared since the last call: events first, then output, whole lines only unless `flush`. */
+  /**
+   * What appeared since the last call: events, then output, whole lines only unless `flush`. A
+   * run's output is all written before it finishes, so output read in the same call as
+   * `run_finished` is placed before that event.
+   */
   poll(flush = false): FollowItem[] {
+    const events = this.events(flush);
+    const end = events.findIndex((item) => item.kind === 'event' && item.event.kind === 'run_finished');
+    const outputs = this.outputs(flush);
+    return end < 0 ? [...events, ...outputs] : [...events.slice(0, end), ...outputs, ...events.slice(end)];
+  }
+
+  private events(flush: boolean): FollowItem[] {
     const items: FollowItem[] = [];
     for (const line of this.lines('events.jsonl', flush)) {
       try {
@@ -49,6 +60,11 @@ export class RunFollower {
         // a line cut by a crash: skipped, as runs show does
       }
     }
+    return items;
+  }
+
+  private outputs(flush: boolean): FollowItem[] {
+    const items: FollowItem[] = [];
     if (!existsSync(this.dir)) return items;
     const outputs = readdirSync(this.dir)
       .map((name) => ({ name, match: OUTPUT_FILE.exec(name) }))

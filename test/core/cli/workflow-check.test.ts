@@ -37,7 +37,7 @@ describe('supervisor workflow check', () => {
     const repo = await makeRepo();
     assert.equal((await runCli(['plugins', 'new', 'plan-reader', 'todo'], { cwd: repo })).code, 0);
     await writeFile(join(repo, 'week.todo'), '- [ ] fix-login: Fix the login bug\n- [ ] docs: Write the docs\n');
-    const run = await runCli(['workflow', 'check', 'week.todo', '--json'], { cwd: repo });
+    const run = await runCli(['workflow', 'check', 'week.todo', '--json'], { cwd: repo, trust: true });
     assert.equal(run.code, 0, run.stderr);
     const plan = JSON.parse(run.stdout) as { source: { reader: string }; tasks: { id: string }[] };
     assert.equal(plan.source.reader, 'todo');
