@@ -64,6 +64,8 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     graceMs: settings.graceMs,
     maxOutputBytes: settings.maxOutputBytes,
     signal: env.signal,
+    // The process group, on disk before the CLI can do anything: a later run's recovery ends it.
+    onSpawn: ({ pid, pgid }) => log.event('cli_started', { attempt, pid, pgid }),
   });
   log.write(`attempt-${attempt}.stdout`, proc.stdout);
   log.write(`attempt-${attempt}.stderr`, proc.stderr);

@@ -1,13 +1,18 @@
 /**
  * Isolation: each run gets its own git worktree, detached at HEAD, under
  * `.supervisor/worktrees/<run-id>`. Afterwards changes (untracked files included) are
- * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched.
- * Outside a git repository (or when asked) the run happens in place, and says so.
+ * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched: every
+ * git command for the worktree is bound to it (bound-git.ts), and checked before committing.
+ * Outside a git repository (or when asked) the run happens in place, and says so. A bare
+ * repository is refused: it has no checkout, and in place the CLI would write into git's files.
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errors } from '../errors.ts';
+import { boundGit, locateWorktree, verifyWorktree, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
+import { contentNotices, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
 
 export interface Workspace {
   mode: 'worktree' | 'in-place';
@@ -17,10 +22,16 @@ export interface Workspace {
   base: string | null;
   /** Why the run is in place, when it is. */
   reason: string | null;
+  /** Where the worktree's git dir is (found when it was made); git for it is bound to this. */
+  git?: BoundWorktree;
+  /** The branch the worktree must stay on and commit to (a caller's); undefined: detached, committed on `supervisor/<run-id>`. */
+  branch?: string;
 }
 
 export interface RepoState {
   isRepo: boolean;
+  /** A bare repository, or the inside of a .git folder: no checkout to work in. */
+  bare?: boolean;
   /** HEAD's commit, or null in a repository without commits. */
   head: string | null;
   /** The checkout has uncommitted changes (they are not in a worktree made from HEAD). */
@@ -48,11 +59,13 @@ export async function inspectRepo(dir: string, options: InspectOptions = {}): Pr
   const { env } = options;
   // Independent questions, asked at once (outside a repository the last two just fail).
   const [inside, head, status] = await Promise.all([
-    git(dir, ['rev-parse', '--is-inside-work-tree'], env),
+    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir'], env),
     git(dir, ['rev-parse', '--verify', '-q', 'HEAD'], env),
-    options.dirty === false ? null : git(dir, ['status', '--porcelain', '-z'], env),
+    options.dirty === false ? null : git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z'], env),
   ]);
-  if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
+  const [worktree, bare, inGitDir] = inside.stdout.trim().split('\n');
+  if (inside.ok && worktree !== 'true' && (bare === 'true' || inGitDir === 'true')) return { isRepo: false, bare: true, head: null, dirty: false };
+  if (!inside.ok || worktree !== 'true') return { isRepo: false, head: null, dirty: false };
   return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && status.stdout.length > 0 };
 }
 
@@ -77,6 +90,7 @@ export interface OpenWorkspaceOptions {
 
 export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
   const { repoRoot, repo, env } = options;
+  if (repo.bare) throw errors.bareRepository(repoRoot);
   const reason = inPlaceReason(options.useWorktree, repo);
   if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
   const path = join(options.worktreesDir, options.runId);
@@ -84,6 +98,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const existed = existsSync(path);
   try {
     await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head], env);
+    workspace.git = await locateWorktree(repoRoot, path, env);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
     if (!existed) await closeWorkspace(repoRoot, workspace, env).catch(() => {});
@@ -94,31 +109,83 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
 
 const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
+export interface SaveOptions {
+  runId: string;
+  message: string;
+  /** The main checkout (where a submodule's commits may already exist). */
+  repoRoot: string;
+  env?: GitEnv;
+  /** Stops between git steps (Ctrl-C during the commit). */
+  signal?: AbortSignal;
+}
+
+export interface SavedWorkspace {
+  changes: WorkspaceChanges | null;
+  /** What the commit could not hold (submodule work, nested repositories, ignored files). */
+  notices: string[];
+  /** Keep the worktree: it holds work the commit does not. */
+  keep: boolean;
+}
+
+function stopIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw errors.interrupted();
+}
+
 /**
- * Commits whatever the CLI left in the worktree (including commits it made itself) and
- * points `supervisor/<run-id>` at the result. Returns null when nothing changed.
+ * Commits whatever the CLI left in the worktree (including commits it made itself) and points
+ * the run's branch at the result, with git bound to the worktree and only after checking it
+ * is still the worktree it was (WORKSPACE_BROKEN otherwise: nothing committed). A branch that
+ * cannot be made (a name clash) is COMMIT_FAILED; the commit stays in the kept worktree.
  */
-export async function commitWorkspace(workspace: Workspace, runId: string, message: string, env?: GitEnv): Promise<WorkspaceChanges | null> {
-  if (workspace.mode !== 'worktree' || !workspace.base) return null;
-  const cwd = workspace.path;
-  const run = (args: string[]) => gitOrThrow(cwd, args, env);
+export async function saveWorkspace(workspace: Workspace, options: SaveOptions): Promise<SavedWorkspace> {
+  const nothing: SavedWorkspace = { changes: null, notices: [], keep: false };
+  if (workspace.mode !== 'worktree' || !workspace.base) return nothing;
+  if (!workspace.git) throw errors.workspaceBroken(workspace.path, 'where its git dir is was never recorded, so git cannot be bound to it');
+  const expected = { base: workspace.base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
+  const broken = await verifyWorktree(workspace.git, expected, options.env);
+  if (broken) throw errors.workspaceBroken(workspace.path, broken);
+  stopIfAborted(options.signal);
+  const bound = boundGit(workspace.git, options.env);
   // The common read-only case (reviewers, planners) costs two parallel git calls.
-  const [status, before] = await Promise.all([run(['status', '--porcelain', '-z']), run(['rev-parse', 'HEAD'])]);
-  if (status === '' && before.trim() === workspace.base) return null;
-  await run(['add', '-A']);
-  const staged = await git(cwd, ['diff', '--cached', '--quiet'], env);
+  const [status, before] = await Promise.all([
+    bound.runOrThrow(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
+    bound.runOrThrow(['rev-parse', 'HEAD']),
+  ]);
+  const contents = readContents(status, workspace.path);
+  const keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
+  const notices = contentNotices(contents, `the worktree is kept at ${workspace.path}`);
+  if (!contents.changed && before.trim() === workspace.base) return { changes: null, notices, keep };
+  stopIfAborted(options.signal);
+  await bound.runOrThrow(['add', '-A']);
+  const nested = new Set(contents.nestedRepos);
+  const dropped = (await unstageMissingGitlinks(bound, workspace.base, options.repoRoot, options.env)).filter((d) => !nested.has(d.replace(/ \(commit [0-9a-f]+\)$/, '')));
+  if (dropped.length) notices.push(`not committed: gitlink${dropped.length > 1 ? 's' : ''} to commits that exist only inside the worktree: ${dropped.join(', ')}; the worktree is kept at ${workspace.path}`);
+  stopIfAborted(options.signal);
+  const staged = await bound.run(['diff', '--cached', '--quiet']);
   if (!staged.ok) {
-    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
-    const first = await git(cwd, commit, env);
+    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', options.message];
+    const first = await bound.run(commit);
     // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
-    if (!first.ok) await run([...FALLBACK_IDENTITY, ...commit]);
+    if (!first.ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
   }
-  const head = (await run(['rev-parse', 'HEAD'])).trim();
-  if (head === workspace.base) return null;
-  const branch = branchName(runId);
-  await run(['branch', branch, head]);
-  const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
-  return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
+  const head = (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
+  const keepAll = keep || dropped.length > 0;
+  if (head === workspace.base) return { changes: null, notices, keep: keepAll };
+  stopIfAborted(options.signal);
+  const branch = workspace.branch ?? branchName(options.runId);
+  if (workspace.branch === undefined) {
+    // Never moves an existing branch: one the CLI made under the run's name, or a branch
+    // named `supervisor` (which makes every `supervisor/...` name impossible), is a failure.
+    const made = await bound.run(['branch', '--no-track', branch, head]);
+    if (!made.ok) throw errors.commitFailed(workspace.path, `the branch ${branch} could not be created at commit ${head} (${made.stderr.trim().split('\n')[0]})`);
+  }
+  const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
+  return { changes: { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep: keepAll };
+}
+
+/** saveWorkspace's changes alone (null when nothing changed); its notices are dropped. */
+export async function commitWorkspace(workspace: Workspace, runId: string, message: string, env?: GitEnv, repoRoot = workspace.path): Promise<WorkspaceChanges | null> {
+  return (await saveWorkspace(workspace, { runId, message, env, repoRoot })).changes;
 }
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */

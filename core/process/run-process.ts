@@ -21,6 +21,12 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
   /** Aborting ends the process tree and marks the result interrupted. */
   signal?: AbortSignal;
+  /**
+   * Called once the process has started, with its pid and process group (the same number:
+   * it leads a group of its own). The engine records the group in the run log, so a later
+   * run can end whatever a killed run left behind.
+   */
+  onSpawn?: (started: { pid: number; pgid: number }) => void;
 }
 
 export interface RunProcessResult extends ProcessResult {
@@ -60,6 +66,20 @@ class CappedBuffer {
   }
 }
 
+/** Process groups this process started that are still running, and whether each has an abort signal of its own. */
+const live = new Map<number, { abortable: boolean }>();
+
+/**
+ * Ends every process group started here that is still running (a stop signal arrived).
+ * exceptAbortable: leave those that will be ended through their own abort signal, with its
+ * grace period (the CLI, the gates).
+ */
+export function endLiveProcessGroups(options: { exceptAbortable?: boolean } = {}): void {
+  for (const [pid, { abortable }] of live) {
+    if (!(options.exceptAbortable && abortable)) killGroup(pid, 'SIGTERM');
+  }
+}
+
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
@@ -93,6 +113,11 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       // Some spawn errors are thrown rather than emitted (E2BIG, EINVAL, ...): a value too.
       resolve(notStarted(error, started));
       return;
+    }
+    const pid = child.pid;
+    if (pid !== undefined) {
+      live.set(pid, { abortable: options.signal !== undefined });
+      options.onSpawn?.({ pid, pgid: pid }); // detached: it leads a process group of its own
     }
     let killTimer: NodeJS.Timeout | undefined;
     const terminate = () => {
@@ -136,6 +161,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       spawnError = error;
     });
     child.on('close', (code, signal) => {
+      if (pid !== undefined) live.delete(pid);
       if (timer) clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       if (pipeTimer) clearTimeout(pipeTimer);

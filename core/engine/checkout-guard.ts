@@ -1,0 +1,121 @@
+/**
+ * What a CLI did outside its worktree. The user's checkout (HEAD, its branch, the index,
+ * `git status`, the content of every changed or untracked file) and the repository's branch
+ * list are recorded before the CLI starts and compared after: any difference is named.
+ * `.supervisor/` is supervisor's own (run logs, worktrees) and is left out, as are the
+ * `supervisor/<run-id>` branches that runs (this one or others in parallel) create.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, type GitEnv } from './git.ts';
+import { isRunId } from './run-id.ts';
+
+/** Files bigger than this are compared by size and modification time, not content. */
+const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Beyond this many changed files only `git status` is compared. */
+const HASH_MAX_FILES = 5000;
+const SHOWN = 8;
+
+export interface CheckoutState {
+  head: string;
+  branch: string;
+  index: string;
+  /** Path → the status letters and a fingerprint of the file as it is. */
+  files: Map<string, string>;
+  /** refs/heads/<name> → commit, without supervisor's own run branches. */
+  branches: Map<string, string>;
+}
+
+function fingerprint(path: string): string {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink() || !stat.isFile()) return `${stat.mode}`;
+    if (stat.size > HASH_LIMIT_BYTES) return `${stat.mode} ${stat.size} ${stat.mtimeMs}`;
+    return `${stat.mode} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+/** `status --porcelain -z` records → path → "XY fingerprint". */
+function readStatus(root: string, status: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const records = status.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    if (record.length < 4) continue;
+    const xy = record.slice(0, 2);
+    const path = record.slice(3);
+    if (xy[0] === 'R' || xy[0] === 'C') i++; // the original path follows
+    files.set(path, files.size < HASH_MAX_FILES ? `${xy} ${fingerprint(join(root, path))}` : xy);
+  }
+  return files;
+}
+
+function readBranches(refs: string): Map<string, string> {
+  const branches = new Map<string, string>();
+  for (const line of refs.split('\n')) {
+    const [id, name] = line.split(' ');
+    if (!id || !name) continue;
+    const short = name.replace(/^refs\/heads\//, '');
+    if (short.startsWith('supervisor/') && isRunId(short.slice('supervisor/'.length))) continue;
+    branches.set(short, id);
+  }
+  return branches;
+}
+
+export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
+  const run = async (args: string[]) => {
+    const result = await git(root, ['--no-optional-locks', ...args], env);
+    return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
+  };
+  const [head, branch, index, status, refs] = await Promise.all([
+    run(['rev-parse', '-q', '--verify', 'HEAD']),
+    run(['symbolic-ref', '-q', 'HEAD']),
+    run(['ls-files', '--stage', '-z']),
+    run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ':(exclude,top).supervisor']),
+    run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
+  ]);
+  return {
+    head: head.trim(),
+    branch: branch.trim(),
+    index: createHash('sha256').update(index).digest('hex'),
+    files: readStatus(root, status),
+    branches: readBranches(refs),
+  };
+}
+
+function list(names: string[]): string {
+  const shown = names.slice(0, SHOWN).join(', ');
+  return names.length > SHOWN ? `${shown} and ${names.length - SHOWN} more` : shown;
+}
+
+export interface CheckoutChanges {
+  /** What changed in the user's checkout or branch list, one phrase each (empty: nothing). */
+  changes: string[];
+  /** Branches that appeared (named in `changes` too). */
+  createdBranches: string[];
+}
+
+/**
+ * What differs between two records. `ownBranches`: branches the run's own worktree is on
+ * (a CLI that commits on a branch of its own inside its worktree): named, not counted.
+ */
+export function compareCheckout(before: CheckoutState, after: CheckoutState, ownBranches: string[] = []): CheckoutChanges {
+  const changes: string[] = [];
+  const short = (ref: string) => ref.replace(/^refs\/heads\//, '') || 'a detached HEAD';
+  if (before.branch !== after.branch) changes.push(`the checkout switched from ${short(before.branch)} to ${short(after.branch)}`);
+  else if (before.head !== after.head) changes.push(`HEAD moved from ${before.head.slice(0, 12)} to ${after.head.slice(0, 12)}`);
+  const files = [...new Set([...before.files.keys(), ...after.files.keys()])].filter((f) => before.files.get(f) !== after.files.get(f)).sort();
+  if (files.length) changes.push(`files changed: ${list(files)}`);
+  if (before.index !== after.index) changes.push('the index (staged changes) changed');
+  const created = [...after.branches.keys()].filter((b) => !before.branches.has(b)).sort();
+  const foreign = created.filter((b) => !ownBranches.includes(b));
+  if (foreign.length) changes.push(`branches created: ${list(foreign)}`);
+  const moved = [...before.branches.keys()].filter((b) => after.branches.has(b) && after.branches.get(b) !== before.branches.get(b)).sort();
+  if (moved.length) changes.push(`branches moved: ${list(moved)}`);
+  const deleted = [...before.branches.keys()].filter((b) => !after.branches.has(b)).sort();
+  if (deleted.length) changes.push(`branches deleted: ${list(deleted)}`);
+  return { changes, createdBranches: created };
+}
