@@ -5,7 +5,7 @@
  * with setsid). A recorded group is only ended while it still holds a process of that run:
  * after the run died, its group number may have been given to someone else.
  */
-import { groupAlive, membersOfGroup, processesTaggedWith, signalPids } from '../process/tagged-processes.ts';
+import { groupAlive, membersOfGroup, processesTaggedWith, running, signalPids } from '../process/tagged-processes.ts';
 
 const RUN_TAG = 'SUPERVISOR_RUN_ID';
 const POLL_MS = 50;
@@ -28,14 +28,7 @@ function runGroup(runId: string, pgid: number): number[] {
 }
 
 function stillRunning(targets: number[]): number[] {
-  return targets.filter((target) => {
-    try {
-      process.kill(target, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  });
+  return targets.filter((target) => (target < 0 ? groupAlive(-target) : running(target)));
 }
 
 async function waitGone(targets: number[], ms: number): Promise<number[]> {

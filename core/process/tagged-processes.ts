@@ -4,7 +4,7 @@
  * carries `SUPERVISOR_RUN_ID=<run-id>`, so on Linux they can be found through /proc and
  * ended. Elsewhere (no /proc) nothing is found; the process-group kill still applies.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 function environOf(pid: number): string | null {
   try {
@@ -14,15 +14,33 @@ function environOf(pid: number): string | null {
   }
 }
 
-function groupOf(pid: number): number | null {
+/** "pid (comm) state ppid pgrp ...": the fields after comm (which may hold spaces and parentheses). */
+function statFields(pid: number): string[] | null {
   try {
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ")".
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pgrp = Number(fields[2]);
-    return Number.isInteger(pgrp) ? pgrp : null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
+  }
+}
+
+function groupOf(pid: number): number | null {
+  const pgrp = Number(statFields(pid)?.[2]);
+  return Number.isInteger(pgrp) ? pgrp : null;
+}
+
+/**
+ * The process exists and is not a zombie (dead, waiting for its parent to collect it: an
+ * orphan's new parent may take a moment). Without /proc: whether signal 0 reaches it.
+ */
+export function running(pid: number): boolean {
+  const state = statFields(pid)?.[0];
+  if (state !== undefined) return state !== 'Z' && state !== 'X';
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' && !existsSync('/proc/self/stat');
   }
 }
 
@@ -37,18 +55,20 @@ function allPids(): number[] {
 /** Pids (never this process) whose environment holds `name=value` exactly. */
 export function processesTaggedWith(name: string, value: string): number[] {
   const needle = `${name}=${value}`;
-  return allPids().filter((pid) => pid !== process.pid && (environOf(pid)?.split('\0').includes(needle) ?? false));
+  return allPids().filter((pid) => pid !== process.pid && (environOf(pid)?.split('\0').includes(needle) ?? false) && running(pid));
 }
 
-/** Pids (never this process) in process group `pgid`; null when /proc cannot say. */
+/** Running pids (never this process, no zombies) in process group `pgid`; null when /proc cannot say. */
 export function membersOfGroup(pgid: number): number[] | null {
   const pids = allPids();
   if (pids.length === 0) return null;
-  return pids.filter((pid) => pid !== process.pid && groupOf(pid) === pgid);
+  return pids.filter((pid) => pid !== process.pid && groupOf(pid) === pgid && running(pid));
 }
 
-/** Whether any process is in group `pgid` (signal 0 to the group). */
+/** Whether any running process is in group `pgid`. */
 export function groupAlive(pgid: number): boolean {
+  const members = membersOfGroup(pgid);
+  if (members !== null) return members.length > 0;
   try {
     process.kill(-pgid, 0);
     return true;
