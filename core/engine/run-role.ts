@@ -70,7 +70,8 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const verdict = judge(loop);
   await endLeftovers(runId, prepared.settings.graceMs, notice);
   if (checkout) {
-    const escaped = await escapedChanges(options, workspace, checkout);
+    const { escaped, ownBranches } = await escapedChanges(options, workspace, checkout);
+    if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
     if (escaped) {
       notice(escaped);
       if (verdict.failure?.class !== 'interrupted') overrule(verdict, { class: 'escaped_worktree', detail: escaped });
@@ -181,15 +182,19 @@ async function endLeftovers(runId: string, graceMs: number, notice: (m: string) 
   if (ended.remaining.length) notice(`could not end processes of the run: ${describeTargets(ended.remaining)}`);
 }
 
-/** What the CLI changed in the user's checkout or branch list, as one sentence; null when nothing. */
-async function escapedChanges(options: RunRoleOptions, workspace: Workspace, before: CheckoutState): Promise<string | null> {
-  const [after, own] = await Promise.all([
+/**
+ * What the CLI changed in the user's checkout or branch list, as one sentence (null: nothing),
+ * and the branches it created that its own worktree is on (named, not a failure).
+ */
+async function escapedChanges(options: RunRoleOptions, workspace: Workspace, before: CheckoutState): Promise<{ escaped: string | null; ownBranches: string[] }> {
+  const [after, head] = await Promise.all([
     recordCheckout(options.repoRoot, options.env),
     workspace.git ? boundGit(workspace.git, options.env).run(['symbolic-ref', '-q', '--short', 'HEAD']) : null,
   ]);
-  const { changes } = compareCheckout(before, after, own?.ok ? [own.stdout.trim()] : []);
-  if (changes.length === 0) return null;
-  return `the CLI changed your repository outside its worktree: ${changes.join('; ')}`;
+  const own = head?.ok ? [head.stdout.trim()] : [];
+  const { changes, createdBranches } = compareCheckout(before, after, own);
+  const ownBranches = createdBranches.filter((b) => own.includes(b));
+  return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches };
 }
 
 interface Verdict {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, locateWorktree, verifyWorktree, type BoundWorktree } from './bound-git.ts';
+import { boundGit, locateWorktree, verifyWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
 import { contentNotices, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
 
@@ -127,6 +127,14 @@ export interface SavedWorkspace {
   keep: boolean;
 }
 
+/**
+ * The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even the
+ * user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
+ */
+async function detachHead(bound: BoundGit, head: string): Promise<void> {
+  if ((await bound.run(['symbolic-ref', '-q', 'HEAD'])).ok) await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', head]);
+}
+
 function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw errors.interrupted();
 }
@@ -156,6 +164,7 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   const notices = contentNotices(contents, `the worktree is kept at ${workspace.path}`);
   if (!contents.changed && before.trim() === workspace.base) return { changes: null, notices, keep };
   stopIfAborted(options.signal);
+  if (workspace.branch === undefined) await detachHead(bound, before.trim());
   await bound.runOrThrow(['add', '-A']);
   const nested = new Set(contents.nestedRepos);
   const dropped = (await unstageMissingGitlinks(bound, workspace.base, options.repoRoot, options.env)).filter((d) => !nested.has(d.replace(/ \(commit [0-9a-f]+\)$/, '')));

@@ -193,6 +193,19 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('item 2: a branch the CLI made for itself inside its worktree is named, not a failure; the run commits detached', async () => {
+    const repo = await userRepo();
+    const before = snapshotCheckout(repo);
+    const f = await fakes(`Done.\n\n${IMPLEMENTED}`);
+    const result = await run(repo, 'implementer', f, { FAKE_CLI_SH: 'git checkout -q -b cli-branch', FAKE_CLI_EDITS: JSON.stringify({ 'a.txt': 'changed\n' }) });
+    assert.equal(result.code, 0, result.stderr);
+    const r = JSON.parse(result.stdout) as Result;
+    assert.match(r.notices.join('\n'), /the CLI created branch cli-branch in your repository/);
+    assert.equal(git(repo, 'rev-parse', 'cli-branch'), git(repo, 'rev-parse', 'main'), "supervisor's commit did not move the CLI's branch");
+    assert.equal(git(repo, 'show', `${r.branch}:a.txt`), 'changed\n');
+    assertCheckoutUnchanged(repo, before);
+  });
+
   // ---- item 3: no process outlives its run --------------------------------------------------------
 
   for (const [signal, code] of [['SIGHUP', 129], ['SIGTERM', 143]] as const) {

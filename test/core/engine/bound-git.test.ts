@@ -74,4 +74,14 @@ describe('git bound to a worktree', () => {
     assertCheckoutUnchanged(repo, before);
     assert.equal(readFileSync(join(repo, 'a.txt'), 'utf8'), 'the user is editing this\n');
   });
+
+  it("never moves a branch the CLI checked out in the worktree (even the user's own): the run's commit is made detached", async () => {
+    const { repo, ws } = await opened();
+    const main = git(repo, 'rev-parse', 'main').trim();
+    git(ws.path, 'checkout', '-q', '--ignore-other-worktrees', 'main');
+    await writeFiles(ws.path, { 'work.txt': 'w\n' });
+    const saved = await saveWorkspace(ws, { runId: 'run-1', message: 'm', repoRoot: repo });
+    assert.equal(saved.changes?.branch, 'supervisor/run-1');
+    assert.equal(git(repo, 'rev-parse', 'main').trim(), main, 'main is where it was');
+  });
 });
