@@ -89,15 +89,30 @@ function linkProblem(worktree: BoundWorktree): string | null {
   return null;
 }
 
-/**
- * Why the folder is no longer the worktree it was (null: it still is): its `.git` file and
- * admin folder point at each other, the admin folder belongs to this repository, HEAD is on
- * the expected line of commits (and branch, when one is expected).
- */
+export interface WorktreeCheck {
+  /** Why the folder is no longer the worktree it was; null: it still is. */
+  problem: string | null;
+  /** HEAD's commit ('' when there is none). */
+  head: string;
+  /** The branch HEAD is on (`refs/heads/...`), '' when detached. */
+  branchRef: string;
+}
+
+/** Why the folder is no longer the worktree it was (null: it still is); see checkWorktree. */
 export async function verifyWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<string | null> {
-  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return `${worktree.path} is no longer a folder`;
+  return (await checkWorktree(worktree, expected, env)).problem;
+}
+
+/**
+ * Checks that the folder is still the worktree: its `.git` file and admin folder point at
+ * each other, the admin folder belongs to this repository, HEAD is on the expected line of
+ * commits (and branch, when one is expected). Also says where HEAD is, for the commit step.
+ */
+export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<WorktreeCheck> {
+  const failed = (problem: string, head = '', branchRef = ''): WorktreeCheck => ({ problem, head, branchRef });
+  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return failed(`${worktree.path} is no longer a folder`);
   const broken = linkProblem(worktree);
-  if (broken) return broken;
+  if (broken) return failed(broken);
   const bound = boundGit(worktree, env);
   const [common, head, branch] = await Promise.all([
     bound.run(['rev-parse', '--git-common-dir']),
@@ -106,16 +121,17 @@ export async function verifyWorktree(worktree: BoundWorktree, expected: Expected
   ]);
   const commonOut = common.stdout.trim();
   if (!common.ok || real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
-    return `the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`;
+    return failed(`the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`);
   }
-  if (!head.ok) return 'the worktree has no HEAD commit any more';
+  if (!head.ok) return failed('the worktree has no HEAD commit any more');
   const headId = head.stdout.trim();
-  if (expected.branch !== undefined && branch.stdout.trim() !== `refs/heads/${expected.branch}`) {
-    return `the worktree is not on its branch ${expected.branch} any more (HEAD: ${branch.stdout.trim() || `detached at ${headId.slice(0, 12)}`})`;
+  const branchRef = branch.ok ? branch.stdout.trim() : '';
+  if (expected.branch !== undefined && branchRef !== `refs/heads/${expected.branch}`) {
+    return failed(`the worktree is not on its branch ${expected.branch} any more (HEAD: ${branchRef || `detached at ${headId.slice(0, 12)}`})`, headId, branchRef);
   }
   if (headId !== expected.base) {
     const ancestor = await bound.run(['merge-base', '--is-ancestor', expected.base, headId]);
-    if (!ancestor.ok) return `the worktree's HEAD ${headId.slice(0, 12)} is not on the line of ${expected.base.slice(0, 12)} (the commit it started from)`;
+    if (!ancestor.ok) return failed(`the worktree's HEAD ${headId.slice(0, 12)} is not on the line of ${expected.base.slice(0, 12)} (the commit it started from)`, headId, branchRef);
   }
-  return null;
+  return { problem: null, head: headId, branchRef };
 }

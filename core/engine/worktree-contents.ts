@@ -24,6 +24,8 @@ export interface WorktreeContents {
   nestedRepos: string[];
   /** Ignored files and folders the run wrote (as git status shows them). */
   ignored: string[];
+  /** A gitlink (mode 160000) is in the index or the worktree: the commit may hold one. */
+  gitlinks: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface WorktreeContents {
  * renames ("2 ... path\0orig"), untracked ("? path") and ignored ("! path").
  */
 export function readContents(status: string, worktreePath: string): WorktreeContents & { changed: boolean } {
-  const contents: WorktreeContents = { submodules: [], nestedRepos: [], ignored: [] };
+  const contents: WorktreeContents = { submodules: [], nestedRepos: [], ignored: [], gitlinks: false };
   let changed = false;
   const records = status.split('\0');
   for (let i = 0; i < records.length; i++) {
@@ -54,6 +56,8 @@ export function readContents(status: string, worktreePath: string): WorktreeCont
       const path = fields.slice(kind === '1' ? 8 : 9).join(' ');
       // S<c><m><u>: C the commit changed, M tracked changes inside, U untracked files inside.
       if (sub.startsWith('S') && sub !== 'S...') contents.submodules.push(path);
+      // "1 XY sub mH mI mW ...": a gitlink in HEAD, the index or the worktree.
+      if (fields.slice(3, 6).includes('160000')) contents.gitlinks = true;
       if (kind === '2') i++; // the original path follows
     }
   }

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, locateWorktree, verifyWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
+import { boundGit, checkWorktree, locateWorktree, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
 import { contentNotices, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
 
@@ -127,14 +127,6 @@ export interface SavedWorkspace {
   keep: boolean;
 }
 
-/**
- * The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even the
- * user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
- */
-async function detachHead(bound: BoundGit, head: string): Promise<void> {
-  if ((await bound.run(['symbolic-ref', '-q', 'HEAD'])).ok) await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', head]);
-}
-
 function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw errors.interrupted();
 }
@@ -150,24 +142,29 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (workspace.mode !== 'worktree' || !workspace.base) return nothing;
   if (!workspace.git) throw errors.workspaceBroken(workspace.path, 'where its git dir is was never recorded, so git cannot be bound to it');
   const expected = { base: workspace.base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
-  const broken = await verifyWorktree(workspace.git, expected, options.env);
-  if (broken) throw errors.workspaceBroken(workspace.path, broken);
-  stopIfAborted(options.signal);
   const bound = boundGit(workspace.git, options.env);
-  // The common read-only case (reviewers, planners) costs two parallel git calls.
-  const [status, before] = await Promise.all([
-    bound.runOrThrow(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
-    bound.runOrThrow(['rev-parse', 'HEAD']),
+  // The common read-only case (reviewers, planners) costs the check and one status, in parallel.
+  const [check, status] = await Promise.all([
+    checkWorktree(workspace.git, expected, options.env),
+    bound.run(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
   ]);
-  const contents = readContents(status, workspace.path);
+  if (check.problem) throw errors.workspaceBroken(workspace.path, check.problem);
+  if (!status.ok) throw new Error(`git status failed: ${status.stderr.trim()}`);
+  stopIfAborted(options.signal);
+  const contents = readContents(status.stdout, workspace.path);
   const keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
   const notices = contentNotices(contents, `the worktree is kept at ${workspace.path}`);
-  if (!contents.changed && before.trim() === workspace.base) return { changes: null, notices, keep };
-  stopIfAborted(options.signal);
-  if (workspace.branch === undefined) await detachHead(bound, before.trim());
+  if (!contents.changed && check.head === workspace.base) return { changes: null, notices, keep };
+  // The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even
+  // the user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
+  if (workspace.branch === undefined && check.branchRef) {
+    await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head]);
+  }
   await bound.runOrThrow(['add', '-A']);
   const nested = new Set(contents.nestedRepos);
-  const dropped = (await unstageMissingGitlinks(bound, workspace.base, options.repoRoot, options.env)).filter((d) => !nested.has(d.replace(/ \(commit [0-9a-f]+\)$/, '')));
+  const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;
+  const missing = mayHoldGitlinks ? await unstageMissingGitlinks(bound, workspace.base, options.repoRoot, options.env) : [];
+  const dropped = missing.filter((d) => !nested.has(d.replace(/ \(commit [0-9a-f]+\)$/, '')));
   if (dropped.length) notices.push(`not committed: gitlink${dropped.length > 1 ? 's' : ''} to commits that exist only inside the worktree: ${dropped.join(', ')}; the worktree is kept at ${workspace.path}`);
   stopIfAborted(options.signal);
   const staged = await bound.run(['diff', '--cached', '--quiet']);

@@ -18,7 +18,7 @@ describe('what a worktree holds beyond what git add -A commits', () => {
       '',
     ].join('\0');
     const contents = readContents(status, dir);
-    assert.deepEqual(contents, { submodules: ['lib'], nestedRepos: ['nested'], ignored: ['build.log'], changed: true });
+    assert.deepEqual(contents, { submodules: ['lib'], nestedRepos: ['nested'], ignored: ['build.log'], gitlinks: true, changed: true });
     const notices = contentNotices(contents, 'kept');
     assert.equal(notices.length, 3);
     assert.match(notices[0]!, /submodule lib/);
