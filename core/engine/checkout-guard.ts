@@ -1,20 +1,18 @@
 /**
  * What a CLI did outside its worktree. The user's checkout (HEAD, its branch, the index,
- * `git status`, the content of every changed or untracked file) and the repository's branch
+ * `git status`, the state on disk of every changed or untracked file) and the repository's branch
  * list are recorded before the CLI starts and compared after: any difference is named.
  * `.supervisor/` is supervisor's own (run logs, worktrees) and is left out, as are the
  * `supervisor/<run-id>` branches that runs (this one or others in parallel) create.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from './git.ts';
 import { isRunId } from './run-id.ts';
 
-/** Files bigger than this are compared by size and modification time, not content. */
-const HASH_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Beyond this many changed files only `git status` is compared. */
-const HASH_MAX_FILES = 5000;
+const STAT_MAX_FILES = 20000;
 const SHOWN = 8;
 
 export interface CheckoutState {
@@ -27,12 +25,15 @@ export interface CheckoutState {
   branches: Map<string, string>;
 }
 
+/**
+ * A file as it is on disk, without reading it: any write changes its ctime (which no
+ * unprivileged process can set back), so size and times catch an append or a rewrite that
+ * keeps the size and the modification time.
+ */
 function fingerprint(path: string): string {
   try {
-    const stat = lstatSync(path);
-    if (stat.isSymbolicLink() || !stat.isFile()) return `${stat.mode}`;
-    if (stat.size > HASH_LIMIT_BYTES) return `${stat.mode} ${stat.size} ${stat.mtimeMs}`;
-    return `${stat.mode} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    const stat = lstatSync(path, { bigint: true });
+    return `${stat.mode} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}`;
   } catch {
     return 'gone';
   }
@@ -48,7 +49,7 @@ function readStatus(root: string, status: string): Map<string, string> {
     const xy = record.slice(0, 2);
     const path = record.slice(3);
     if (xy[0] === 'R' || xy[0] === 'C') i++; // the original path follows
-    files.set(path, files.size < HASH_MAX_FILES ? `${xy} ${fingerprint(join(root, path))}` : xy);
+    files.set(path, files.size < STAT_MAX_FILES ? `${xy} ${fingerprint(join(root, path))}` : xy);
   }
   return files;
 }
