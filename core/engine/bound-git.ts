@@ -69,8 +69,12 @@ function real(path: string): string | null {
   }
 }
 
-/** The `.git` file and the admin folder still point at each other (what a CLI can break with rm or a write). */
-function linkProblem(worktree: BoundWorktree): string | null {
+/**
+ * The folder is still a folder, and its `.git` file and the admin folder still point at each
+ * other (what a CLI can break with rm or a write); no git is run. Null: they do.
+ */
+export function linkProblem(worktree: BoundWorktree): string | null {
+  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return `${worktree.path} is no longer a folder`;
   const dotGit = resolve(worktree.path, '.git');
   const stat = lstatSync(dotGit, { throwIfNoEntry: false });
   if (!stat) return `${dotGit} is gone`;
@@ -110,7 +114,6 @@ export async function verifyWorktree(worktree: BoundWorktree, expected: Expected
  */
 export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<WorktreeCheck> {
   const failed = (problem: string, head = '', branchRef = ''): WorktreeCheck => ({ problem, head, branchRef });
-  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return failed(`${worktree.path} is no longer a folder`);
   const broken = linkProblem(worktree);
   if (broken) return failed(broken);
   const bound = boundGit(worktree, env);

@@ -14,7 +14,7 @@ import type { Failure } from '../plugin/contracts.ts';
 import { describeStop, stopExitCode } from '../process/stop-signals.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
-import { boundGit } from './bound-git.ts';
+import { boundGit, linkProblem } from './bound-git.ts';
 import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -191,6 +191,8 @@ async function escapedChanges(options: RunRoleOptions, workspace: Workspace, bef
     recordCheckout(options.repoRoot, options.env),
     workspace.git ? boundGit(workspace.git, options.env).run(['symbolic-ref', '-q', '--short', 'HEAD']) : null,
   ]);
+  // A stop ends the git that records the checkout: a half-read record proves nothing.
+  if (options.signal?.aborted) return { escaped: null, ownBranches: [] };
   const own = head?.ok ? [head.stdout.trim()] : [];
   const { changes, createdBranches } = compareCheckout(before, after, own);
   const ownBranches = createdBranches.filter((b) => own.includes(b));
@@ -288,6 +290,12 @@ async function finishWorkspace(
       if (failure.class !== 'interrupted') kept = true;
       input.log.event('notice', { message: `the run's work was not saved: ${failure.class}: ${failure.detail}` });
     }
+  }
+  // Stopped before the check: a folder that is no longer our worktree is not ours to delete.
+  const broken = !kept && workspace.git ? linkProblem(workspace.git) : null;
+  if (broken) {
+    kept = true;
+    failure ??= { class: 'workspace_broken', detail: errors.workspaceBroken(workspace.path, broken).message };
   }
   if (kept) {
     input.notice(
