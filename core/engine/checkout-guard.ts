@@ -23,6 +23,8 @@ export interface CheckoutState {
   files: Map<string, string>;
   /** refs/heads/<name> → commit, without supervisor's own run branches. */
   branches: Map<string, string>;
+  /** Every git question was answered (a git ended by a stop signal leaves the record incomplete). */
+  complete: boolean;
 }
 
 /**
@@ -67,13 +69,16 @@ function readBranches(refs: string): Map<string, string> {
 }
 
 export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
-  const run = async (args: string[]) => {
+  let complete = true;
+  const run = async (args: string[], mayFail = false) => {
     const result = await git(root, ['--no-optional-locks', ...args], env);
+    // rev-parse and symbolic-ref fail on an unborn HEAD and a detached one: an answer too.
+    if (!result.ok && (!mayFail || result.code === null)) complete = false;
     return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
   };
   const [head, branch, index, status, refs] = await Promise.all([
-    run(['rev-parse', '-q', '--verify', 'HEAD']),
-    run(['symbolic-ref', '-q', 'HEAD']),
+    run(['rev-parse', '-q', '--verify', 'HEAD'], true),
+    run(['symbolic-ref', '-q', 'HEAD'], true),
     run(['ls-files', '--stage', '-z']),
     run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ':(exclude,top).supervisor']),
     run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
@@ -84,6 +89,7 @@ export async function recordCheckout(root: string, env?: GitEnv): Promise<Checko
     index: createHash('sha256').update(index).digest('hex'),
     files: readStatus(root, status),
     branches: readBranches(refs),
+    complete,
   };
 }
 

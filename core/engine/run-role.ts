@@ -191,8 +191,8 @@ async function escapedChanges(options: RunRoleOptions, workspace: Workspace, bef
     recordCheckout(options.repoRoot, options.env),
     workspace.git ? boundGit(workspace.git, options.env).run(['symbolic-ref', '-q', '--short', 'HEAD']) : null,
   ]);
-  // A stop ends the git that records the checkout: a half-read record proves nothing.
-  if (options.signal?.aborted) return { escaped: null, ownBranches: [] };
+  // A stop may end the git that records the checkout: a half-read record proves nothing.
+  if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
   const own = head?.ok ? [head.stdout.trim()] : [];
   const { changes, createdBranches } = compareCheckout(before, after, own);
   const ownBranches = createdBranches.filter((b) => own.includes(b));

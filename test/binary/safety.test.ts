@@ -221,6 +221,9 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
         FAKE_CLI_HANG: '1',
         FAKE_CLI_GRANDCHILD: '1',
         FAKE_CLI_GRANDCHILD_PID_FILE: pidFile,
+        // It also wrote outside its worktree before it was stopped: still reported.
+        USER_CHECKOUT: repo,
+        FAKE_CLI_SH: 'echo x >> "$USER_CHECKOUT/README.md"',
       });
       await until(() => existsSync(log) && existsSync(pidFile), 'the fake CLI and its child started');
       started.child.kill(signal);
@@ -233,6 +236,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
       assert.equal(r.failure?.class, 'interrupted');
       assert.equal(r.exit_code, code);
       assert.equal(events(r.run_dir).at(-1)?.kind, 'run_finished');
+      assert.match(r.notices.join('\n'), /changed your repository outside its worktree: files changed: README\.md/);
     });
   }
 
