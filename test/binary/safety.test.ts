@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
@@ -85,10 +85,40 @@ function runDirs(repo: string): string[] {
   return existsSync(runs) ? readdirSync(runs).map((id) => join(runs, id)) : [];
 }
 
+/** The kernel's start time of a process: with the pid, it names that process and no later one. */
+function startTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Processes a failing test could leave (a binary without these fixes): ended after the suite, if still the same processes. */
+const started = new Map<number, string>();
+const toEnd = {
+  add(pid: number) {
+    const time = startTime(pid);
+    if (time) started.set(pid, time);
+    return toEnd;
+  },
+};
+
 describe('safety of the user checkout, processes and git (issue 13), from the binary', binarySuite(), () => {
   let box: Sandbox;
   before(async () => {
     box = await makeSandbox();
+  });
+  after(() => {
+    for (const [pid, time] of started) {
+      if (startTime(pid) !== time) continue; // gone, as it should be (the pid may be someone else's now)
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
   });
 
   function run(repo: string, role: string, f: { dir: string; reply: string }, env: Record<string, string> = {}): Promise<BinaryRun> {
@@ -101,6 +131,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
   /** Starts the binary without waiting; resolves `exited` with the exit code. */
   function start(repo: string, args: string[], env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; stdout: () => string } {
     const child = spawn(box.binary, args, { cwd: repo, env: { HOME: box.home, LANG: 'C.UTF-8', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    toEnd.add(child.pid!);
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr!.resume();
@@ -142,6 +173,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     });
     await until(() => existsSync(log), 'the fake CLI started');
     const cliPid = (JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!) as { pid: number }).pid;
+    toEnd.add(cliPid);
     const [runDir] = runDirs(repo);
     assert.ok(events(runDir!).some((e) => e.kind === 'cli_started' && e.pgid === cliPid), 'the process group is in the run log');
     first.child.kill('SIGKILL');
@@ -226,10 +258,11 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
         FAKE_CLI_SH: 'echo x >> "$USER_CHECKOUT/README.md"',
       });
       await until(() => existsSync(log) && existsSync(pidFile), 'the fake CLI and its child started');
-      started.child.kill(signal);
-      assert.equal(await started.exited, code);
       const cliPid = (JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!) as { pid: number }).pid;
       const grandchild = Number(readFileSync(pidFile, 'utf8'));
+      toEnd.add(cliPid).add(grandchild);
+      started.child.kill(signal);
+      assert.equal(await started.exited, code);
       assert.ok(!alive(cliPid) && !alive(grandchild), 'the CLI and its child are gone');
       assert.ok(groupGone(cliPid), 'its process group is empty');
       const r = JSON.parse(started.stdout()) as Result;
@@ -247,6 +280,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const result = await run(repo, 'reviewer', f, { FAKE_CLI_SH: `${SETSID} sleep 600 </dev/null >/dev/null 2>&1 & echo $! > "${pidFile}"` });
     assert.equal(result.code, 0, result.stderr);
     const daemon = Number(readFileSync(pidFile, 'utf8'));
+    toEnd.add(daemon);
     await until(() => !alive(daemon), 'the daemon is gone after the run');
     assert.match(result.stderr, /ended processes the run left running/);
   });
@@ -271,6 +305,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
       FAKE_CLI_EDITS: JSON.stringify({ 'new.txt': 'new\n' }),
     });
     await until(() => existsSync(pidFile), 'the commit step started');
+    toEnd.add(Number(readFileSync(pidFile, 'utf8')));
     started.child.kill('SIGINT');
     assert.equal(await started.exited, 130);
     const r = JSON.parse(started.stdout()) as Result;
@@ -285,6 +320,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const pidFile = await stallingGit(f.dir, ' diff --no-color ');
     const started = start(repo, ['run', 'reviewer', '--cli', 'claude', '--task', 'Review', '--json'], { PATH: `${f.dir}:${box.path}`, FAKE_CLI_REPLY_FILE: f.reply });
     await until(() => existsSync(pidFile), 'packing reached git diff');
+    toEnd.add(Number(readFileSync(pidFile, 'utf8')));
     started.child.kill('SIGINT');
     assert.equal(await started.exited, 130);
     assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), "the packer's git is gone");
