@@ -7,11 +7,11 @@
  * escaped its worktree fails the run as `escaped_worktree`), processes the run left behind
  * are ended, and a stop signal (Ctrl-C, SIGHUP, SIGTERM) stops packing and committing too.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin/contracts.ts';
 import { describeStop, stopExitCode } from '../process/stop-signals.ts';
+import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import { boundGit, linkProblem } from './bound-git.ts';
@@ -128,7 +128,7 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     targets: options.targets ?? [],
     repo_root: options.repoRoot,
     pid: process.pid,
-    pgid: processGroup(),
+    pgid: processGroupOf(process.pid),
     settings: prepared.settings,
   });
   for (const message of prepared.notices) log.event('notice', { message });
@@ -141,17 +141,6 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     output_schema: built.outputSchema.name,
     pruned: built.stats.pruned,
   });
-}
-
-/** supervisor's own process group (/proc on Linux; null elsewhere). */
-function processGroup(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'latin1');
-    const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    return Number.isInteger(pgrp) ? pgrp : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Resolves as `work` does, or throws INTERRUPTED (with the signal's exit code) as soon as the run is stopped. */

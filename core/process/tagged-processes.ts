@@ -24,7 +24,8 @@ function statFields(pid: number): string[] | null {
   }
 }
 
-function groupOf(pid: number): number | null {
+/** The process group of `pid` (/proc on Linux; null elsewhere or when it is gone). */
+export function processGroupOf(pid: number): number | null {
   const pgrp = Number(statFields(pid)?.[2]);
   return Number.isInteger(pgrp) ? pgrp : null;
 }
@@ -62,7 +63,7 @@ export function processesTaggedWith(name: string, value: string): number[] {
 export function membersOfGroup(pgid: number): number[] | null {
   const pids = allPids();
   if (pids.length === 0) return null;
-  return pids.filter((pid) => pid !== process.pid && groupOf(pid) === pgid && running(pid));
+  return pids.filter((pid) => pid !== process.pid && processGroupOf(pid) === pgid && running(pid));
 }
 
 /** Whether any running process is in group `pgid`. */
