@@ -79,7 +79,7 @@ export function contentNotices(contents: WorktreeContents, kept: string): string
   return notices;
 }
 
-interface StagedGitlink {
+export interface StagedGitlink {
   path: string;
   commit: string;
 }
@@ -107,14 +107,22 @@ async function commitReachable(link: StagedGitlink, bound: BoundGit, repoRoot: s
 
 /**
  * Takes staged gitlinks to commits that exist only inside the worktree back out of the index
- * (as they were at `base`); returns their paths.
+ * (as they were at `base`); returns them.
  */
-export async function unstageMissingGitlinks(bound: BoundGit, base: string, repoRoot: string, env?: GitEnv): Promise<string[]> {
-  const dropped: string[] = [];
+export async function unstageMissingGitlinks(bound: BoundGit, base: string, repoRoot: string, env?: GitEnv): Promise<StagedGitlink[]> {
+  const dropped: StagedGitlink[] = [];
   for (const link of await stagedGitlinks(bound, base)) {
     if (await commitReachable(link, bound, repoRoot, env)) continue;
     await bound.runOrThrow(['reset', '-q', base, '--', link.path]);
-    dropped.push(`${link.path} (commit ${link.commit.slice(0, 12)})`);
+    dropped.push(link);
   }
   return dropped;
+}
+
+/** The notice for dropped gitlinks, leaving out the nested repositories already named. */
+export function droppedGitlinksNotice(dropped: StagedGitlink[], contents: WorktreeContents, kept: string): string | null {
+  const nested = new Set(contents.nestedRepos);
+  const named = dropped.filter((link) => !nested.has(link.path)).map((link) => `${link.path} (commit ${link.commit.slice(0, 12)})`);
+  if (named.length === 0) return null;
+  return `not committed: gitlink${named.length > 1 ? 's' : ''} to commits that exist only inside the worktree: ${named.join(', ')}; ${kept}`;
 }

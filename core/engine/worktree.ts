@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, checkWorktree, locateWorktree, type BoundWorktree } from './bound-git.ts';
+import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
-import { contentNotices, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
+import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
 
 export interface Workspace {
   mode: 'worktree' | 'in-place';
@@ -138,10 +138,10 @@ function stopIfAborted(signal: AbortSignal | undefined): void {
  * cannot be made (a name clash) is COMMIT_FAILED; the commit stays in the kept worktree.
  */
 export async function saveWorkspace(workspace: Workspace, options: SaveOptions): Promise<SavedWorkspace> {
-  const nothing: SavedWorkspace = { changes: null, notices: [], keep: false };
-  if (workspace.mode !== 'worktree' || !workspace.base) return nothing;
+  if (workspace.mode !== 'worktree' || !workspace.base) return { changes: null, notices: [], keep: false };
   if (!workspace.git) throw errors.workspaceBroken(workspace.path, 'where its git dir is was never recorded, so git cannot be bound to it');
-  const expected = { base: workspace.base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
+  const base = workspace.base;
+  const expected = { base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
   const bound = boundGit(workspace.git, options.env);
   // The common read-only case (reviewers, planners) costs the check and one status, in parallel.
   const [check, status] = await Promise.all([
@@ -152,31 +152,24 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (!status.ok) throw new Error(`git status failed: ${status.stderr.trim()}`);
   stopIfAborted(options.signal);
   const contents = readContents(status.stdout, workspace.path);
-  const keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
-  const notices = contentNotices(contents, `the worktree is kept at ${workspace.path}`);
-  if (!contents.changed && check.head === workspace.base) return { changes: null, notices, keep };
+  const kept = `the worktree is kept at ${workspace.path}`;
+  const notices = contentNotices(contents, kept);
+  let keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
+  if (!contents.changed && check.head === base) return { changes: null, notices, keep };
   // The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even
   // the user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
   if (workspace.branch === undefined && check.branchRef) {
     await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head]);
   }
   await bound.runOrThrow(['add', '-A']);
-  const nested = new Set(contents.nestedRepos);
   const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;
-  const missing = mayHoldGitlinks ? await unstageMissingGitlinks(bound, workspace.base, options.repoRoot, options.env) : [];
-  const dropped = missing.filter((d) => !nested.has(d.replace(/ \(commit [0-9a-f]+\)$/, '')));
-  if (dropped.length) notices.push(`not committed: gitlink${dropped.length > 1 ? 's' : ''} to commits that exist only inside the worktree: ${dropped.join(', ')}; the worktree is kept at ${workspace.path}`);
+  const dropped = mayHoldGitlinks ? await unstageMissingGitlinks(bound, base, options.repoRoot, options.env) : [];
+  const droppedNotice = droppedGitlinksNotice(dropped, contents, kept);
+  if (droppedNotice) notices.push(droppedNotice);
+  keep ||= dropped.length > 0;
   stopIfAborted(options.signal);
-  const staged = await bound.run(['diff', '--cached', '--quiet']);
-  if (!staged.ok) {
-    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', options.message];
-    const first = await bound.run(commit);
-    // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
-    if (!first.ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
-  }
-  const head = (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
-  const keepAll = keep || dropped.length > 0;
-  if (head === workspace.base) return { changes: null, notices, keep: keepAll };
+  const head = await commitStaged(bound, options.message);
+  if (head === base) return { changes: null, notices, keep };
   stopIfAborted(options.signal);
   const branch = workspace.branch ?? branchName(options.runId);
   if (workspace.branch === undefined) {
@@ -185,8 +178,20 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
     const made = await bound.run(['branch', '--no-track', branch, head]);
     if (!made.ok) throw errors.commitFailed(workspace.path, `the branch ${branch} could not be created at commit ${head} (${made.stderr.trim().split('\n')[0]})`);
   }
-  const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
-  return { changes: { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep: keepAll };
+  const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, head]);
+  return { changes: { branch, gitRange: `${base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep };
+}
+
+/** Commits what is staged (if anything) and returns HEAD. */
+async function commitStaged(bound: BoundGit, message: string): Promise<string> {
+  const staged = await bound.run(['diff', '--cached', '--quiet']);
+  if (!staged.ok) {
+    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
+    const first = await bound.run(commit);
+    // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
+    if (!first.ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
+  }
+  return (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
 }
 
 /** saveWorkspace's changes alone (null when nothing changed); its notices are dropped. */
