@@ -47,9 +47,8 @@ export async function commonGitDir(repoRoot: string, env?: GitEnv): Promise<stri
  * the repository's common dir all the same.
  */
 export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv): Promise<BoundWorktree> {
-  const commonDir = await commonGitDir(repoRoot, env);
-  const out = (await gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)).trim();
-  const gitDir = realpathSync(out);
+  const [commonDir, out] = await Promise.all([commonGitDir(repoRoot, env), gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)]);
+  const gitDir = realpathSync(out.trim());
   if (dirname(dirname(gitDir)) !== commonDir) throw new Error(`the worktree's git dir ${gitDir} is not inside ${commonDir}/worktrees`);
   return { path, gitDir, commonDir };
 }

@@ -27,7 +27,7 @@ import { RunLog } from './run-log.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { closeWorkspace, inspectRepo, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
+import { closeWorkspace, inPlaceReason, inspectRepo, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
 
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
@@ -51,9 +51,13 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   logStart(log, prepared, options, runId);
   for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
-  const workspace = await openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice);
-  // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design).
-  const checkout = workspace.mode === 'worktree' ? await recordCheckout(options.repoRoot, options.env) : null;
+  // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
+  // read while the worktree is made: `git worktree add` changes nothing there.
+  const inWorktree = !repo.bare && inPlaceReason(options.worktree !== false, repo) === null;
+  const [workspace, checkout] = await Promise.all([
+    openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
+    inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
+  ]);
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice });
