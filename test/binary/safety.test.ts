@@ -277,7 +277,9 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const repo = await makeRepo();
     const f = await fakes(`Fine.\n\n${APPROVED}`);
     const pidFile = join(f.dir, 'daemon.pid');
-    const result = await run(repo, 'reviewer', f, { FAKE_CLI_SH: `${SETSID} sleep 600 </dev/null >/dev/null 2>&1 & echo $! > "${pidFile}"` });
+    // The CLI waits until the daemon leads a session and group of its own (else the group kill would end it anyway).
+    const sh = `${SETSID} sleep 600 </dev/null >/dev/null 2>&1 & d=$!; echo $d > "${pidFile}"; until read -r _ _ _ _ pg _ < /proc/$d/stat && [ "$pg" = "$d" ]; do sleep 0.05; done`;
+    const result = await run(repo, 'reviewer', f, { FAKE_CLI_SH: sh });
     assert.equal(result.code, 0, result.stderr);
     const daemon = Number(readFileSync(pidFile, 'utf8'));
     toEnd.add(daemon);
