@@ -175,6 +175,8 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const cliPid = (JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!) as { pid: number }).pid;
     toEnd.add(cliPid);
     const [runDir] = runDirs(repo);
+    const worktree = join(repo, '.supervisor', 'worktrees', runDir!.split('/').at(-1)!);
+    await until(() => existsSync(join(worktree, 'partial.txt')), 'the CLI broke its worktree');
     assert.ok(events(runDir!).some((e) => e.kind === 'cli_started' && e.pgid === cliPid), 'the process group is in the run log');
     first.child.kill('SIGKILL');
     await first.exited;
