@@ -2,8 +2,9 @@
  * What a CLI did outside its worktree. The user's checkout (HEAD, its branch, the index,
  * `git status`, the state on disk of every changed or untracked file) and the repository's branch
  * list are recorded before the CLI starts and compared after: any difference is named.
- * `.supervisor/` is supervisor's own (run logs, worktrees) and is left out, as are the
- * `supervisor/<run-id>` branches that runs (this one or others in parallel) create.
+ * Supervisor's own state (`.supervisor/runs`, `.supervisor/worktrees`, the `.gitignore` it
+ * writes there) is left out, as are the `supervisor/<run-id>` branches that runs (this one or
+ * others in parallel) create; the rest of `.supervisor/` (roles, plugins) is the user's and counts.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { isRunId } from './run-id.ts';
 /** Beyond this many changed files only `git status` is compared. */
 const STAT_MAX_FILES = 20000;
 const SHOWN = 8;
+/** What runs write in the checkout themselves (see state-dir.ts). */
+const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/.gitignore'];
 
 export interface CheckoutState {
   head: string;
@@ -80,7 +83,7 @@ export async function recordCheckout(root: string, env?: GitEnv): Promise<Checko
     run(['rev-parse', '-q', '--verify', 'HEAD'], true),
     run(['symbolic-ref', '-q', 'HEAD'], true),
     run(['ls-files', '--stage', '-z']),
-    run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ':(exclude,top).supervisor']),
+    run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
     run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
   ]);
   return {

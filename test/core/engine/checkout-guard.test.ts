@@ -60,4 +60,12 @@ describe("the user's checkout, recorded and compared around a run", () => {
     git(repo, 'branch', 'cli-work');
     assert.deepEqual(compareCheckout(before, await recordCheckout(repo), ['cli-work']).changes, []);
   });
+
+  it("counts what the CLI writes into the user's own .supervisor/ (roles, plugins: code that later runs load)", async () => {
+    const repo = await dirtyRepo();
+    ensureStateDir(repo);
+    const before = await recordCheckout(repo);
+    await writeFiles(repo, { '.supervisor/roles/reviewer.yaml': 'name: reviewer\n' });
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, ['files changed: .supervisor/roles/reviewer.yaml']);
+  });
 });
