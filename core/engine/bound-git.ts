@@ -88,7 +88,8 @@ export function linkProblem(worktree: BoundWorktree): string | null {
   } catch {
     return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
   }
-  if (real(back) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
+  // Absolute, or relative to the admin folder (worktree.useRelativePaths, git 2.48+).
+  if (real(resolve(worktree.gitDir, back)) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
   return null;
 }
 
