@@ -11,6 +11,10 @@ export const EXIT = {
   noValidOutput: 3,
   cliFailed: 4,
   interrupted: 130,
+  /** Stopped by SIGHUP (the terminal closed): 128 + 1. */
+  hangup: 129,
+  /** Stopped by SIGTERM: 128 + 15. */
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -153,7 +157,7 @@ export const errors = {
   outputInvalid: (message: string, details: ErrorDetails = {}) =>
     new SupervisorError('OUTPUT_INVALID', message, { details }),
 
-  interrupted: () => new SupervisorError('INTERRUPTED', 'Interrupted'),
+  interrupted: (exitCode: ExitCode = EXIT.interrupted) => new SupervisorError('INTERRUPTED', 'Interrupted', { exitCode }),
 
   /** A write or read the system refused (ENOSPC, EROFS, ...): named with its path and cause. */
   fileSystem: (cause: NodeJS.ErrnoException, by?: string) => {
@@ -173,6 +177,23 @@ export const errors = {
       details: { repoRoot },
       cause,
       hint: 'Check `git worktree list` and the repository state, or run with --no-worktree to work in place.',
+    }),
+  workspaceBroken: (path: string, why: string) =>
+    new SupervisorError('WORKSPACE_BROKEN', `The run's worktree ${path} is no longer a worktree of this repository on the run's line of commits: ${why}`, {
+      details: { path },
+      exitCode: EXIT.cliFailed,
+      hint: `Nothing was committed and your checkout was not touched. The folder is kept for inspection; remove it with: rm -rf ${path} && git worktree prune`,
+    }),
+  commitFailed: (path: string, why: string) =>
+    new SupervisorError('COMMIT_FAILED', `The run's changes could not be saved on a branch: ${why}`, {
+      details: { path },
+      exitCode: EXIT.cliFailed,
+      hint: `The work is kept in the worktree ${path}.`,
+    }),
+  bareRepository: (dir: string) =>
+    new SupervisorError('BARE_REPOSITORY', `${dir} is a bare git repository (or the inside of a .git folder): it has no checkout for a CLI to work in`, {
+      details: { dir },
+      hint: 'Run supervisor in a checkout of the repository (git clone <bare> <folder>, or git worktree add), or give one with --repo.',
     }),
   runNotFound: (id: string, known: string[]) =>
     new SupervisorError('RUN_NOT_FOUND', `No run "${id}" in the run log`, {

@@ -22,8 +22,8 @@ export interface CliDeps {
   besideBinaryDir?: string;
   /** Makes `supervisor/plugin` importable by plugin files; differs inside the binary. */
   installPluginApi: () => Promise<void>;
-  /** Registers a Ctrl-C handler; returns its remover. */
-  onInterrupt: (handler: () => void) => () => void;
+  /** Registers a handler for Ctrl-C, SIGHUP and SIGTERM (it learns which); returns its remover. */
+  onInterrupt: (handler: (signal: 'SIGINT' | 'SIGHUP' | 'SIGTERM') => void) => () => void;
 }
 
 /**

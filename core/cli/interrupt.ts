@@ -1,9 +1,6 @@
-/** Ctrl-C (and TERM) reach the running command through one handler, removed when it is done. */
-export function onProcessInterrupt(handler: () => void): () => void {
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
+/** Ctrl-C, SIGHUP and SIGTERM reach the running command through one handler, removed when it is done. */
+import { onStopSignal, type StopSignal } from '../process/stop-signals.ts';
+
+export function onProcessInterrupt(handler: (signal: StopSignal) => void): () => void {
+  return onStopSignal(handler);
 }

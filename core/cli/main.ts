@@ -55,7 +55,7 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .help()
     .alias('help', 'h')
     .wrap(Math.min(110, columns ?? 100))
-    .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted.\nDocs: README.md. Plugins: supervisor plugins --help.');
+    .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted (129 SIGHUP, 143 SIGTERM).\nDocs: README.md. Plugins: supervisor plugins --help.');
   parser = oneValuePerFlag(parser);
   for (const def of commands) parser = addCommand(parser, def, select);
   return parser;

@@ -69,6 +69,8 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     signal: env.signal,
     // Written as it arrives: `runs tail` follows it, and a crash or a full disk keeps what came.
     teeFiles: { stdout: log.path(`attempt-${attempt}.stdout`), stderr: log.path(`attempt-${attempt}.stderr`) },
+    // The process group, on disk before the CLI can do anything: a later run's recovery ends it.
+    onSpawn: ({ pid, pgid }) => log.event('cli_started', { attempt, pid, pgid }),
   });
   // A process runner that does not stream (a test's stand-in) leaves the files to be written now.
   for (const stream of ['stdout', 'stderr'] as const) {

@@ -12,6 +12,7 @@ import { prepareRun } from './prepare.ts';
 import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
+import { errors } from '../errors.ts';
 import { inPlaceReason, inspectRepo } from './worktree.ts';
 
 export interface DryRunResult {
@@ -50,6 +51,7 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
     options.onNotice?.(message);
   };
   const repo = await inspectRepo(options.repoRoot, { env: options.env, dirty: false });
+  if (repo.bare) throw errors.bareRepository(options.repoRoot); // as the real run would
   const inPlace = inPlaceReason(options.worktree !== false, repo);
   const runId = newRunId(role.name, peers.now(), peers.randomHex);
   const cwd = inPlace ? options.repoRoot : join(statePaths(options.repoRoot).worktrees, runId);

@@ -1,6 +1,9 @@
 /**
  * Runs git with an argument array through runProcess (own process group, a timeout, the
  * caller's environment). Retries briefly when another process holds a git lock.
+ * Supervisor's own git never runs the repository's hooks or fsmonitor (README: hooks are
+ * skipped), and never follows GIT_DIR-style variables of the caller's environment: which
+ * repository and work tree a command acts on is said by its cwd or its own flags.
  */
 import { runProcess } from '../process/run-process.ts';
 
@@ -18,12 +21,25 @@ const LOCK_RETRIES = 5;
 const GIT_TIMEOUT_MS = 10 * 60 * 1000;
 const GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+/** Before every command: no hooks (post-checkout, prepare-commit-msg, reference-transaction, ...), no fsmonitor daemon. */
+export const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
+/** Variables that would point git at another repository, index or object store than the one meant. */
+const REDIRECTING = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_PREFIX'];
+
+/** The caller's environment without the redirecting variables, and never a credential prompt. */
+export function gitEnv(env: GitEnv): GitEnv {
+  const clean: GitEnv = { ...env, GIT_TERMINAL_PROMPT: '0' };
+  for (const name of REDIRECTING) delete clean[name];
+  return clean;
+}
+
 async function once(cwd: string, args: string[], env: GitEnv): Promise<GitResult> {
   const proc = await runProcess({
     bin: 'git',
-    args,
+    args: [...NO_HOOKS, ...args],
     cwd,
-    env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+    env: gitEnv(env),
     timeoutMs: GIT_TIMEOUT_MS,
     maxOutputBytes: GIT_OUTPUT_BYTES,
   });

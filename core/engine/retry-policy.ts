@@ -26,6 +26,9 @@ const GROUP: Record<FailureClass, FailureGroup> = {
   interrupted: 'final',
   max_turns: 'final',
   max_budget: 'final',
+  workspace_broken: 'final',
+  escaped_worktree: 'final',
+  commit_failed: 'final',
 };
 
 export const DEFAULT_MAX_RETRIES = 2;

@@ -12,6 +12,7 @@ export const EVENT_KINDS = [
   'workspace_ready',
   'prompt_built',
   'attempt_started',
+  'cli_started',
   'cli_exited',
   'cli_failed',
   'parsed',

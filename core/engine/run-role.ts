@@ -3,12 +3,19 @@
  * workspace, run attempts until one gives a final answer or the retry policy stops, commit
  * the worktree's changes on `supervisor/<run-id>`, clean up, and return one result.
  * Cleanup always runs: the worktree is removed (unless kept) even when something throws.
+ * Around the CLI: the user's checkout is recorded before and compared after (a CLI that
+ * escaped its worktree fails the run as `escaped_worktree`), processes the run left behind
+ * are ended, and a stop signal (Ctrl-C, SIGHUP, SIGTERM) stops packing and committing too.
  */
 import { join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin/contracts.ts';
+import { describeStop, stopExitCode } from '../process/stop-signals.ts';
+import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
+import { boundGit, linkProblem } from './bound-git.ts';
+import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
@@ -19,17 +26,19 @@ import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
+import { describeTargets, endRunProcesses } from './run-processes.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { attachWorkspaceBranch, closeWorkspace, commitWorkspace, inspectRepo, openWorkspace, type Workspace, type WorkspaceChanges } from './worktree.ts';
+import { attachWorkspaceBranch, closeWorkspace, inPlaceReason, inspectRepo, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
 
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
-  const prepared = await prepareRun(options);
-  if (options.signal?.aborted) throw errors.interrupted();
+  const [prepared, repo] = await untilStopped(Promise.all([prepareRun(options), inspectRepo(options.repoRoot, { env: options.env })]), options.signal);
+  // No checkout to isolate, and in place the CLI would write into git's own files.
+  if (repo.bare) throw errors.bareRepository(options.repoRoot);
   const { peers, role } = prepared;
   const startedAt = peers.now();
   const runId = newRunId(role.name, startedAt, peers.randomHex);
@@ -44,7 +53,13 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   logStart(log, prepared, options, runId);
   for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
-  const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
+  // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
+  // read while the worktree is made: `git worktree add` changes nothing there.
+  const inWorktree = !repo.bare && inPlaceReason(options.worktree !== false, repo) === null;
+  const [workspace, checkout] = await Promise.all([
+    openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
+    inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
+  ]);
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice });
@@ -52,14 +67,32 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     // A plugin bug mid-run: what the earlier attempts did is committed (or the worktree kept)
     // like at the end of any run, then the error goes on.
     const interrupted = options.signal?.aborted === true;
+    await endLeftovers(runId, prepared.settings.graceMs, notice);
     await finishWorkspace(options, workspace, runId, { status: 'error', interrupted, log, notice }).catch(() => {});
     const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
     log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
     throw error;
   }
-  const { status, output, issues, failure, stop } = judge(loop);
+  const verdict = judge(loop);
+  await endLeftovers(runId, prepared.settings.graceMs, notice);
+  if (checkout) {
+    const { escaped, ownBranches } = await escapedChanges(options, workspace, checkout);
+    if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
+    if (escaped) {
+      notice(escaped);
+      if (verdict.failure?.class !== 'interrupted') overrule(verdict, { class: 'escaped_worktree', detail: escaped });
+    }
+  }
 
-  const finish = await finishWorkspace(options, workspace, runId, { status, interrupted: failure?.class === 'interrupted', log, notice });
+  const interrupted = verdict.failure?.class === 'interrupted';
+  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice });
+  if (finish.failure && !interrupted) overrule(verdict, finish.failure);
+  // Stopped while the work was being saved: the run is interrupted, not a pass.
+  if (options.signal?.aborted && verdict.failure?.class !== 'interrupted') {
+    log.event('interrupted', { while: 'saving the run\'s work' });
+    overrule(verdict, { class: 'interrupted', detail: `stopped by ${describeStop(options.signal.reason)} while the run's work was being saved` });
+  }
+  const { status, output, issues, failure, stop } = verdict;
   const filesChanged = workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null;
   const changeCheck = { output, filesChanged, allowEdits: roleEditsFiles(role), role: role.name, branch: finish.changes?.branch ?? null };
   for (const message of changeNotices(changeCheck)) notice(message);
@@ -70,7 +103,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     base_role: role.base_role,
     cli: prepared.adapterName,
     status,
-    exit_code: exitCodeFor(status, failure),
+    exit_code: failure?.class === 'interrupted' ? stopExitCode(options.signal?.reason) : exitCodeFor(status, failure),
     output,
     reported_status: loop.last?.mapped?.reported ?? null,
     issues,
@@ -104,6 +137,7 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     targets: options.targets ?? [],
     repo_root: options.repoRoot,
     pid: process.pid,
+    pgid: processGroupOf(process.pid),
     settings: snakeKeys(prepared.settings),
   });
   for (const message of prepared.notices) log.event('notice', { message });
@@ -118,8 +152,69 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
   });
 }
 
+/** Resolves as `work` does, or throws INTERRUPTED (with the signal's exit code) as soon as the run is stopped. */
+async function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  const stopped = () => errors.interrupted(stopExitCode(signal.reason));
+  if (signal.aborted) {
+    work.catch(() => {});
+    throw stopped();
+  }
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  work.catch(() => {}); // the race may be lost to the abort: its late failure is not news
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Processes of the run that outlived their CLI (a daemon that left the process group): ended. */
+async function endLeftovers(runId: string, graceMs: number, notice: (m: string) => void): Promise<void> {
+  const ended = await endRunProcesses(runId, [], graceMs);
+  if (ended.signalled.length) notice(`ended processes the run left running after its CLI exited: ${describeTargets(ended.signalled)}`);
+  if (ended.remaining.length) notice(`could not end processes of the run: ${describeTargets(ended.remaining)}`);
+}
+
+/**
+ * What the CLI changed in the user's checkout or branch list, as one sentence (null: nothing),
+ * and the branches it created that its own worktree is on (named, not a failure).
+ */
+async function escapedChanges(options: RunRoleOptions, workspace: Workspace, before: CheckoutState): Promise<{ escaped: string | null; ownBranches: string[] }> {
+  const [after, head] = await Promise.all([
+    recordCheckout(options.repoRoot, options.env),
+    workspace.git ? boundGit(workspace.git, options.env).run(['symbolic-ref', '-q', '--short', 'HEAD']) : null,
+  ]);
+  // A stop may end the git that records the checkout: a half-read record proves nothing.
+  if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
+  const own = head?.ok ? [head.stdout.trim()] : [];
+  const { changes, createdBranches } = compareCheckout(before, after, own);
+  const ownBranches = createdBranches.filter((b) => own.includes(b));
+  return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches };
+}
+
+interface Verdict {
+  status: RunStatus;
+  output: Record<string, unknown> | null;
+  issues: string[];
+  failure: Failure | null;
+  stop: StopReason | null;
+}
+
+/** A failure found after the attempts (the checkout, the commit, a stop) decides the run. */
+function overrule(verdict: Verdict, failure: Failure): void {
+  verdict.status = 'error';
+  verdict.failure = failure;
+  verdict.stop = 'not_retryable';
+  verdict.issues.push(failureIssue(failure, null));
+}
+
 /** The run's verdict from its last attempt: status, answer, issues, failure and why it stopped. */
-function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, unknown> | null; issues: string[]; failure: Failure | null; stop: StopReason | null } {
+function judge(loop: LoopOutcome): Verdict {
   const { last, failure } = loop;
   const output = last?.output ?? null;
   const mapped = failure ? null : (last?.mapped ?? null);
@@ -133,12 +228,12 @@ function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, u
 
 async function openLoggedWorkspace(
   options: RunRoleOptions,
+  repo: RepoState,
   runId: string,
   worktreesDir: string,
   log: RunLog,
   notice: (m: string) => void,
 ): Promise<Workspace> {
-  const repo = await inspectRepo(options.repoRoot, { env: options.env });
   let workspace: Workspace;
   try {
     workspace = await openWorkspace({ repoRoot: options.repoRoot, runId, worktreesDir, useWorktree: options.worktree !== false, repo, env: options.env });
@@ -149,7 +244,14 @@ async function openLoggedWorkspace(
   }
   if (workspace.mode === 'in-place') notice(`running in place (${workspace.reason}): the CLI works directly in ${workspace.path}`);
   else if (repo.dirty) notice(`your checkout has uncommitted changes; the worktree starts from HEAD (${repo.head?.slice(0, 7)}) without them`);
-  log.event('workspace_ready', { mode: workspace.mode, path: workspace.path, base: workspace.base, reason: workspace.reason });
+  log.event('workspace_ready', {
+    mode: workspace.mode,
+    path: workspace.path,
+    base: workspace.base,
+    reason: workspace.reason,
+    // Recovery binds git to these, not to whatever the folder's .git says by then.
+    ...(workspace.git ? { git_dir: workspace.git.gitDir, common_dir: workspace.git.commonDir } : {}),
+  });
   return workspace;
 }
 
@@ -165,27 +267,60 @@ async function finishWorkspace(
   workspace: Workspace,
   runId: string,
   input: FinishInput,
-): Promise<{ changes: WorkspaceChanges | null; kept: boolean }> {
-  if (workspace.mode !== 'worktree') return { changes: null, kept: false };
+): Promise<{ changes: WorkspaceChanges | null; kept: boolean; failure: Failure | null }> {
+  if (workspace.mode !== 'worktree') return { changes: null, kept: false, failure: null };
   let kept = options.keepWorktree === true;
   let changes: WorkspaceChanges | null = null;
+  let failure: Failure | null = null;
   // Ctrl-C means "stop now": the partial work is dropped unless the user asked to keep it.
   if (!input.interrupted) {
     const title = options.task.split('\n')[0]!.trim().slice(0, 60);
+    const message = `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`;
     try {
-      changes = await commitWorkspace(workspace, runId, `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`, options.env);
+      const saved = await saveWorkspace(workspace, { runId, message, repoRoot: options.repoRoot, env: options.env, signal: options.signal });
+      changes = saved.changes;
+      saved.notices.forEach(input.notice);
+      if (saved.keep) kept = true;
       if (changes) input.log.event('committed', { branch: changes.branch, git_range: changes.gitRange, files_changed: changes.filesChanged });
     } catch (error) {
-      kept = true;
-      input.notice(`could not commit the run's changes (${clip(String(error instanceof Error ? error.message : error), 300)}); the worktree is kept at ${workspace.path}`);
+      failure = saveFailure(error, options.signal);
+      // A stop drops the partial work like any other stop; anything else keeps it to look at.
+      if (failure.class !== 'interrupted') kept = true;
+      input.log.event('notice', { message: `the run's work was not saved: ${failure.class}: ${failure.detail}` });
     }
   }
+  // Stopped before the check: a folder that is no longer our worktree is not ours to delete.
+  const broken = !kept && workspace.git ? linkProblem(workspace.git) : null;
+  if (broken) {
+    kept = true;
+    failure ??= { class: 'workspace_broken', detail: errors.workspaceBroken(workspace.path, broken).message };
+  }
   if (kept) {
-    const branch = await attachWorkspaceBranch(workspace, runId, options.env).catch(() => null);
-    input.notice(`worktree kept at ${workspace.path}${branch ? ` on branch ${branch}` : ''} (remove it with: git worktree remove --force ${workspace.path})`);
+    input.notice(
+      failure?.class === 'workspace_broken'
+        ? `the folder ${workspace.path} is kept for inspection; nothing was committed and your checkout was not touched (remove it with: rm -rf ${workspace.path} && git worktree prune)`
+        : `worktree kept at ${workspace.path}${await keptBranch(workspace, runId, options)} (remove it with: git worktree remove --force ${workspace.path})`,
+    );
   } else {
     await closeWorkspace(options.repoRoot, workspace, options.env);
     input.log.event('workspace_removed', { path: workspace.path });
   }
-  return { changes, kept };
+  return { changes, kept, failure };
+}
+
+/** Why saving the work failed, as the run's failure. */
+function saveFailure(error: unknown, signal: AbortSignal | undefined): Failure {
+  const message = clip(error instanceof Error ? error.message : String(error), 500);
+  if (signal?.aborted || (isSupervisorError(error) && error.code === 'INTERRUPTED')) {
+    return { class: 'interrupted', detail: `stopped by ${describeStop(signal?.reason)} while the run's work was being saved; nothing was committed` };
+  }
+  if (isSupervisorError(error) && error.code === 'WORKSPACE_BROKEN') return { class: 'workspace_broken', detail: message };
+  if (isSupervisorError(error) && error.code === 'COMMIT_FAILED') return { class: 'commit_failed', detail: message };
+  return { class: 'commit_failed', detail: `the run's changes could not be committed: ${message}` };
+}
+
+/** ` on branch <name>` when the kept worktree could be put on the run's branch (--keep-worktree). */
+async function keptBranch(workspace: Workspace, runId: string, options: RunRoleOptions): Promise<string> {
+  const branch = await attachWorkspaceBranch(workspace, runId, options.env).catch(() => null);
+  return branch ? ` on branch ${branch}` : '';
 }

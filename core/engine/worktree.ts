@@ -1,13 +1,18 @@
 /**
  * Isolation: each run gets its own git worktree, detached at HEAD, under
  * `.supervisor/worktrees/<run-id>`. Afterwards changes (untracked files included) are
- * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched.
- * Outside a git repository (or when asked) the run happens in place, and says so.
+ * committed on the branch `supervisor/<run-id>`; the user's checkout is never touched: every
+ * git command for the worktree is bound to it (bound-git.ts), and checked before committing.
+ * Outside a git repository (or when asked) the run happens in place, and says so. A bare
+ * repository is refused: it has no checkout, and in place the CLI would write into git's files.
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errors } from '../errors.ts';
+import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
+import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
 
 export interface Workspace {
   mode: 'worktree' | 'in-place';
@@ -17,10 +22,16 @@ export interface Workspace {
   base: string | null;
   /** Why the run is in place, when it is. */
   reason: string | null;
+  /** Where the worktree's git dir is (found when it was made); git for it is bound to this. */
+  git?: BoundWorktree;
+  /** The branch the worktree must stay on and commit to (a caller's); undefined: detached, committed on `supervisor/<run-id>`. */
+  branch?: string;
 }
 
 export interface RepoState {
   isRepo: boolean;
+  /** A bare repository, or the inside of a .git folder: no checkout to work in. */
+  bare?: boolean;
   /** HEAD's commit, or null in a repository without commits. */
   head: string | null;
   /** The checkout has uncommitted changes (they are not in a worktree made from HEAD). */
@@ -48,11 +59,13 @@ export async function inspectRepo(dir: string, options: InspectOptions = {}): Pr
   const { env } = options;
   // Independent questions, asked at once (outside a repository the last two just fail).
   const [inside, head, status] = await Promise.all([
-    git(dir, ['rev-parse', '--is-inside-work-tree'], env),
+    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir'], env),
     git(dir, ['rev-parse', '--verify', '-q', 'HEAD'], env),
-    options.dirty === false ? null : git(dir, ['status', '--porcelain', '-z'], env),
+    options.dirty === false ? null : git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z'], env),
   ]);
-  if (!inside.ok || inside.stdout.trim() !== 'true') return { isRepo: false, head: null, dirty: false };
+  const [worktree, bare, inGitDir] = inside.stdout.trim().split('\n');
+  if (inside.ok && worktree !== 'true' && (bare === 'true' || inGitDir === 'true')) return { isRepo: false, bare: true, head: null, dirty: false };
+  if (!inside.ok || worktree !== 'true') return { isRepo: false, head: null, dirty: false };
   return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout) };
 }
 
@@ -94,6 +107,7 @@ export interface OpenWorkspaceOptions {
 
 export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
   const { repoRoot, repo, env } = options;
+  if (repo.bare) throw errors.bareRepository(repoRoot);
   const reason = inPlaceReason(options.useWorktree, repo);
   if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
   const path = join(options.worktreesDir, options.runId);
@@ -101,6 +115,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const existed = existsSync(path);
   try {
     await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head], env);
+    workspace.git = await locateWorktree(repoRoot, path, env);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
     if (!existed) await closeWorkspace(repoRoot, workspace, env).catch(() => {});
@@ -111,48 +126,112 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
 
 const FALLBACK_IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
+export interface SaveOptions {
+  runId: string;
+  message: string;
+  /** The main checkout (where a submodule's commits may already exist). */
+  repoRoot: string;
+  env?: GitEnv;
+  /** Stops between git steps (Ctrl-C during the commit). */
+  signal?: AbortSignal;
+}
+
+export interface SavedWorkspace {
+  changes: WorkspaceChanges | null;
+  /** What the commit could not hold (submodule work, nested repositories, ignored files). */
+  notices: string[];
+  /** Keep the worktree: it holds work the commit does not. */
+  keep: boolean;
+}
+
+function stopIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw errors.interrupted();
+}
+
 /**
- * Commits whatever the CLI left in the worktree (including commits it made itself) and
- * points `supervisor/<run-id>` at the result. Returns null when nothing changed.
+ * Commits whatever the CLI left in the worktree (including commits it made itself) and points
+ * the run's branch at the result, with git bound to the worktree and only after checking it
+ * is still the worktree it was (WORKSPACE_BROKEN otherwise: nothing committed). A branch that
+ * cannot be made (a name clash) is COMMIT_FAILED; the commit stays in the kept worktree.
  */
-export async function commitWorkspace(workspace: Workspace, runId: string, message: string, env?: GitEnv): Promise<WorkspaceChanges | null> {
-  if (workspace.mode !== 'worktree' || !workspace.base) return null;
-  const cwd = workspace.path;
-  const run = (args: string[]) => gitOrThrow(cwd, args, env);
-  // The common read-only case (reviewers, planners) costs two parallel git calls.
-  const [status, before] = await Promise.all([run(['status', '--porcelain', '-z']), run(['rev-parse', 'HEAD'])]);
-  if (status === '' && before.trim() === workspace.base) return null;
-  await run(['add', '-A']);
-  const staged = await git(cwd, ['diff', '--cached', '--quiet'], env);
+export async function saveWorkspace(workspace: Workspace, options: SaveOptions): Promise<SavedWorkspace> {
+  if (workspace.mode !== 'worktree' || !workspace.base) return { changes: null, notices: [], keep: false };
+  if (!workspace.git) throw errors.workspaceBroken(workspace.path, 'where its git dir is was never recorded, so git cannot be bound to it');
+  const base = workspace.base;
+  const expected = { base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
+  const bound = boundGit(workspace.git, options.env);
+  // The common read-only case (reviewers, planners) costs the check and one status, in parallel.
+  const [check, status] = await Promise.all([
+    checkWorktree(workspace.git, expected, options.env),
+    bound.run(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
+  ]);
+  if (check.problem) throw errors.workspaceBroken(workspace.path, check.problem);
+  if (!status.ok) throw new Error(`git status failed: ${status.stderr.trim()}`);
+  stopIfAborted(options.signal);
+  const contents = readContents(status.stdout, workspace.path);
+  const kept = `the worktree is kept at ${workspace.path}`;
+  const notices = contentNotices(contents, kept);
+  let keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
+  if (!contents.changed && check.head === base) return { changes: null, notices, keep };
+  // The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even
+  // the user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
+  if (workspace.branch === undefined && check.branchRef) {
+    await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head]);
+  }
+  await bound.runOrThrow(['add', '-A']);
+  const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;
+  const dropped = mayHoldGitlinks ? await unstageMissingGitlinks(bound, base, options.repoRoot, options.env) : [];
+  const droppedNotice = droppedGitlinksNotice(dropped, contents, kept);
+  if (droppedNotice) notices.push(droppedNotice);
+  keep ||= dropped.length > 0;
+  stopIfAborted(options.signal);
+  const head = await commitStaged(bound, options.message);
+  if (head === base) return { changes: null, notices, keep };
+  stopIfAborted(options.signal);
+  const branch = workspace.branch ?? branchName(options.runId);
+  if (workspace.branch === undefined) {
+    // Never moves an existing branch: one the CLI made under the run's name, or a branch
+    // named `supervisor` (which makes every `supervisor/...` name impossible), is a failure.
+    const made = await bound.run(['branch', '--no-track', branch, head]);
+    if (!made.ok) throw errors.commitFailed(workspace.path, `the branch ${branch} could not be created at commit ${head} (${made.stderr.trim().split('\n')[0]})`);
+  }
+  const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, head]);
+  return { changes: { branch, gitRange: `${base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep };
+}
+
+/** Commits what is staged (if anything) and returns HEAD. */
+async function commitStaged(bound: BoundGit, message: string): Promise<string> {
+  const staged = await bound.run(['diff', '--cached', '--quiet']);
   if (!staged.ok) {
     const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
-    const first = await git(cwd, commit, env);
+    const first = await bound.run(commit);
     // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
-    if (!first.ok) await run([...FALLBACK_IDENTITY, ...commit]);
+    if (!first.ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
   }
-  const head = (await run(['rev-parse', 'HEAD'])).trim();
-  if (head === workspace.base) return null;
-  const branch = branchName(runId);
-  await run(['branch', branch, head]);
-  const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
-  return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
+  return (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
+}
+
+/** saveWorkspace's changes alone (null when nothing changed); its notices are dropped. */
+export async function commitWorkspace(workspace: Workspace, runId: string, message: string, env?: GitEnv, repoRoot = workspace.path): Promise<WorkspaceChanges | null> {
+  return (await saveWorkspace(workspace, { runId, message, env, repoRoot })).changes;
 }
 
 /**
  * A kept worktree is left on the run's branch, not detached, so work can go on there: the
  * branch the commit made, or a new one at the worktree's HEAD when nothing changed. Returns the
- * branch, or null when a branch of that name points elsewhere (it is then left alone).
+ * branch, or null when a branch of that name points elsewhere (it is then left alone) or the
+ * worktree is no longer one git can be bound to.
  */
 export async function attachWorkspaceBranch(workspace: Workspace, runId: string, env?: GitEnv): Promise<string | null> {
-  if (workspace.mode !== 'worktree') return null;
+  if (workspace.mode !== 'worktree' || !workspace.git || workspace.branch !== undefined) return null;
+  const bound = boundGit(workspace.git, env);
   const branch = branchName(runId);
-  const noHooks = ['-c', 'core.hooksPath=/dev/null'];
   const [head, existing] = await Promise.all([
-    gitOrThrow(workspace.path, ['rev-parse', 'HEAD'], env),
-    git(workspace.path, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`], env),
+    bound.runOrThrow(['rev-parse', 'HEAD']),
+    bound.run(['rev-parse', '--verify', '-q', `refs/heads/${branch}`]),
   ]);
   if (existing.ok && existing.stdout.trim() !== head.trim()) return null;
-  await gitOrThrow(workspace.path, [...noHooks, 'checkout', '-q', ...(existing.ok ? [branch] : ['-b', branch])], env);
+  await bound.runOrThrow(['checkout', '-q', ...(existing.ok ? [branch] : ['-b', branch])]);
   return branch;
 }
 

@@ -24,7 +24,13 @@ export type FailureClass =
   | 'interrupted'
   | 'no_json'
   | 'invalid_output'
-  | 'gate_failed';
+  | 'gate_failed'
+  /** The worktree stopped being a worktree of the repository (its .git removed, moved, rewritten): nothing was committed. */
+  | 'workspace_broken'
+  /** The user's checkout (files, HEAD, branch, index) or branch list changed while the CLI ran. */
+  | 'escaped_worktree'
+  /** The run's changes could not be committed on their branch (a branch name clash, ...): the worktree is kept. */
+  | 'commit_failed';
 
 export interface Failure {
   class: FailureClass;

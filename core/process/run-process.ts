@@ -27,6 +27,12 @@ export interface RunProcessOptions {
    * output can be followed live and survives a crash. Created (truncated) when the process starts.
    */
   teeFiles?: { stdout: string; stderr: string };
+  /**
+   * Called once the process has started, with its pid and process group (the same number:
+   * it leads a group of its own). The engine records the group in the run log, so a later
+   * run can end whatever a killed run left behind.
+   */
+  onSpawn?: (started: { pid: number; pgid: number }) => void;
 }
 
 export interface RunProcessResult extends ProcessResult {
@@ -108,6 +114,20 @@ class Tee {
   }
 }
 
+/** Process groups this process started that are still running, and whether each has an abort signal of its own. */
+const live = new Map<number, { abortable: boolean }>();
+
+/**
+ * Ends every process group started here that is still running (a stop signal arrived).
+ * exceptAbortable: leave those that will be ended through their own abort signal, with its
+ * grace period (the CLI, the gates).
+ */
+export function endLiveProcessGroups(options: { exceptAbortable?: boolean } = {}): void {
+  for (const [pid, { abortable }] of live) {
+    if (!(options.exceptAbortable && abortable)) killGroup(pid, 'SIGTERM');
+  }
+}
+
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
@@ -145,6 +165,11 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       teeErr.close();
       resolve(notStarted(error, started));
       return;
+    }
+    const pid = child.pid;
+    if (pid !== undefined) {
+      live.set(pid, { abortable: options.signal !== undefined });
+      options.onSpawn?.({ pid, pgid: pid }); // detached: it leads a process group of its own
     }
     let killTimer: NodeJS.Timeout | undefined;
     const terminate = () => {
@@ -188,6 +213,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       spawnError = error;
     });
     child.on('close', (code, signal) => {
+      if (pid !== undefined) live.delete(pid);
       if (timer) clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       if (pipeTimer) clearTimeout(pipeTimer);

@@ -82,7 +82,7 @@ describe('runs you can follow', () => {
   it("writes the CLI's output to the run folder as it arrives, and runs tail -f follows the run to its end", async () => {
     const repo = await makeRepo();
     const reply = await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED', issues: [], next_step: 'LIVE-MARKER' }));
-    let interrupt = () => {};
+    let interrupt: (signal: 'SIGINT' | 'SIGHUP' | 'SIGTERM') => void = () => {};
     const running = runCli(['run', 'reviewer', '--task', 'x', '--retries', '0', '--json'], {
       cwd: repo,
       env: fakeEnv({ FAKE_CLI_REPLY_FILE: reply, FAKE_CLI_HANG: '1' }),
@@ -98,7 +98,7 @@ describe('runs you can follow', () => {
     // The CLI hangs after printing: the run is not over, yet its output is on disk.
     assert.equal(existsSync(join(stdoutFile, '..', 'result.json')), false);
     const tail = runCli(['runs', 'tail', 'last', '-f'], { cwd: repo });
-    interrupt();
+    interrupt('SIGINT');
     const [run, followed] = await Promise.all([running, tail]);
     assert.equal(run.code, 130, run.stderr);
     assert.equal(followed.code, 0, followed.stderr);

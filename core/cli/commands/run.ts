@@ -81,9 +81,10 @@ export default defineCommand({
     }
     const { runRole } = await import('../../engine/run-role.ts');
     const controller = new AbortController();
-    const stopListening = ctx.deps.onInterrupt(() => {
-      if (!controller.signal.aborted) ctx.warn('interrupt: ending the CLI and cleaning up (the checkout is not touched)');
-      controller.abort();
+    const stopListening = ctx.deps.onInterrupt((signal) => {
+      if (!controller.signal.aborted) ctx.warn(`interrupt (${signal}): ending the CLI and cleaning up (the checkout is not touched)`);
+      // The reason says which signal, so the run exits 130, 129 (SIGHUP) or 143 (SIGTERM).
+      controller.abort(signal);
     });
     try {
       const result = await runRole({

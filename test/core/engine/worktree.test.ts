@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace } from '../../../core/engine/worktree.ts';
@@ -81,5 +81,29 @@ describe('worktree manager', () => {
     assert.equal((await inspectRepo(repo)).dirty, false);
     await writeFiles(repo, { 'README.md': 'changed\n' });
     assert.equal((await inspectRepo(repo)).dirty, true);
+  });
+
+  it('refuses a bare repository and the inside of a .git folder, rather than working in place there', async () => {
+    const repo = await makeRepo();
+    const bare = join(await tempDir(), 'bare.git');
+    git(repo, 'clone', '-q', '--bare', repo, bare);
+    for (const dir of [bare, join(repo, '.git')]) {
+      const state = await inspectRepo(dir);
+      assert.equal(state.bare, true, dir);
+      await assert.rejects(open(dir, 'r'), { code: 'BARE_REPOSITORY' });
+    }
+  });
+
+  it("runs none of the repository's hooks for its own git (worktree add, commit, branch)", async () => {
+    const repo = await makeRepo();
+    const marker = join(await tempDir(), 'hooks.txt');
+    for (const hook of ['post-checkout', 'pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'reference-transaction']) {
+      writeFileSync(join(repo, '.git', 'hooks', hook), `#!/bin/sh\necho ${hook} >> "${marker}"\n`, { mode: 0o755 });
+    }
+    const ws = await open(repo, 'run-hooks');
+    await writeFiles(ws.path, { 'x.txt': 'x\n' });
+    assert.ok(await commitWorkspace(ws, 'run-hooks', 'm'));
+    await closeWorkspace(repo, ws);
+    assert.equal(existsSync(marker), false, existsSync(marker) ? readFileSync(marker, 'utf8') : '');
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * Git bound to one worktree. A worktree's `.git` is a file the CLI working there can delete or
+ * rewrite; git run in that folder would then find the user's own repository above it and act
+ * on the user's branch, index and files. So every command the engine runs for a worktree
+ * names its git dir (the worktree's own admin folder, `<common dir>/worktrees/<name>`, found
+ * when the worktree was made, before any CLI ran) and its work tree explicitly, and before
+ * anything is committed `verifyWorktree` checks that the folder is still that worktree, of
+ * this repository, at its path, on the expected line of commits.
+ */
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { git, gitOrThrow, type GitEnv, type GitResult } from './git.ts';
+
+export interface BoundWorktree {
+  /** The worktree's folder. */
+  path: string;
+  /** Its admin folder inside the main repository: `<common dir>/worktrees/<name>`. */
+  gitDir: string;
+  /** The main repository's git dir (shared by all its worktrees). */
+  commonDir: string;
+}
+
+export interface BoundGit {
+  run(args: string[]): Promise<GitResult>;
+  /** Throws an Error with git's stderr when git fails. */
+  runOrThrow(args: string[]): Promise<string>;
+}
+
+/** Git for `worktree`, never for whatever repository the folder looks like it belongs to. */
+export function boundGit(worktree: BoundWorktree, env?: GitEnv): BoundGit {
+  const bind = (args: string[]) => [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`, ...args];
+  return {
+    run: (args) => git(worktree.path, bind(args), env),
+    runOrThrow: (args) => gitOrThrow(worktree.path, bind(args), env),
+  };
+}
+
+/** The repository's common git dir, absolute (`.git` of the main checkout). */
+export async function commonGitDir(repoRoot: string, env?: GitEnv): Promise<string> {
+  const out = (await gitOrThrow(repoRoot, ['rev-parse', '--git-common-dir'], env)).trim();
+  return realpathSync(isAbsolute(out) ? out : resolve(repoRoot, out));
+}
+
+/**
+ * Where a worktree that was just made keeps its admin folder. Asked right after
+ * `git worktree add`, before any CLI ran there, so the answer can be trusted; checked against
+ * the repository's common dir all the same.
+ */
+export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv): Promise<BoundWorktree> {
+  const [commonDir, out] = await Promise.all([commonGitDir(repoRoot, env), gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)]);
+  const gitDir = realpathSync(out.trim());
+  if (dirname(dirname(gitDir)) !== commonDir) throw new Error(`the worktree's git dir ${gitDir} is not inside ${commonDir}/worktrees`);
+  return { path, gitDir, commonDir };
+}
+
+export interface ExpectedLine {
+  /** The commit the worktree started from: it must be HEAD or an ancestor of HEAD. */
+  base: string;
+  /** The branch HEAD must be on (`refs/heads/<branch>`); undefined: any, detached included. */
+  branch?: string;
+}
+
+function real(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder is still a folder, and its `.git` file and the admin folder still point at each
+ * other (what a CLI can break with rm or a write); no git is run. Null: they do.
+ */
+export function linkProblem(worktree: BoundWorktree): string | null {
+  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return `${worktree.path} is no longer a folder`;
+  const dotGit = resolve(worktree.path, '.git');
+  const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!stat) return `${dotGit} is gone`;
+  if (!stat.isFile()) return `${dotGit} is no longer the worktree's .git file (it is a ${stat.isDirectory() ? 'folder' : stat.isSymbolicLink() ? 'symbolic link' : 'special file'})`;
+  const pointer = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'))?.[1];
+  if (!pointer || real(resolve(worktree.path, pointer)) !== real(worktree.gitDir)) {
+    return `${dotGit} no longer points at the worktree's git dir ${worktree.gitDir}`;
+  }
+  let back: string;
+  try {
+    back = readFileSync(resolve(worktree.gitDir, 'gitdir'), 'utf8').trim();
+  } catch {
+    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
+  }
+  // Absolute, or relative to the admin folder (worktree.useRelativePaths, git 2.48+).
+  if (real(resolve(worktree.gitDir, back)) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
+  return null;
+}
+
+export interface WorktreeCheck {
+  /** Why the folder is no longer the worktree it was; null: it still is. */
+  problem: string | null;
+  /** HEAD's commit ('' when there is none). */
+  head: string;
+  /** The branch HEAD is on (`refs/heads/...`), '' when detached. */
+  branchRef: string;
+}
+
+/** Why the folder is no longer the worktree it was (null: it still is); see checkWorktree. */
+export async function verifyWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<string | null> {
+  return (await checkWorktree(worktree, expected, env)).problem;
+}
+
+/**
+ * Checks that the folder is still the worktree: its `.git` file and admin folder point at
+ * each other, the admin folder belongs to this repository, HEAD is on the expected line of
+ * commits (and branch, when one is expected). Also says where HEAD is, for the commit step.
+ */
+export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<WorktreeCheck> {
+  const failed = (problem: string, head = '', branchRef = ''): WorktreeCheck => ({ problem, head, branchRef });
+  const broken = linkProblem(worktree);
+  if (broken) return failed(broken);
+  const bound = boundGit(worktree, env);
+  const [common, head, branch] = await Promise.all([
+    bound.run(['rev-parse', '--git-common-dir']),
+    bound.run(['rev-parse', '--verify', '-q', 'HEAD^{commit}']),
+    bound.run(['symbolic-ref', '-q', 'HEAD']),
+  ]);
+  const commonOut = common.stdout.trim();
+  if (!common.ok || real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
+    return failed(`the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`);
+  }
+  if (!head.ok) return failed('the worktree has no HEAD commit any more');
+  const headId = head.stdout.trim();
+  const branchRef = branch.ok ? branch.stdout.trim() : '';
+  if (expected.branch !== undefined && branchRef !== `refs/heads/${expected.branch}`) {
+    return failed(`the worktree is not on its branch ${expected.branch} any more (HEAD: ${branchRef || `detached at ${headId.slice(0, 12)}`})`, headId, branchRef);
+  }
+  if (headId !== expected.base) {
+    const ancestor = await bound.run(['merge-base', '--is-ancestor', expected.base, headId]);
+    if (!ancestor.ok) return failed(`the worktree's HEAD ${headId.slice(0, 12)} is not on the line of ${expected.base.slice(0, 12)} (the commit it started from)`, headId, branchRef);
+  }
+  return { problem: null, head: headId, branchRef };
+}

@@ -1,0 +1,131 @@
+/**
+ * What a CLI did outside its worktree. The user's checkout (HEAD, its branch, the index,
+ * `git status`, the state on disk of every changed or untracked file) and the repository's branch
+ * list are recorded before the CLI starts and compared after: any difference is named.
+ * Supervisor's own state (`.supervisor/runs`, `.supervisor/worktrees`, the `.gitignore` it
+ * writes there) is left out, as are the `supervisor/<run-id>` branches that runs (this one or
+ * others in parallel) create; the rest of `.supervisor/` (roles, plugins) is the user's and counts.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, type GitEnv } from './git.ts';
+import { isRunId } from './run-id.ts';
+
+/** Beyond this many changed files only `git status` is compared. */
+const STAT_MAX_FILES = 20000;
+const SHOWN = 8;
+/** What runs write in the checkout themselves (see state-dir.ts). */
+const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/.gitignore'];
+
+export interface CheckoutState {
+  head: string;
+  branch: string;
+  index: string;
+  /** Path → the status letters and a fingerprint of the file as it is. */
+  files: Map<string, string>;
+  /** refs/heads/<name> → commit, without supervisor's own run branches. */
+  branches: Map<string, string>;
+  /** Every git question was answered (a git ended by a stop signal leaves the record incomplete). */
+  complete: boolean;
+}
+
+/**
+ * A file as it is on disk, without reading it: any write changes its ctime (which no
+ * unprivileged process can set back), so size and times catch an append or a rewrite that
+ * keeps the size and the modification time.
+ */
+function fingerprint(path: string): string {
+  try {
+    const stat = lstatSync(path, { bigint: true });
+    return `${stat.mode} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+/** `status --porcelain -z` records → path → "XY fingerprint". */
+function readStatus(root: string, status: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const records = status.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    if (record.length < 4) continue;
+    const xy = record.slice(0, 2);
+    const path = record.slice(3);
+    if (xy[0] === 'R' || xy[0] === 'C') i++; // the original path follows
+    files.set(path, files.size < STAT_MAX_FILES ? `${xy} ${fingerprint(join(root, path))}` : xy);
+  }
+  return files;
+}
+
+function readBranches(refs: string): Map<string, string> {
+  const branches = new Map<string, string>();
+  for (const line of refs.split('\n')) {
+    const [id, name] = line.split(' ');
+    if (!id || !name) continue;
+    const short = name.replace(/^refs\/heads\//, '');
+    if (short.startsWith('supervisor/') && isRunId(short.slice('supervisor/'.length))) continue;
+    branches.set(short, id);
+  }
+  return branches;
+}
+
+export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
+  let complete = true;
+  const run = async (args: string[], mayFail = false) => {
+    const result = await git(root, ['--no-optional-locks', ...args], env);
+    // rev-parse and symbolic-ref fail on an unborn HEAD and a detached one: an answer too.
+    if (!result.ok && (!mayFail || result.code === null)) complete = false;
+    return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
+  };
+  const [head, branch, index, status, refs] = await Promise.all([
+    run(['rev-parse', '-q', '--verify', 'HEAD'], true),
+    run(['symbolic-ref', '-q', 'HEAD'], true),
+    run(['ls-files', '--stage', '-z']),
+    run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
+    run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
+  ]);
+  return {
+    head: head.trim(),
+    branch: branch.trim(),
+    index: createHash('sha256').update(index).digest('hex'),
+    files: readStatus(root, status),
+    branches: readBranches(refs),
+    complete,
+  };
+}
+
+function list(names: string[]): string {
+  const shown = names.slice(0, SHOWN).join(', ');
+  return names.length > SHOWN ? `${shown} and ${names.length - SHOWN} more` : shown;
+}
+
+export interface CheckoutChanges {
+  /** What changed in the user's checkout or branch list, one phrase each (empty: nothing). */
+  changes: string[];
+  /** Branches that appeared (named in `changes` too). */
+  createdBranches: string[];
+}
+
+/**
+ * What differs between two records. `ownBranches`: branches the run's own worktree is on
+ * (a CLI that commits on a branch of its own inside its worktree): named, not counted.
+ */
+export function compareCheckout(before: CheckoutState, after: CheckoutState, ownBranches: string[] = []): CheckoutChanges {
+  const changes: string[] = [];
+  const short = (ref: string) => ref.replace(/^refs\/heads\//, '') || 'a detached HEAD';
+  if (before.branch !== after.branch) changes.push(`the checkout switched from ${short(before.branch)} to ${short(after.branch)}`);
+  else if (before.head !== after.head) changes.push(`HEAD moved from ${before.head.slice(0, 12)} to ${after.head.slice(0, 12)}`);
+  const files = [...new Set([...before.files.keys(), ...after.files.keys()])].filter((f) => before.files.get(f) !== after.files.get(f)).sort();
+  if (files.length) changes.push(`files changed: ${list(files)}`);
+  if (before.index !== after.index) changes.push('the index (staged changes) changed');
+  const created = [...after.branches.keys()].filter((b) => !before.branches.has(b)).sort();
+  const foreign = created.filter((b) => !ownBranches.includes(b));
+  if (foreign.length) changes.push(`branches created: ${list(foreign)}`);
+  const moved = [...before.branches.keys()].filter((b) => after.branches.has(b) && after.branches.get(b) !== before.branches.get(b)).sort();
+  if (moved.length) changes.push(`branches moved: ${list(moved)}`);
+  const deleted = [...before.branches.keys()].filter((b) => !after.branches.has(b)).sort();
+  if (deleted.length) changes.push(`branches deleted: ${list(deleted)}`);
+  return { changes, createdBranches: created };
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { compareCheckout, recordCheckout } from '../../../core/engine/checkout-guard.ts';
+import { ensureStateDir } from '../../../core/engine/state-dir.ts';
+import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
+
+async function dirtyRepo(): Promise<string> {
+  const repo = await makeRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  await writeFiles(repo, { 'a.txt': 'edited\n', 'new.txt': 'untracked\n' });
+  return repo;
+}
+
+describe("the user's checkout, recorded and compared around a run", () => {
+  it('finds no change when nothing changed, whatever supervisor itself writes under .supervisor/ or as run branches', async () => {
+    const repo = await dirtyRepo();
+    const before = await recordCheckout(repo);
+    const paths = ensureStateDir(repo);
+    await writeFiles(paths.runs, { 'r/events.jsonl': '{}\n' });
+    git(repo, 'branch', 'supervisor/20260101-000000-implementer-abcdef');
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, []);
+  });
+
+  it('names a file appended to, also one that was already uncommitted, and an untracked file written', async () => {
+    const repo = await dirtyRepo();
+    const before = await recordCheckout(repo);
+    appendFileSync(join(repo, 'a.txt'), 'more\n'); // already dirty: git status alone would not see it
+    appendFileSync(join(repo, 'b.txt'), 'more\n');
+    await writeFiles(repo, { 'dropped.txt': 'x\n' });
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, ['files changed: a.txt, b.txt, dropped.txt']);
+  });
+
+  it('names a switched branch, a created branch, a moved branch, a deleted branch and a changed index', async () => {
+    const repo = await dirtyRepo();
+    git(repo, 'branch', 'old');
+    git(repo, 'branch', 'gone');
+    const before = await recordCheckout(repo);
+    git(repo, 'checkout', '-q', '-b', 'x');
+    git(repo, 'add', 'new.txt');
+    git(repo, 'commit', '-q', '-m', 'moved', '--', 'new.txt');
+    git(repo, 'branch', '-f', 'old', 'HEAD');
+    git(repo, 'branch', '-D', 'gone');
+    git(repo, 'add', 'a.txt');
+    const { changes, createdBranches } = compareCheckout(before, await recordCheckout(repo));
+    assert.deepEqual(changes, [
+      'the checkout switched from main to x',
+      'files changed: a.txt, new.txt',
+      'the index (staged changes) changed',
+      'branches created: x',
+      'branches moved: old',
+      'branches deleted: gone',
+    ]);
+    assert.deepEqual(createdBranches, ['x']);
+  });
+
+  it("does not count a branch the run's own worktree is on (a CLI committing on a branch of its own there)", async () => {
+    const repo = await dirtyRepo();
+    const before = await recordCheckout(repo);
+    git(repo, 'branch', 'cli-work');
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo), ['cli-work']).changes, []);
+  });
+
+  it("counts what the CLI writes into the user's own .supervisor/ (roles, plugins: code that later runs load)", async () => {
+    const repo = await dirtyRepo();
+    ensureStateDir(repo);
+    const before = await recordCheckout(repo);
+    await writeFiles(repo, { '.supervisor/roles/reviewer.yaml': 'name: reviewer\n' });
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, ['files changed: .supervisor/roles/reviewer.yaml']);
+  });
+});
