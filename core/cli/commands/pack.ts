@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { readKeyValues } from '../text-arg.ts';
 import { loadRoleArg } from '../role-arg.ts';
+import { resolveTargets } from '../targets.ts';
 import { createRole } from '../../roles/role.ts';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
@@ -45,17 +46,18 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
   const role = roleName ? await loadRoleArg(roleName, ctx) : adHocRole(ctx.repoRoot);
   const include = list(args.include);
   const extraContext = await readKeyValues(list(args.context), ctx.deps, 'context');
+  const targets = await resolveTargets(list(args.target), ctx.deps.cwd, ctx.repoRoot);
   const registry = await ctx.registry();
   const { packFileContext } = await import('../../context/pack.ts');
   const packed = await packFileContext({
     role,
     repoRoot: ctx.repoRoot,
-    targets: list(args.target),
+    targets,
     extraContext,
     registry,
     packers: list(args.packer),
     // Without a role, an ad-hoc pack with no --include packs the whole repository.
-    include: roleName || include.length || list(args.target).length ? include : ['**/*'],
+    include: roleName || include.length || targets.length ? include : ['**/*'],
     exclude: list(args.exclude),
     // Checked once, where the role's token_budget is checked too (BUDGET_INVALID).
     ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
@@ -97,7 +99,7 @@ export default defineCommand({
       .option('packer', { type: 'string', array: true, default: [] as string[], describe: 'Packer plugin to gather files with (repeatable; default: the role\'s, else glob)' })
       .option('include', { type: 'string', array: true, default: [] as string[], describe: 'Glob to include (repeatable; default without --role: everything)' })
       .option('exclude', { type: 'string', array: true, default: [] as string[], describe: 'Glob to exclude (repeatable)' })
-      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, relative to the current folder (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra section: key=value or key=@file (repeatable)' })
       .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
       .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })

@@ -7,6 +7,7 @@ import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
+import { resolveTargets } from '../targets.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';
 
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
@@ -46,7 +47,7 @@ export default defineCommand({
       .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })
       .positional('text', { type: 'string', describe: 'The task, instead of --task' })
       .option('task', { type: 'string', describe: 'The task: text, @file, or - for stdin (required)' })
-      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the task is about, relative to the current folder (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
@@ -62,7 +63,7 @@ export default defineCommand({
     const built = await buildPrompt({
       role,
       task,
-      targets: (args.target as string[] | undefined) ?? [],
+      targets: await resolveTargets((args.target as string[] | undefined) ?? [], ctx.deps.cwd, ctx.repoRoot),
       extraContext,
       repoRoot: ctx.repoRoot,
       registry,

@@ -2,7 +2,7 @@ import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { positive } from '../numbers.ts';
-import { repoRelative } from '../targets.ts';
+import { resolveTargets } from '../targets.ts';
 
 /** Test and tuning knobs read from the environment (documented in README "Running roles"). */
 function envMs(ctx: CliContext, name: string): number | undefined {
@@ -46,7 +46,7 @@ export default defineCommand({
     const options = {
       role: String(args.role),
       task,
-      targets: (args.target as string[]).map((t) => repoRelative(String(t), ctx.deps.cwd, ctx.repoRoot)),
+      targets: await resolveTargets(args.target as string[], ctx.deps.cwd, ctx.repoRoot),
       extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context'),
       repoRoot: ctx.repoRoot,
       homeDir: ctx.deps.homeDir,
