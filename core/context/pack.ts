@@ -8,6 +8,7 @@
  */
 import type { Role } from '../roles/role.ts';
 import { combineFileContext, createMeasure, packWithBudget, type BudgetResult, type Measure, type Part } from './budget.ts';
+import { lazyCount } from './lazy-count.ts';
 import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from './constants.ts';
 import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
@@ -51,35 +52,64 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
     },
     warn: (message) => void warnings.push(message),
   };
-  return { host, targets, measure: createMeasure(tokenizer), notices, warnings };
+  return { host, targets, measure: createMeasure(tokenizer, opts.repoRoot, opts.env), notices, warnings };
 }
 
-/** The parts as the budget sees them: built once, so each is measured once. */
-const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content }));
+/** The parts as the budget sees them, with their files so they can be kept file by file. */
+const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content, files: p.files }));
+
+/** One line on what the budget left out: parts, files, cuts. */
+function leftOutNotice(result: BudgetResult, budgetTokens: number): string | null {
+  const said: string[] = [];
+  if (result.pruned.length) said.push(`left out ${result.pruned.join(', ')}`);
+  for (const o of result.outcomes) {
+    const files = o.content === null ? [] : o.leftOut;
+    if (files.length) said.push(`left out ${files.length} file${files.length === 1 ? '' : 's'} of ${o.key} (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''})`);
+    if (o.truncated.length) said.push(`cut ${o.truncated.join(', ')} with a marker`);
+  }
+  return said.length ? `budget: ${said.join('; ')} to fit ${budgetTokens} tokens` : null;
+}
 
 function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResult, budgetTokens: number, prepared: Prepared): PackedContext {
   const { measure, notices, warnings, host } = prepared;
-  const prunedSet = new Set(result.pruned);
-  const packedParts = list.map((part) => ({
-    key: part.key,
-    tokens: measure.tokens([part]),
-    bytes: Buffer.byteLength(part.content),
-    files: parts.get(part.key)!.files,
-    pruned: prunedSet.has(part.key),
-  }));
-  if (result.pruned.length) {
-    const dropped = packedParts.filter((p) => p.pruned).map((p) => `${p.key} (~${p.tokens} tokens)`);
-    host.notice(`budget: pruned ${dropped.join(', ')} to fit ${budgetTokens} tokens`);
-  }
-  return {
-    text: result.text,
-    parts: packedParts,
-    pruned: result.pruned,
-    notices,
-    warnings: [...warnings, ...result.warnings],
-    estimatedTokens: result.tokens,
-    budgetTokens,
-  };
+  // Counted only when read: `pack` without --stats or --json reports no count, so it counts nothing.
+  const packedParts = list.map((part, i) => {
+    const outcome = result.outcomes[i]!;
+    const kept = outcome.content ?? '';
+    const leftOut = new Set(outcome.leftOut);
+    return lazyCount(
+      {
+        key: part.key,
+        bytes: Buffer.byteLength(kept),
+        files: outcome.content === null ? [] : parts.get(part.key)!.files.filter((f) => !leftOut.has(f)),
+        pruned: outcome.content === null,
+        leftOut: outcome.content === null ? [...parts.get(part.key)!.files] : outcome.leftOut,
+        truncated: outcome.truncated,
+      },
+      () => saved(measure, measure.tokens(kept)),
+    );
+  });
+  measure.save(); // the counts the budget took
+  const notice = leftOutNotice(result, budgetTokens);
+  if (notice) host.notice(notice);
+  return lazyCount(
+    {
+      text: result.text,
+      parts: packedParts,
+      pruned: result.pruned,
+      notices,
+      warnings: [...warnings, ...result.warnings],
+      budgetTokens,
+    },
+    () => saved(measure, measure.tokens(result.text)),
+    'estimatedTokens',
+  );
+}
+
+/** A count, after keeping the counts taken for it (a no-op when none are new). */
+function saved(measure: Measure, count: number): number {
+  measure.save();
+  return count;
 }
 
 /** Template flow: file context only, fitted into token_budget − TEMPLATE_OVERHEAD_CHARS / 4. */
@@ -91,9 +121,9 @@ export async function packFileContext(opts: PackOptions): Promise<PackedContext>
     // Known before anything is read: nothing could be kept, so nothing is gathered.
     const result: BudgetResult = {
       text: MARKERS.overheadExceedsBudget,
+      outcomes: [],
       pruned: [],
       warnings: [`Template overhead (~${TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN} tokens) exceeds the token budget of ${total}; no file context included`],
-      tokens: prepared.measure.tokens([{ key: 'marker', content: MARKERS.overheadExceedsBudget }]),
     };
     return finish(new Map(), [], result, fileBudget, prepared);
   }

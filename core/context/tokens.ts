@@ -1,10 +1,13 @@
 /**
  * Token counting. "chars" is the seeds' estimate (4 chars ≈ 1 token, floor). "o200k" counts
  * exactly with gpt-tokenizer's o200k_base (pure JS, offline); it is large, so it is imported
- * only when asked for.
+ * only when asked for. Long texts are counted in pieces that add up exactly (token-pieces.ts),
+ * each looked up in a count cache when one is given (token-cache.ts).
  */
 import { CHARS_PER_TOKEN } from './constants.ts';
 import { contextErrors } from './errors.ts';
+import type { CountCache } from './token-cache.ts';
+import { tokenPieces } from './token-pieces.ts';
 
 export type TokenizerName = 'chars' | 'o200k';
 
@@ -27,11 +30,14 @@ export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void
 }
 
 /** Estimated tokens of a text. "o200k" must have been loaded with loadTokenizer first. */
-export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars'): number {
+export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars', cache?: CountCache): number {
   if (tokenizer === 'chars') return Math.floor(text.length / CHARS_PER_TOKEN);
   if (tokenizer === 'o200k') {
-    if (!o200k) throw contextErrors.tokenizerNotLoaded(tokenizer);
-    return o200k(text);
+    const count = o200k;
+    if (!count) throw contextErrors.tokenizerNotLoaded(tokenizer);
+    let total = 0;
+    for (const piece of tokenPieces(text)) total += cache ? cache.get(piece, count) : count(piece);
+    return total;
   }
   throw contextErrors.tokenizerUnknown(String(tokenizer));
 }

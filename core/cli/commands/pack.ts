@@ -23,8 +23,19 @@ function adHocRole(repoRoot: string): Role {
   return createRole({ name: 'pack', description: 'ad-hoc pack', file: repoRoot });
 }
 
+/** What the budget left out or cut, a few names per part. */
+function renderLeftOut(packed: PackedContext): string {
+  const name = (paths: string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+  const lines = packed.parts.flatMap((p) => [
+    ...(p.leftOut.length ? [`  ${p.key}: ${p.leftOut.length} file${p.leftOut.length === 1 ? '' : 's'} left out: ${name(p.leftOut)}`] : p.pruned ? [`  ${p.key}: left out`] : []),
+    ...(p.truncated.length ? [`  ${p.key}: cut at the budget line: ${name(p.truncated)}`] : []),
+  ]);
+  return lines.length ? ['left out:', ...lines].join('\n') : 'left out: nothing';
+}
+
 function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): string {
-  const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
+  const state = (p: PackedContext['parts'][number]) => (p.pruned ? 'pruned' : p.truncated.length || p.leftOut.length ? 'cut' : '');
+  const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), state(p)]);
   const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
   const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
   const skipped = packed.notices.filter((n) => n.includes('skipped'));
@@ -32,6 +43,7 @@ function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): 
     renderTable(['part', 'files', 'bytes', 'tokens', ''], rows),
     `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
     `pruned: ${packed.pruned.length ? packed.pruned.join(', ') : 'nothing'}`,
+    renderLeftOut(packed),
     skipped.length ? ['skipped:', ...skipped.map((n) => `  ${n}`)].join('\n') : 'skipped: nothing',
     `time: ${ms} ms`,
   ].join('\n');

@@ -23,11 +23,12 @@ describe('supervisor pack', () => {
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout);
     assert.deepEqual(Object.keys(out), ['text', 'parts', 'pruned', 'notices', 'warnings', 'estimatedTokens', 'budgetTokens']);
-    assert.deepEqual(out.pruned, ['files']);
+    assert.deepEqual(out.pruned, []);
     assert.equal(out.budgetTokens, 1000);
-    assert.deepEqual(out.parts.map((p: { key: string; files: string[]; pruned: boolean }) => [p.key, p.files, p.pruned]), [
-      ['target_file', ['src/t.ts'], false],
-      ['files', ['src/a.ts', 'src/big.ts'], true],
+    // file by file: a.ts fits whole, big.ts crosses the line and is cut with a marker
+    assert.deepEqual(out.parts.map((p: { key: string; files: string[]; pruned: boolean; truncated: string[] }) => [p.key, p.files, p.pruned, p.truncated]), [
+      ['target_file', ['src/t.ts'], false, []],
+      ['files', ['src/a.ts', 'src/big.ts'], false, ['src/big.ts']],
     ]);
     assert.ok(out.estimatedTokens <= 1000);
   });
