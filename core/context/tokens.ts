@@ -8,6 +8,7 @@ import { CHARS_PER_TOKEN } from './constants.ts';
 import { contextErrors } from './errors.ts';
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';
+import { installHeapMerge } from './bpe-heap-merge.ts';
 
 export type TokenizerName = 'chars' | 'o200k';
 
@@ -23,7 +24,9 @@ function isTokenizerName(value: unknown): value is TokenizerName {
 export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
   if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
   if (name === 'o200k' && !o200k) {
-    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    const encoding = await import('gpt-tokenizer/encoding/o200k_base');
+    installHeapMerge(encoding.default);
+    const { countTokens } = encoding;
     // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
     o200k = (text) => countTokens(text, { disallowedSpecial: new Set() });
   }

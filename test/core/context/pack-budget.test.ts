@@ -40,4 +40,21 @@ describe('pack --budget keeps what fits', () => {
     assert.match(run.stderr, /^  files: 3 files left out: z0\.ts, z1\.ts, z2\.ts$/m);
     assert.match(run.stderr, /^  files: cut at the budget line: m-big\.ts$/m);
   });
+
+  it('with o200k: what is kept fits the budget counted exactly, and the line is still cut', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`m${String(i).padStart(2, '0')}.ts`] = source(`m${i}`, 3000 + i * 97);
+    const repo = await makeRepo(files);
+    const run = await runCli(['pack', '--include', '**/*.ts', '--budget', '6000', '--tokenizer', 'o200k', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { text: string; estimatedTokens: number; budgetTokens: number; parts: { files: string[]; leftOut: string[]; truncated: string[] }[] };
+    const { estimateTokens, loadTokenizer } = await import('../../../core/context/tokens.ts');
+    await loadTokenizer('o200k');
+    assert.equal(out.estimatedTokens, estimateTokens(out.text, 'o200k'));
+    assert.ok(out.estimatedTokens <= out.budgetTokens, `${out.estimatedTokens} > ${out.budgetTokens}`);
+    assert.ok(out.estimatedTokens > out.budgetTokens - 200, 'the room is used');
+    const [part] = out.parts;
+    assert.equal(part!.files.length + part!.leftOut.length, 30);
+    assert.equal(part!.truncated.length, 1);
+  });
 });
