@@ -14,7 +14,7 @@ import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
 import type { MergedPart, PackerHost } from './packers.ts';
 import { createPathGuard } from './path-safety.ts';
-import { loadTokenizer } from './tokens.ts';
+import { checkTokenizer, loadTokenizer } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 
 /** The total budget in tokens: the caller's, else the role's token_budget, else none (Infinity). */
@@ -33,9 +33,15 @@ interface Prepared {
   warnings: string[];
 }
 
-async function prepare(opts: PackOptions): Promise<Prepared> {
+/**
+ * The tokenizer is loaded only when the budget needs counts (o200k takes a moment and some
+ * memory to load); a caller that reads the result's counts without a budget loads it first
+ * (loadTokenizer), as buildPrompt and `pack --stats` do.
+ */
+async function prepare(opts: PackOptions, budgetTokens: number): Promise<Prepared> {
   const tokenizer = opts.tokenizer ?? 'chars';
-  await loadTokenizer(tokenizer);
+  checkTokenizer(tokenizer);
+  if (Number.isFinite(budgetTokens)) await loadTokenizer(tokenizer);
   const guard = createPathGuard(opts.repoRoot);
   // Targets are named explicitly: one outside the repository stops the pack before any read.
   const paths = [...new Set(opts.targets.map((t) => guard.normalise(t)))];
@@ -114,8 +120,8 @@ function saved(measure: Measure, count: number): number {
 
 /** Template flow: file context only, fitted into token_budget − TEMPLATE_OVERHEAD_CHARS / 4. */
 export async function packFileContext(opts: PackOptions): Promise<PackedContext> {
-  const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
+  const prepared = await prepare(opts, total);
   const fileBudget = Math.max(0, total - Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN));
   if (fileBudget === 0) {
     // Known before anything is read: nothing could be kept, so nothing is gathered.
@@ -134,8 +140,8 @@ export async function packFileContext(opts: PackOptions): Promise<PackedContext>
 
 /** Legacy flow: the whole prompt (system prompt, "## Task", files, extra sections) within token_budget. */
 export async function packContext(opts: PackOptions & { task: string }): Promise<PackedContext> {
-  const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
+  const prepared = await prepare(opts, total);
   const gathered = await gatherParts(opts, prepared.host, prepared.targets);
   const parts = new Map<string, MergedPart>([
     ['system_prompt', { content: opts.role.system_prompt ?? '', files: [] }],

@@ -53,12 +53,21 @@ export function tokenPieces(text: string): string[] {
   return pieces;
 }
 
+// Runs of letters (non-ASCII characters count as letters: merging runs only lowers the bound)
+// with an ASCII letter; one after an apostrophe may belong to the chunk before ("don't").
+const WORDS = /(?<!['A-Za-z\u0080-\uffff])[A-Za-z\u0080-\uffff]*[A-Za-z][A-Za-z\u0080-\uffff]*/g;
+// Runs of ASCII digits not touching a non-ASCII character (which could be a digit too).
+const NUMBERS = /(?<![0-9\u0080-\uffff])[0-9]+(?![0-9\u0080-\uffff])/g;
+
 /**
- * Cheap bounds on a text's o200k count, no tokenizing: every token is at least one UTF-8 byte,
- * and letters or digits on different lines never share a chunk, so never a token.
+ * Cheap bounds on a text's o200k count, no tokenizing. High: every token is at least one UTF-8
+ * byte. Low: o200k's chunks hold at most one run of letters (plus a contraction such as "'s")
+ * and at most three digits, and no token spans two chunks: so each run of letters is a token
+ * at least, and each run of digits one per three digits.
  */
 export function o200kBounds(text: string): { low: number; high: number } {
-  let lines = 0;
-  for (const _ of text.matchAll(/^[^\n]*?[A-Za-z0-9]/gm)) lines++;
-  return { low: lines, high: Buffer.byteLength(text) };
+  let low = 0;
+  for (const _ of text.matchAll(WORDS)) low++;
+  for (const m of text.matchAll(NUMBERS)) low += Math.ceil(m[0].length / 3);
+  return { low, high: Buffer.byteLength(text) };
 }

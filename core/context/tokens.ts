@@ -20,9 +20,14 @@ function isTokenizerName(value: unknown): value is TokenizerName {
   return value === 'chars' || value === 'o200k';
 }
 
+/** Throws TOKENIZER_UNKNOWN for a name that is not a tokenizer. */
+export function checkTokenizer(name: unknown): asserts name is TokenizerName {
+  if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
+}
+
 /** Loads a tokenizer so that estimateTokens can use it synchronously. */
 export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
-  if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
+  checkTokenizer(name);
   if (name === 'o200k' && !o200k) {
     const encoding = await import('gpt-tokenizer/encoding/o200k_base');
     installHeapMerge(encoding.default);

@@ -54,7 +54,10 @@ export interface PackedContext {
   notices: string[];
   /** The budget could not be met, caps were hit on protected content. */
   warnings: string[];
-  /** Tokens of `text` (floor(chars / 4) for "chars", exact for "o200k"), counted when first read. */
+  /**
+   * Tokens of `text` (floor(chars / 4) for "chars", exact for "o200k"), counted when first read.
+   * Without a budget packing loads no tokenizer: load it (loadTokenizer) before reading counts.
+   */
   estimatedTokens: number;
   /** The budget the parts were fitted into (after template overhead); Infinity when none. */
   budgetTokens: number;
