@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/constants.ts';
 import { packContext, packFileContext } from '../../../core/context/pack.ts';
-import { estimateTokens } from '../../../core/context/tokens.ts';
+import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
 import { definePlugin } from '../../../core/plugin/index.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { chars, makeRole, packerRegistry } from './_helpers.ts';
@@ -176,6 +176,7 @@ describe('packFileContext (template flow)', () => {
   });
 
   it('counts with o200k when asked', async () => {
+    await loadTokenizer('o200k'); // no budget: packing itself counts nothing, the reader loads the tokenizer
     const repo = await makeRepo({ 'a.ts': 'const hello = "world";\n' });
     const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: [], registry, tokenizer: 'o200k' });
     assert.equal(packed.estimatedTokens, estimateTokens(packed.text, 'o200k'));
@@ -183,6 +184,7 @@ describe('packFileContext (template flow)', () => {
   });
 
   it('with o200k, each part and the total are exact counts of their text', async () => {
+    await loadTokenizer('o200k');
     const repo = await makeRepo({ 't.ts': 'export const t = 1;\n', 'a.ts': 'const hello = "world";\n' });
     const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: ['t.ts'], registry, tokenizer: 'o200k' });
     assert.equal(packed.parts.length, 2);

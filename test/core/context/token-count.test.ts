@@ -83,6 +83,7 @@ describe('exact o200k counts', () => {
   });
 
   it('a pack counts nothing until a count is read', async () => {
+    await loadTokenizer('o200k');
     const repo = await makeRepo({ 'a.ts': 'const a = 1;\n', 'b.ts': 'const b = 2;\n' });
     const packed = await packFileContext({ role: makeRole({ include: ['*.ts'] }), repoRoot: repo, targets: [], registry: packerRegistry(), tokenizer: 'o200k' });
     const cache = join(repo, '.supervisor', 'cache', 'o200k-counts.txt');
