@@ -109,9 +109,12 @@ class Tally {
   }
 }
 
-function unitsOf(slot: Slot, index: number): Unit[] {
-  if (!slot.sections) return [{ part: index, section: null, text: slot.part.content, cuttable: slot.part.content, name: slot.part.key }];
-  return slot.sections.sections.map((s: FileSectionText, i) => ({ part: index, section: i, text: s.text, cuttable: s.content, name: s.path }));
+function wholeUnit(slot: Slot, index: number): Unit {
+  return { part: index, section: null, text: slot.part.content, cuttable: slot.part.content, name: slot.part.key };
+}
+
+function sectionUnits(sections: PartSections, index: number): Unit[] {
+  return sections.sections.map((s: FileSectionText, i) => ({ part: index, section: i, text: s.text, cuttable: s.content, name: s.path }));
 }
 
 const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
@@ -164,7 +167,7 @@ export function fillBudget(parts: Part[], budgetTokens: number, measure: Measure
   const isProtected = (p: Part) => rules.protectedKeys.has(p.key);
   const slots: Slot[] = parts.map((part) => ({
     part,
-    sections: !isProtected(part) && part.files?.length ? readSections(part.content, part.files) : null,
+    sections: null,
     kept: new Set<number>(),
     whole: false,
     cut: null,
@@ -202,16 +205,25 @@ export function fillBudget(parts: Part[], budgetTokens: number, measure: Measure
   };
   for (const index of order) {
     const slot = slots[index]!;
-    const units = unitsOf(slot, index);
-    for (const unit of units) {
+    // A part that fits whole is kept whole; only one that does not is read as its files.
+    const whole = wholeUnit(slot, index);
+    if (tally.tryKeep(whole, extraFor(slot, false), limit)) {
+      started++;
+      slot.whole = true;
+      continue;
+    }
+    slot.sections = slot.part.files?.length ? readSections(slot.part.content, slot.part.files) : null;
+    if (!slot.sections) {
+      skipped.push(whole);
+      continue;
+    }
+    for (const unit of sectionUnits(slot.sections, index)) {
       const partStarted = slot.kept.size > 0;
       if (tally.tryKeep(unit, extraFor(slot, partStarted), limit)) {
         if (!partStarted) started++;
-        slot.kept.add(unit.section ?? 0);
+        slot.kept.add(unit.section!);
       } else skipped.push(unit);
     }
-    if (!slot.sections && slot.kept.size) slot.whole = true;
-    if (slot.sections && slot.kept.size === units.length) slot.whole = true;
   }
 
   // The highest-priority unit that did not fit gets what is left, cut at the line.
