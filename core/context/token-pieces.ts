@@ -53,21 +53,38 @@ export function tokenPieces(text: string): string[] {
   return pieces;
 }
 
-// Runs of letters (non-ASCII characters count as letters: merging runs only lowers the bound)
-// with an ASCII letter; one after an apostrophe may belong to the chunk before ("don't").
-const WORDS = /(?<!['A-Za-z\u0080-\uffff])[A-Za-z\u0080-\uffff]*[A-Za-z][A-Za-z\u0080-\uffff]*/g;
-// Runs of ASCII digits not touching a non-ASCII character (which could be a digit too).
-const NUMBERS = /(?<![0-9\u0080-\uffff])[0-9]+(?![0-9\u0080-\uffff])/g;
+const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const APOSTROPHE = 39;
 
 /**
  * Cheap bounds on a text's o200k count, no tokenizing. High: every token is at least one UTF-8
  * byte. Low: o200k's chunks hold at most one run of letters (plus a contraction such as "'s")
  * and at most three digits, and no token spans two chunks: so each run of letters is a token
- * at least, and each run of digits one per three digits.
+ * at least, and each run of digits one per three digits. Non-ASCII characters are taken as
+ * letters that may join runs (a run after an apostrophe, as in "don't", is not counted; a run
+ * of digits touching a non-ASCII character neither): both only lower the bound. One pass over
+ * the characters, nothing allocated: bounds are taken for every file of a budgeted pack.
  */
 export function o200kBounds(text: string): { low: number; high: number } {
   let low = 0;
-  for (const _ of text.matchAll(WORDS)) low++;
-  for (const m of text.matchAll(NUMBERS)) low += Math.ceil(m[0].length / 3);
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (isAsciiLetter(c) || c >= 0x80) {
+      const start = i;
+      let ascii = false;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (isAsciiLetter(d)) ascii = true;
+        else if (d < 0x80) break;
+      }
+      if (ascii && (start === 0 || text.charCodeAt(start - 1) !== APOSTROPHE)) low++;
+    } else if (isDigit(c)) {
+      const start = i;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+      if ((start === 0 || text.charCodeAt(start - 1) < 0x80) && (i === n || text.charCodeAt(i) < 0x80)) low += Math.ceil((i - start) / 3);
+    } else i++;
+  }
   return { low, high: Buffer.byteLength(text) };
 }
