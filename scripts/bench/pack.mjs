@@ -192,7 +192,7 @@ async function main() {
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
   const include = opts.corpus ? [] : INCLUDE;
-  const base = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...include.flatMap((p) => ['--include', p]), '-o', outSv];
+  const base = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...include.flatMap((p) => ['--include', p])];
   // Each variant: extra arguments and environment for `supervisor pack`.
   const variants =
     opts.tokenizer === 'o200k'
@@ -201,7 +201,8 @@ async function main() {
           'o200k --stats, cold cache': [['--tokenizer', 'o200k', '--stats'], { SUPERVISOR_TOKEN_CACHE: '0' }],
           'o200k --stats, warm cache': [['--tokenizer', 'o200k', '--stats'], {}],
           'o200k, no counts shown': [['--tokenizer', 'o200k'], {}],
-          'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats'], { SUPERVISOR_TOKEN_CACHE: '0' }],
+          // Its own output file: the file counts below are of the whole pack.
+          'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats', '-o', join(work, 'supervisor-out-budget.md')], { SUPERVISOR_TOKEN_CACHE: '0' }],
         }
       : { '': [[], {}] };
   const shipped = opts.binary ? [resolve(opts.binary), []] : buildBundle();
@@ -210,7 +211,8 @@ async function main() {
   const tools = {};
   for (const [runner, [bin, pre]] of Object.entries(runners)) {
     for (const [variant, [args, env]] of Object.entries(variants)) {
-      tools[`supervisor (${runner})${variant ? ` ${variant}` : ''}`] = () => measure(bin, [...pre, ...base, ...args], corpus, env);
+      const out = args.includes('-o') ? [] : ['-o', outSv];
+      tools[`supervisor (${runner})${variant ? ` ${variant}` : ''}`] = () => measure(bin, [...pre, ...base, ...args, ...out], corpus, env);
     }
   }
   const rxInclude = include.length ? ['--include', include.join(',')] : [];
