@@ -44,6 +44,9 @@ export const FILE_CONTEXT_PROTECTED: ReadonlySet<string> = new Set(['always_incl
 /** Legacy flow: never pruned, whatever the budget. */
 export const PROTECTED_KEYS: ReadonlySet<string> = new Set(['system_prompt', 'task', 'always_include']);
 
+/** The least room worth cutting a file into at the budget line; less is left out whole. */
+export const MIN_CUT_TOKENS = 64;
+
 /** Include entries that are directives, not file patterns. */
 export const SENTINEL_GIT_DIFF = 'git diff --cached';
 export const SENTINEL_CHANGED_FILES = '$CHANGED_FILES';
@@ -66,4 +69,6 @@ export const MARKERS = {
   /** A target that looks like it holds a secret (the notice names the rule). */
   secretLeftOut: '[Left out: it looks like it holds a secret]',
   skippedTotalCap: '[Skipped: would exceed total size cap]',
+  /** After the head of a file (or a part without files) cut at the budget line. */
+  truncated: (name: string, keptLines: number, totalLines: number) => `[Truncated to fit the token budget: kept ${keptLines} of ${totalLines} lines of ${name}]`,
 } as const;

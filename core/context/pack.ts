@@ -8,13 +8,14 @@
  */
 import type { Role } from '../roles/role.ts';
 import { combineFileContext, createMeasure, packWithBudget, type BudgetResult, type Measure, type Part } from './budget.ts';
+import { lazyCount } from './lazy-count.ts';
 import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from './constants.ts';
 import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
 import type { MergedPart, PackerHost } from './packers.ts';
 import { createPathGuard } from './path-safety.ts';
 import { NO_SECRET_SCAN } from './secret-scan.ts';
-import { loadTokenizer } from './tokens.ts';
+import { checkTokenizer, loadTokenizer } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 
 /** The total budget in tokens: the caller's, else the role's token_budget, else none (Infinity). */
@@ -33,9 +34,15 @@ interface Prepared {
   warnings: string[];
 }
 
-async function prepare(opts: PackOptions): Promise<Prepared> {
+/**
+ * The tokenizer is loaded only when the budget needs counts (o200k takes a moment and some
+ * memory to load); a caller that reads the result's counts without a budget loads it first
+ * (loadTokenizer), as buildPrompt and `pack --stats` do.
+ */
+async function prepare(opts: PackOptions, budgetTokens: number): Promise<Prepared> {
   const tokenizer = opts.tokenizer ?? 'chars';
-  await loadTokenizer(tokenizer);
+  checkTokenizer(tokenizer);
+  if (Number.isFinite(budgetTokens)) await loadTokenizer(tokenizer);
   const guard = createPathGuard(opts.repoRoot);
   // Targets are named explicitly: one outside the repository stops the pack before any read.
   const paths = [...new Set(opts.targets.map((t) => guard.normalise(t)))];
@@ -54,50 +61,79 @@ async function prepare(opts: PackOptions): Promise<Prepared> {
     warn: (message) => void warnings.push(message),
     ...((opts.secretScan ?? opts.role.context.secret_scan) === false ? { scanner: NO_SECRET_SCAN } : {}),
   };
-  return { host, targets, measure: createMeasure(tokenizer), notices, warnings };
+  return { host, targets, measure: createMeasure(tokenizer, opts.repoRoot, opts.env), notices, warnings };
 }
 
-/** The parts as the budget sees them: built once, so each is measured once. */
-const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content }));
+/** The parts as the budget sees them, with their files so they can be kept file by file. */
+const toParts = (parts: Map<string, MergedPart>): Part[] => [...parts].map(([key, p]) => ({ key, content: p.content, files: p.files }));
+
+/** One line on what the budget left out: parts, files, cuts. */
+function leftOutNotice(result: BudgetResult, budgetTokens: number): string | null {
+  const said: string[] = [];
+  if (result.pruned.length) said.push(`left out ${result.pruned.join(', ')}`);
+  for (const o of result.outcomes) {
+    const files = o.content === null ? [] : o.leftOut;
+    if (files.length) said.push(`left out ${files.length} file${files.length === 1 ? '' : 's'} of ${o.key} (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''})`);
+    if (o.truncated.length) said.push(`cut ${o.truncated.join(', ')} with a marker`);
+  }
+  return said.length ? `budget: ${said.join('; ')} to fit ${budgetTokens} tokens` : null;
+}
 
 function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResult, budgetTokens: number, prepared: Prepared): PackedContext {
   const { measure, notices, warnings, host } = prepared;
-  const prunedSet = new Set(result.pruned);
-  const packedParts = list.map((part) => ({
-    key: part.key,
-    tokens: measure.tokens([part]),
-    bytes: Buffer.byteLength(part.content),
-    files: parts.get(part.key)!.files,
-    pruned: prunedSet.has(part.key),
-  }));
-  if (result.pruned.length) {
-    const dropped = packedParts.filter((p) => p.pruned).map((p) => `${p.key} (~${p.tokens} tokens)`);
-    host.notice(`budget: pruned ${dropped.join(', ')} to fit ${budgetTokens} tokens`);
-  }
-  return {
-    text: result.text,
-    parts: packedParts,
-    pruned: result.pruned,
-    notices,
-    warnings: [...warnings, ...result.warnings],
-    estimatedTokens: result.tokens,
-    budgetTokens,
-  };
+  // Counted only when read: `pack` without --stats or --json reports no count, so it counts nothing.
+  const packedParts = list.map((part, i) => {
+    const outcome = result.outcomes[i]!;
+    const kept = outcome.content ?? '';
+    const leftOut = new Set(outcome.leftOut);
+    return lazyCount(
+      {
+        key: part.key,
+        bytes: Buffer.byteLength(kept),
+        files: outcome.content === null ? [] : parts.get(part.key)!.files.filter((f) => !leftOut.has(f)),
+        pruned: outcome.content === null,
+        leftOut: outcome.content === null ? [...parts.get(part.key)!.files] : outcome.leftOut,
+        truncated: outcome.truncated,
+      },
+      () => saved(measure, measure.tokens(kept)),
+    );
+  });
+  measure.save(); // the counts the budget took
+  const notice = leftOutNotice(result, budgetTokens);
+  if (notice) host.notice(notice);
+  return lazyCount(
+    {
+      text: result.text,
+      parts: packedParts,
+      pruned: result.pruned,
+      notices,
+      warnings: [...warnings, ...result.warnings],
+      budgetTokens,
+    },
+    () => saved(measure, measure.tokens(result.text)),
+    'estimatedTokens',
+  );
+}
+
+/** A count, after keeping the counts taken for it (a no-op when none are new). */
+function saved(measure: Measure, count: number): number {
+  measure.save();
+  return count;
 }
 
 /** Template flow: file context only, fitted into token_budget − TEMPLATE_OVERHEAD_CHARS / 4. */
 export async function packFileContext(opts: PackOptions): Promise<PackedContext> {
-  const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
+  const prepared = await prepare(opts, total);
   const reserve = opts.reserveTemplate === false ? 0 : Math.floor(TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN);
   const fileBudget = Math.max(0, total - reserve);
   if (fileBudget === 0) {
     // Known before anything is read: nothing could be kept, so nothing is gathered.
     const result: BudgetResult = {
       text: MARKERS.overheadExceedsBudget,
+      outcomes: [],
       pruned: [],
       warnings: [`Template overhead (~${TEMPLATE_OVERHEAD_CHARS / CHARS_PER_TOKEN} tokens) exceeds the token budget of ${total}; no file context included`],
-      tokens: prepared.measure.tokens([{ key: 'marker', content: MARKERS.overheadExceedsBudget }]),
     };
     return finish(new Map(), [], result, fileBudget, prepared);
   }
@@ -108,8 +144,8 @@ export async function packFileContext(opts: PackOptions): Promise<PackedContext>
 
 /** Legacy flow: the whole prompt (system prompt, "## Task", files, extra sections) within token_budget. */
 export async function packContext(opts: PackOptions & { task: string }): Promise<PackedContext> {
-  const prepared = await prepare(opts);
   const total = resolveBudget(opts.role, opts.budgetTokens);
+  const prepared = await prepare(opts, total);
   const gathered = await gatherParts(opts, prepared.host, prepared.targets);
   const parts = new Map<string, MergedPart>([
     ['system_prompt', { content: opts.role.system_prompt ?? '', files: [] }],

@@ -1,10 +1,14 @@
 /**
  * Token counting. "chars" is the seeds' estimate (4 chars ≈ 1 token, floor). "o200k" counts
  * exactly with gpt-tokenizer's o200k_base (pure JS, offline); it is large, so it is imported
- * only when asked for.
+ * only when asked for. Long texts are counted in pieces that add up exactly (token-pieces.ts),
+ * each looked up in a count cache when one is given (token-cache.ts).
  */
 import { CHARS_PER_TOKEN } from './constants.ts';
 import { contextErrors } from './errors.ts';
+import type { CountCache } from './token-cache.ts';
+import { tokenPieces } from './token-pieces.ts';
+import { installHeapMerge } from './bpe-heap-merge.ts';
 
 export type TokenizerName = 'chars' | 'o200k';
 
@@ -16,22 +20,32 @@ function isTokenizerName(value: unknown): value is TokenizerName {
   return value === 'chars' || value === 'o200k';
 }
 
+/** Throws TOKENIZER_UNKNOWN for a name that is not a tokenizer. */
+export function checkTokenizer(name: unknown): asserts name is TokenizerName {
+  if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
+}
+
 /** Loads a tokenizer so that estimateTokens can use it synchronously. */
 export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
-  if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
+  checkTokenizer(name);
   if (name === 'o200k' && !o200k) {
-    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    const encoding = await import('gpt-tokenizer/encoding/o200k_base');
+    installHeapMerge(encoding.default);
+    const { countTokens } = encoding;
     // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
     o200k = (text) => countTokens(text, { disallowedSpecial: new Set() });
   }
 }
 
 /** Estimated tokens of a text. "o200k" must have been loaded with loadTokenizer first. */
-export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars'): number {
+export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars', cache?: CountCache): number {
   if (tokenizer === 'chars') return Math.floor(text.length / CHARS_PER_TOKEN);
   if (tokenizer === 'o200k') {
-    if (!o200k) throw contextErrors.tokenizerNotLoaded(tokenizer);
-    return o200k(text);
+    const count = o200k;
+    if (!count) throw contextErrors.tokenizerNotLoaded(tokenizer);
+    let total = 0;
+    for (const piece of tokenPieces(text)) total += cache ? cache.get(piece, count) : count(piece);
+    return total;
   }
   throw contextErrors.tokenizerUnknown(String(tokenizer));
 }

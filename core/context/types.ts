@@ -39,16 +39,23 @@ export interface PackOptions {
 
 export interface PackedPart {
   key: string;
+  /** Tokens of what the text holds of the part (counted when first read). */
   tokens: number;
+  /** Bytes of what the text holds of the part. */
   bytes: number;
+  /** The part's files the text holds (a cut file included). */
   files: string[];
-  /** Dropped to fit the budget. */
+  /** Left out whole to fit the budget. */
   pruned: boolean;
+  /** Files of the part left out to fit the budget. */
+  leftOut: string[];
+  /** Files cut at the budget line, with a marker (for a part without files: its key). */
+  truncated: string[];
 }
 
 export interface PackedContext {
   text: string;
-  /** Every part that was gathered, in prompt order, pruned or not. */
+  /** Every part that was gathered, in prompt order, pruned or not; what of it was kept. */
   parts: PackedPart[];
   /** Keys dropped to fit the budget, in the order they were dropped. */
   pruned: string[];
@@ -57,8 +64,8 @@ export interface PackedContext {
   /** The budget could not be met, caps were hit on protected content. */
   warnings: string[];
   /**
-   * Tokens of `text` as the budget counts them: each part once, plus the joins. Exact for
-   * "chars"; for "o200k" the parts' counts summed (a token or so above the joined text's count).
+   * Tokens of `text` (floor(chars / 4) for "chars", exact for "o200k"), counted when first read.
+   * Without a budget packing loads no tokenizer: load it (loadTokenizer) before reading counts.
    */
   estimatedTokens: number;
   /** The budget the parts were fitted into (after template overhead); Infinity when none. */

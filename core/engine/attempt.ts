@@ -16,7 +16,7 @@ import type { PreparedRun } from './prepare.ts';
 import { adapterContext, buildRequest, cliEnv, commandFor, runEnv } from './request.ts';
 import { failureGroup } from './retry-policy.ts';
 import type { RunLog } from './run-log.ts';
-import { mapStatus, type MappedStatus } from './status-map.ts';
+import { mapVerdict, type MappedStatus } from './status-map.ts';
 import type { Workspace } from './worktree.ts';
 
 export interface AttemptEnv {
@@ -113,8 +113,8 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     log.event(failureGroup(answer.failure) === 'answer' ? 'parse_failed' : 'cli_failed', { attempt, failure: answer.failure });
     return { ...base, failure: answer.failure, metrics };
   }
-  const mapped = mapStatus(answer.output.status);
-  log.event('parsed', { attempt, source: answer.source, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
+  const mapped = mapVerdict(answer.output, prepared.verdict);
+  log.event('parsed', { attempt, source: answer.source, verdict_field: prepared.verdict.field, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
   if (mapped.status !== 'pass' || settings.gates.length === 0) return { ...base, failure: null, output: answer.output, mapped, metrics };
   return { ...(await gate(env, attempt)), output: answer.output, mapped, metrics };
 }

@@ -8,6 +8,7 @@ import { roleLoadOptions } from '../roles/load-options.ts';
 import { answerFormat } from '../output/answer-format.ts';
 import { wantsLegacyGrammar } from '../output/legacy.ts';
 import type { ParseOutputOptions } from '../output/parse-output.ts';
+import { resolveVerdict, type Verdict } from '../output/verdict.ts';
 import type { AdapterPlugin } from '../plugin/contracts.ts';
 import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
@@ -44,6 +45,8 @@ export interface PreparedRun {
   parse(text: string): Record<string, unknown>;
   /** The exact answer format, for stricter-instruction retries. */
   formatText: string;
+  /** The answer's field that holds the verdict, and its words (schema `x-verdict` or config.verdict_field). */
+  verdict: Verdict;
   /** Notices gathered before the run log existed. */
   notices: string[];
 }
@@ -110,7 +113,8 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   const parse = (text: string) => peers.parseOutput(text, reading);
   // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
-  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices };
+  const verdict = resolveVerdict(built.outputSchema, role);
+  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices };
 }
 
 /**

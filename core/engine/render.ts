@@ -77,8 +77,11 @@ export function describeEvent(event: RunEvent): string | null {
   switch (event.kind) {
     case 'run_started':
       return `run ${String(e.run_id)}: ${String(e.role)} via ${String(e.cli)}`;
-    case 'prompt_built':
-      return `prompt: ${String(e.tokens)} tokens`;
+    case 'prompt_built': {
+      const cut = Array.isArray(e.truncated) && e.truncated.length ? `; cut at the budget line: ${e.truncated.join(', ')}` : '';
+      const left = Array.isArray(e.left_out) && e.left_out.length ? `; ${e.left_out.length} file${e.left_out.length === 1 ? '' : 's'} left out` : '';
+      return `prompt: ${String(e.tokens)} tokens${cut}${left}`;
+    }
     case 'attempt_started':
       return `attempt ${String(e.attempt)}: starting ${String(e.bin)}`;
     case 'cli_exited':

@@ -1,6 +1,7 @@
 /** The adapter's view of one attempt (CommandRequest), shared by real runs and --dry-run. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutExtensions } from '../output/verdict.ts';
 import type { AdapterContext, CommandRequest, CommandSpec } from '../plugin/contracts.ts';
 import { callHook } from '../plugins/call-hook.ts';
 import { roleEditsFiles, type PreparedRun } from './prepare.ts';
@@ -19,8 +20,10 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
   if (adapter.acceptsOutputSchema) {
     // The CLI gets the schema as a file of its own, inside the attempt's scratch folder.
     const file = join(input.scratchDir, 'output-schema.json');
-    writeFileSync(file, `${JSON.stringify(built.outputSchema.schema, null, 2)}\n`);
-    outputSchema = { name: built.outputSchema.name, schema: built.outputSchema.schema, file };
+    // Without supervisor's own keywords (x-verdict): CLIs with strict schema checks refuse them.
+    const schema = withoutExtensions(built.outputSchema.schema);
+    writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+    outputSchema = { name: built.outputSchema.name, schema, file };
   }
   const model = role.extensions['x-model'];
   return {

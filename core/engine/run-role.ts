@@ -149,6 +149,8 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     template: built.template,
     output_schema: built.outputSchema.name,
     pruned: built.stats.pruned,
+    left_out: built.stats.leftOut ?? [],
+    truncated: built.stats.truncated ?? [],
   });
 }
 

@@ -12,6 +12,11 @@ export const outputErrors = {
       details: { file },
       hint: 'An output schema is a JSON file holding a JSON Schema (draft-07) that describes an object.',
     }),
+  verdictFieldInvalid: (role: string, problem: string) =>
+    new SupervisorError('VERDICT_FIELD_INVALID', `Role "${role}": ${problem}`, {
+      details: { role },
+      hint: 'Name the answer field that holds the verdict with config.verdict_field, or with "x-verdict" in the output schema (a field of the schema).',
+    }),
   cliReportedFailure: (adapter: string, failure: { class: string; detail: string }) =>
     new SupervisorError('CLI_FAILED', `The ${adapter} output reports a failed attempt (${failure.class}): ${failure.detail}`, {
       details: { adapter, failure },

@@ -43,6 +43,9 @@ export interface PromptStats {
   /** The packed parts, then (template flow) system_prompt, task, instructions and template text. */
   parts: PackedContext['parts'];
   pruned: string[];
+  /** Files the budget left out whole, and files it cut with a marker (part keys for parts without files). */
+  leftOut?: string[];
+  truncated?: string[];
   warnings: string[];
   notices: string[];
   /** Tokens the file context was fitted into (token_budget − template overhead in the template flow); null when unlimited. */
@@ -70,7 +73,7 @@ async function defaultPacking(): Promise<PackingDeps> {
 }
 
 function part(key: string, text: string, tokenizer: TokenizerName): PackedContext['parts'][number] {
-  return { key, tokens: estimateTokens(text, tokenizer), bytes: Buffer.byteLength(text), files: [], pruned: false };
+  return { key, tokens: estimateTokens(text, tokenizer), bytes: Buffer.byteLength(text), files: [], pruned: false, leftOut: [], truncated: [] };
 }
 
 /** Legacy flow: instruction files appended as titled sections. */
@@ -124,7 +127,7 @@ function promptStats(flow: Flow, opts: BuildPromptOptions, instructions: Instruc
     const kept = parts.filter((p) => !p.pruned);
     const tokens = Math.max(0, promptTokens - kept.reduce((sum, p) => sum + p.tokens, 0));
     const bytes = Math.max(0, Buffer.byteLength(flow.prompt) - kept.reduce((sum, p) => sum + p.bytes, 0));
-    parts.push({ key: 'template', tokens, bytes, files: [], pruned: false });
+    parts.push({ key: 'template', tokens, bytes, files: [], pruned: false, leftOut: [], truncated: [] });
   }
   const warnings = [...flow.packed.warnings];
   const budget = opts.role.context.token_budget;
@@ -136,6 +139,8 @@ function promptStats(flow: Flow, opts: BuildPromptOptions, instructions: Instruc
     promptTokens,
     parts,
     pruned: [...packed.pruned],
+    leftOut: packed.parts.flatMap((p) => p.leftOut),
+    truncated: packed.parts.flatMap((p) => p.truncated),
     warnings,
     notices: [...packed.notices],
     contextBudgetTokens: Number.isFinite(packed.budgetTokens) ? packed.budgetTokens : null,

@@ -3,6 +3,15 @@
 //
 //   cd scripts/bench && npm ci          # repomix, pinned, for comparison only
 //   node scripts/bench/pack.mjs [--runs 5] [--files 6000] [--binary dist/supervisor-linux-x64]
+//   node scripts/bench/pack.mjs --corpus ../vite --tokenizer o200k [--runs 5]
+//
+// --corpus <dir> packs a real checkout instead (all of it, each tool's default ignores), copied
+// once to $TMPDIR/supervisor-bench-pack/<name> (without its .git, committed afresh) so neither
+// the checkout nor its git metadata is touched: exact counting keeps its count cache in the
+// packed repository's .supervisor/cache/. --tokenizer o200k measures exact counting: with
+// --stats (the counts reported) from a cold cache (SUPERVISOR_TOKEN_CACHE=0) and a warm one,
+// without --stats (nothing reported, so nothing counted), and the 4-characters estimate beside
+// them; repomix counts with o200k too.
 //
 // supervisor runs twice over: from source (node bin/supervisor.mjs: tsx compiles TypeScript at
 // start-up) and as the shipped binary runs it — the esbuild bundle of core/binary/main.ts on
@@ -32,14 +41,17 @@ const { values: opts } = parseArgs({
     files: { type: 'string', default: '6000' },
     binary: { type: 'string' },
     rebuild: { type: 'boolean', default: false },
+    corpus: { type: 'string' },
+    tokenizer: { type: 'string', default: 'chars' },
   },
 });
+if (!['chars', 'o200k'].includes(opts.tokenizer)) throw new Error('--tokenizer is chars or o200k');
 const RUNS = Number(opts.runs);
 const WANT_FILES = Number(opts.files);
 const MAX_TOTAL = 9.5 * 1024 * 1024;
 const MAX_FILE = 4 * 1024;
 const work = join(tmpdir(), 'supervisor-bench-pack');
-const corpus = join(work, 'corpus');
+const corpus = opts.corpus ? join(work, `corpus-${resolve(opts.corpus).split('/').pop()}`) : join(work, 'corpus');
 const repomixBin = join(here, 'node_modules', '.bin', 'repomix');
 
 const SOURCES = [join(root, 'node_modules'), join(here, 'node_modules'), '/usr/lib/node_modules', '/usr/lib/python3'];
@@ -67,7 +79,34 @@ function corpusPath(source, file) {
   return join('pkgs', source.replaceAll('/', '_').replace(/^_+/, ''), ...segments);
 }
 
+function commitCorpus() {
+  const git = (...args) => execFileSync('git', args, { cwd: corpus, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'corpus');
+}
+
+/** A copy of a real checkout (tracked files only, as git lists them), committed in a fresh repository. */
+async function copyCorpus(source) {
+  if (existsSync(join(corpus, '.git')) && !opts.rebuild) return;
+  await rm(corpus, { recursive: true, force: true });
+  await mkdir(corpus, { recursive: true });
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: source, maxBuffer: 64 * 1024 * 1024 }).toString().split('\0').filter(Boolean);
+  let bytes = 0;
+  for (const file of files) {
+    const from = join(source, file);
+    if (!statSync(from, { throwIfNoEntry: false })?.isFile()) continue;
+    await mkdir(dirname(join(corpus, file)), { recursive: true });
+    const content = await readFile(from);
+    bytes += content.length;
+    await writeFile(join(corpus, file), content);
+  }
+  commitCorpus();
+  console.log(`corpus: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB copied from ${source} to ${corpus}`);
+}
+
 async function buildCorpus() {
+  if (opts.corpus) return copyCorpus(resolve(opts.corpus));
   if (existsSync(join(corpus, '.git')) && !opts.rebuild) return;
   await rm(corpus, { recursive: true, force: true });
   await mkdir(corpus, { recursive: true });
@@ -89,21 +128,18 @@ async function buildCorpus() {
       if (++count >= WANT_FILES) break outer;
     }
   }
-  const git = (...args) => execFileSync('git', args, { cwd: corpus, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'corpus');
+  commitCorpus();
   console.log(`corpus: ${count} files, ${(total / 1024 / 1024).toFixed(1)} MiB in ${corpus}`);
 }
 
-/** Runs a command; returns wall ms and peak RSS in MiB. */
-function measure(bin, args, cwd) {
+/** Runs a command; returns wall ms, peak RSS in MiB, and CPU ms (user + system, when /usr/bin/time is there: on a shared machine wall time varies with the load, CPU time much less). */
+function measure(bin, args, cwd, env = {}) {
   const useTime = existsSync('/usr/bin/time');
   const timeFile = join(work, 'time.txt');
   const [cmd, argv] = useTime ? ['/usr/bin/time', ['-v', '-o', timeFile, bin, ...args]] : [bin, args];
   return new Promise((resolveRun, reject) => {
     const started = performance.now();
-    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let peakKb = 0;
     child.stderr.on('data', (c) => (stderr += c));
@@ -120,8 +156,13 @@ function measure(bin, args, cwd) {
       const ms = performance.now() - started;
       if (sampler) clearInterval(sampler);
       if (code !== 0) return reject(new Error(`${bin} exited ${code}: ${stderr.slice(-2000)}`));
-      if (useTime) peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(await readFile(timeFile, 'utf8'))?.[1] ?? 0);
-      resolveRun({ ms, mib: peakKb / 1024 });
+      let cpu = NaN;
+      if (useTime) {
+        const report = await readFile(timeFile, 'utf8');
+        peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1] ?? 0);
+        cpu = 1000 * (Number(/User time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN) + Number(/System time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN));
+      }
+      resolveRun({ ms, mib: peakKb / 1024, cpu });
     });
   });
 }
@@ -150,20 +191,38 @@ async function main() {
   await buildCorpus();
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
-  const packArgs = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...INCLUDE.flatMap((p) => ['--include', p]), '-o', outSv];
-  const tools = {
-    'supervisor (source, tsx)': () => measure(process.execPath, [join(root, 'bin', 'supervisor.mjs'), ...packArgs], corpus),
-  };
+  const include = opts.corpus ? [] : INCLUDE;
+  const base = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...include.flatMap((p) => ['--include', p])];
+  // Each variant: extra arguments and environment for `supervisor pack`.
+  const variants =
+    opts.tokenizer === 'o200k'
+      ? {
+          'chars --stats': [['--tokenizer', 'chars', '--stats'], {}],
+          'o200k --stats, cold cache': [['--tokenizer', 'o200k', '--stats'], { SUPERVISOR_TOKEN_CACHE: '0' }],
+          'o200k --stats, warm cache': [['--tokenizer', 'o200k', '--stats'], {}],
+          'o200k, no counts shown': [['--tokenizer', 'o200k'], {}],
+          // Its own output file: the file counts below are of the whole pack.
+          'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats', '-o', join(work, 'supervisor-out-budget.md')], { SUPERVISOR_TOKEN_CACHE: '0' }],
+        }
+      : { '': [[], {}] };
   const shipped = opts.binary ? [resolve(opts.binary), []] : buildBundle();
-  if (shipped) tools[opts.binary ? 'supervisor (binary)' : 'supervisor (bundle, Node 24)'] = () => measure(shipped[0], [...shipped[1], ...packArgs], corpus);
-  tools['repomix --no-security-check'] = () =>
-    measure(repomixBin, ['--style', 'markdown', '--no-security-check', '--include', INCLUDE.join(','), '--quiet', '-o', outRx, '.'], corpus);
+  const runners = { 'source, tsx': [process.execPath, [join(root, 'bin', 'supervisor.mjs')]] };
+  if (shipped) runners[opts.binary ? 'binary' : 'bundle, Node 24'] = shipped;
+  const tools = {};
+  for (const [runner, [bin, pre]] of Object.entries(runners)) {
+    for (const [variant, [args, env]] of Object.entries(variants)) {
+      const out = args.includes('-o') ? [] : ['-o', outSv];
+      tools[`supervisor (${runner})${variant ? ` ${variant}` : ''}`] = () => measure(bin, [...pre, ...base, ...args, ...out], corpus, env);
+    }
+  }
+  const rxInclude = include.length ? ['--include', include.join(',')] : [];
+  tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
   const results = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
   for (const run of Object.values(tools)) await run(); // warm file and compile caches
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(tools)) results[name].push(await run());
 
-  const svFiles = (await readFile(outSv, 'utf8')).match(/^### pkgs\//gm)?.length ?? 0;
-  const rxFiles = (await readFile(outRx, 'utf8')).match(/^## File: pkgs\//gm)?.length ?? 0;
+  const svFiles = (await readFile(outSv, 'utf8')).match(opts.corpus ? /^### /gm : /^### pkgs\//gm)?.length ?? 0;
+  const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
   console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
   console.log(`runs: ${RUNS} each (after one warm-up), node ${process.version}, ${existsSync('/usr/bin/time') ? '/usr/bin/time -v' : '/proc sampling'} for peak RSS`);
   const rows = Object.entries(results).map(([name, rs]) => ({
@@ -171,9 +230,11 @@ async function main() {
     wall: median(rs.map((r) => r.ms)),
     min: Math.min(...rs.map((r) => r.ms)),
     rss: median(rs.map((r) => r.mib)),
+    cpu: median(rs.map((r) => r.cpu)),
     all: rs.map((r) => Math.round(r.ms)).join(' '),
   }));
-  for (const r of rows) console.log(`${r.name.padEnd(32)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)})  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
+  const width = Math.max(...rows.map((r) => r.name.length)) + 2;
+  for (const r of rows) console.log(`${r.name.padEnd(width)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)}, cpu ${Math.round(r.cpu)} ms)  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
   const rx = rows.at(-1);
   for (const sv of rows.slice(0, -1)) {
     console.log(`ratio: ${sv.name} is ${(rx.wall / sv.wall).toFixed(1)}x faster than repomix (median wall), peak memory ${(sv.rss / rx.rss).toFixed(2)}x repomix's`);

@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { readKeyValues } from '../text-arg.ts';
 import { loadRoleArg } from '../role-arg.ts';
+import { resolveTargets } from '../targets.ts';
 import { createRole } from '../../roles/role.ts';
 import { snakeKeys } from '../../text/snake-keys.ts';
 
@@ -23,8 +24,19 @@ function adHocRole(repoRoot: string): Role {
   return createRole({ name: 'pack', description: 'ad-hoc pack', file: repoRoot });
 }
 
+/** What the budget left out or cut, a few names per part. */
+function renderLeftOut(packed: PackedContext): string {
+  const name = (paths: string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+  const lines = packed.parts.flatMap((p) => [
+    ...(p.leftOut.length ? [`  ${p.key}: ${p.leftOut.length} file${p.leftOut.length === 1 ? '' : 's'} left out: ${name(p.leftOut)}`] : p.pruned ? [`  ${p.key}: left out`] : []),
+    ...(p.truncated.length ? [`  ${p.key}: cut at the budget line: ${name(p.truncated)}`] : []),
+  ]);
+  return lines.length ? ['left out:', ...lines].join('\n') : 'left out: nothing';
+}
+
 function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): string {
-  const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), p.pruned ? 'pruned' : '']);
+  const state = (p: PackedContext['parts'][number]) => (p.pruned ? 'pruned' : p.truncated.length || p.leftOut.length ? 'cut' : '');
+  const rows = packed.parts.map((p) => [p.key, String(p.files.length), String(p.bytes), String(p.tokens), state(p)]);
   const files = packed.parts.filter((p) => !p.pruned).reduce((n, p) => n + p.files.length, 0);
   const budget = Number.isFinite(packed.budgetTokens) ? `${packed.budgetTokens} tokens for file context` : 'none';
   const skipped = packed.notices.filter((n) => n.includes('skipped') || n.includes('left out'));
@@ -32,6 +44,7 @@ function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): 
     renderTable(['part', 'files', 'bytes', 'tokens', ''], rows),
     `total: ${files} files, ${Buffer.byteLength(packed.text)} bytes, ~${packed.estimatedTokens} tokens (${tokenizer}); budget: ${budget}`,
     `pruned: ${packed.pruned.length ? packed.pruned.join(', ') : 'nothing'}`,
+    renderLeftOut(packed),
     skipped.length ? ['skipped:', ...skipped.map((n) => `  ${n}`)].join('\n') : 'skipped: nothing',
     `time: ${ms} ms`,
   ].join('\n');
@@ -46,18 +59,19 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
   const role = roleName ? await loadRoleArg(roleName, ctx) : adHocRole(ctx.repoRoot);
   const include = list(args.include);
   const extraContext = await readKeyValues(list(args.context), ctx.deps, 'context');
+  const targets = await resolveTargets(list(args.target), ctx.deps.cwd, ctx.repoRoot);
   const registry = await ctx.registry();
   const { packFileContext } = await import('../../context/pack.ts');
   const packed = await packFileContext({
     role,
     repoRoot: ctx.repoRoot,
     trustedRepo: (await ctx.trust()).trusted,
-    targets: list(args.target),
+    targets,
     extraContext,
     registry,
     packers: list(args.packer),
     // Without a role, an ad-hoc pack with no --include packs the whole repository.
-    include: roleName || include.length || list(args.target).length ? include : ['**/*'],
+    include: roleName || include.length || targets.length ? include : ['**/*'],
     exclude: list(args.exclude),
     // Checked once, where the role's token_budget is checked too (BUDGET_INVALID).
     ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
@@ -69,6 +83,8 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     env: ctx.deps.env,
     notice: (message) => ctx.warn(`notice: ${message}`),
   });
+  // Counts are taken when reported, and only then is the tokenizer needed.
+  if (args.stats || ctx.options.json) await (await import('../../context/tokens.ts')).loadTokenizer(tokenizer);
   // Printed once, with or without --stats.
   for (const warning of packed.warnings) ctx.warn(`warning: ${warning}`);
   const ms = Math.round(performance.now() - started);
@@ -102,7 +118,7 @@ export default defineCommand({
       .option('packer', { type: 'string', array: true, default: [] as string[], describe: 'Packer plugin to gather files with (repeatable; default: the role\'s, else glob)' })
       .option('include', { type: 'string', array: true, default: [] as string[], describe: 'Glob to include (repeatable; default without --role: everything)' })
       .option('exclude', { type: 'string', array: true, default: [] as string[], describe: 'Glob to exclude (repeatable)' })
-      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, relative to the current folder (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra section: key=value or key=@file (repeatable)' })
       .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
       .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })

@@ -8,6 +8,7 @@ import { snakeKeys } from '../../text/snake-keys.ts';
 import { defineCommand } from '../command.ts';
 import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
+import { resolveTargets } from '../targets.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';
 
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
@@ -47,7 +48,7 @@ export default defineCommand({
       .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })
       .positional('text', { type: 'string', describe: 'The task, instead of --task' })
       .option('task', { type: 'string', describe: 'The task: text, @file, or - for stdin (required)' })
-      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'Target file, repository-relative (repeatable)' })
+      .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the task is about, relative to the current folder (repeatable)' })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
@@ -64,7 +65,7 @@ export default defineCommand({
     const built = await buildPrompt({
       role,
       task,
-      targets: (args.target as string[] | undefined) ?? [],
+      targets: await resolveTargets((args.target as string[] | undefined) ?? [], ctx.deps.cwd, ctx.repoRoot),
       extraContext,
       repoRoot: ctx.repoRoot,
       trustedRepo: (await ctx.trust()).trusted,

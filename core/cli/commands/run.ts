@@ -4,7 +4,7 @@ import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { numberOption, roleSettingArg } from '../numbers.ts';
-import { repoRelative } from '../targets.ts';
+import { resolveTargets } from '../targets.ts';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -49,7 +49,7 @@ export default defineCommand({
     const options = {
       role: String(args.role),
       task,
-      targets: (args.target as string[]).map((t) => repoRelative(String(t), ctx.deps.cwd, ctx.repoRoot)),
+      targets: await resolveTargets(args.target as string[], ctx.deps.cwd, ctx.repoRoot),
       extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context'),
       repoRoot: ctx.repoRoot,
       trustedRepo: (await ctx.trust()).trusted,

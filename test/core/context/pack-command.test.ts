@@ -23,12 +23,13 @@ describe('supervisor pack', () => {
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout);
     assert.deepEqual(Object.keys(out), ['text', 'parts', 'pruned', 'notices', 'warnings', 'estimated_tokens', 'budget_tokens']);
-    assert.deepEqual(out.pruned, ['files']);
+    assert.deepEqual(out.pruned, []);
     // No role, no template around the files: the whole budget is theirs.
     assert.equal(out.budget_tokens, 2000);
-    assert.deepEqual(out.parts.map((p: { key: string; files: string[]; pruned: boolean }) => [p.key, p.files, p.pruned]), [
-      ['target_file', ['src/t.ts'], false],
-      ['files', ['src/a.ts', 'src/big.ts'], true],
+    // file by file: a.ts fits whole, big.ts crosses the line and is cut with a marker
+    assert.deepEqual(out.parts.map((p: { key: string; files: string[]; pruned: boolean; truncated: string[] }) => [p.key, p.files, p.pruned, p.truncated]), [
+      ['target_file', ['src/t.ts'], false, []],
+      ['files', ['src/a.ts', 'src/big.ts'], false, ['src/big.ts']],
     ]);
     assert.ok(out.estimated_tokens <= 2000);
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/constants.ts';
 import { packContext, packFileContext } from '../../../core/context/pack.ts';
-import { estimateTokens } from '../../../core/context/tokens.ts';
+import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
 import { definePlugin } from '../../../core/plugin/index.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { chars, makeRole, packerRegistry } from './_helpers.ts';
@@ -27,10 +27,12 @@ describe('packFileContext (template flow)', () => {
     assert.ok(packed.text.length <= packed.budgetTokens * 4, `${packed.text.length} chars over ${packed.budgetTokens * 4}`);
     assert.ok(packed.estimatedTokens <= packed.budgetTokens);
     assert.equal(packed.estimatedTokens, estimateTokens(packed.text));
-    assert.deepEqual(packed.pruned, ['files']);
+    assert.deepEqual(packed.pruned, []);
     assert.match(packed.text, /## Target Files\n\n### src\/t\.ts\n\n```\nexport const t = 1;\n\n```\n/);
-    assert.deepEqual(packed.parts.map((p) => [p.key, p.pruned]), [['target_file', false], ['files', true]]);
-    assert.ok(packed.notices.some((n) => n.startsWith('budget: pruned files')));
+    // a.ts crosses the line: its head is kept, cut with a marker; b.ts is left out
+    assert.deepEqual(packed.parts.map((p) => [p.key, p.pruned, p.truncated, p.leftOut]), [['target_file', false, [], []], ['files', false, ['src/a.ts'], ['src/b.ts']]]);
+    assert.match(packed.text, /### src\/a\.ts\n\n```\na+\n```\n\[Truncated to fit the token budget: kept 1 of 1 lines of src\/a\.ts\]\n$/);
+    assert.ok(packed.notices.some((n) => n.startsWith('budget: left out 1 file of files (src/b.ts); cut src/a.ts with a marker')), packed.notices.join('\n'));
   });
 
   it('keeps every part when the budget allows, files sorted and each packed once ($TARGET skipped)', async () => {
@@ -50,12 +52,16 @@ describe('packFileContext (template flow)', () => {
     const make = (budget: number) => makeRole({ include: ['src/**', 'git diff --cached'], token_budget: budget });
 
     const loose = await packFileContext({ role: make(1000 + 1400), repoRoot: repo, targets: ['src/t.ts'], registry });
-    assert.deepEqual(loose.pruned, ['files']);
+    assert.deepEqual(loose.pruned, []);
     assert.match(loose.text, /## Git Diff \(Staged\)\n\n```diff\ndiff --git a\/lib\/x\.ts b\/lib\/x\.ts/);
+    assert.deepEqual(loose.parts.find((p) => p.key === 'files')?.truncated, ['src/other.ts']);
 
     const tight = await packFileContext({ role: make(1000 + 600), repoRoot: repo, targets: ['src/t.ts'], registry });
-    assert.deepEqual(tight.pruned, ['files', 'git_diff']);
+    assert.deepEqual(tight.pruned, ['files']);
     assert.match(tight.text, /^## Target Files/);
+    // the diff crosses the line: its head is kept with a marker
+    assert.deepEqual(tight.parts.find((p) => p.key === 'git_diff')?.truncated, ['git_diff']);
+    assert.match(tight.text, /\[Truncated to fit the token budget: kept \d+ of \d+ lines of git_diff\]$/);
 
     const tiny = await packFileContext({ role: make(1000 + 10), repoRoot: repo, targets: ['src/t.ts'], registry });
     assert.deepEqual(tiny.pruned, ['files', 'git_diff', 'target_file']);
@@ -170,18 +176,21 @@ describe('packFileContext (template flow)', () => {
   });
 
   it('counts with o200k when asked', async () => {
+    await loadTokenizer('o200k'); // no budget: packing itself counts nothing, the reader loads the tokenizer
     const repo = await makeRepo({ 'a.ts': 'const hello = "world";\n' });
     const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: [], registry, tokenizer: 'o200k' });
     assert.equal(packed.estimatedTokens, estimateTokens(packed.text, 'o200k'));
     assert.notEqual(packed.estimatedTokens, estimateTokens(packed.text));
   });
 
-  it('with o200k, the total is the parts\' own counts plus the joins: the text is not tokenized again', async () => {
+  it('with o200k, each part and the total are exact counts of their text', async () => {
+    await loadTokenizer('o200k');
     const repo = await makeRepo({ 't.ts': 'export const t = 1;\n', 'a.ts': 'const hello = "world";\n' });
     const packed = await packFileContext({ role: makeRole({ include: ['a.ts'] }), repoRoot: repo, targets: ['t.ts'], registry, tokenizer: 'o200k' });
     assert.equal(packed.parts.length, 2);
-    const sum = packed.parts.reduce((n, p) => n + p.tokens, 0) + estimateTokens('\n\n', 'o200k');
-    assert.equal(packed.estimatedTokens, sum);
+    const [target, files] = packed.text.split('\n\n## Files');
+    assert.deepEqual(packed.parts.map((p) => p.tokens), [estimateTokens(target!, 'o200k'), estimateTokens(`## Files${files}`, 'o200k')]);
+    assert.equal(packed.estimatedTokens, estimateTokens(packed.text, 'o200k'));
   });
 });
 
@@ -207,7 +216,8 @@ describe('packContext (legacy flow)', () => {
   it('fits without any notice when the protected parts and some files fit', async () => {
     const repo = await makeRepo({ 'src/t.ts': 't\n', 'src/big.ts': chars(20000) });
     const packed = await packContext({ role: makeRole({ include: ['src/**'], token_budget: 1000 }), task: 'x', repoRoot: repo, targets: ['src/t.ts'], registry });
-    assert.deepEqual(packed.pruned, ['files']);
+    assert.deepEqual(packed.pruned, []);
+    assert.deepEqual(packed.parts.find((p) => p.key === 'files')?.truncated, ['src/big.ts']);
     assert.ok(packed.text.length <= 4000);
     assert.doesNotMatch(packed.text, /WARNING/);
     assert.match(packed.text, /### src\/t\.ts/);

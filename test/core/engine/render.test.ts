@@ -32,5 +32,6 @@ describe('human output', () => {
   it('turns events into progress lines', () => {
     assert.equal(describeEvent({ ts: '', kind: 'retry', mode: 'backoff', because: 'timeout', delay_ms: 2000 }), 'retrying (backoff) after timeout in 2.0 s');
     assert.equal(describeEvent({ ts: '', kind: 'notice', message: 'x' }), null);
+    assert.equal(describeEvent({ ts: '', kind: 'prompt_built', tokens: 19000, truncated: ['src/big.ts'], left_out: ['a.ts', 'b.ts'] }), 'prompt: 19000 tokens; cut at the budget line: src/big.ts; 2 files left out');
   });
 });

@@ -128,9 +128,11 @@ describe('budget and stats', () => {
     const built = await buildPrompt({ ...options(budgeted(1200)), repoRoot: await bigRepo, targets: ['src/t.ts'], extraContext: {} });
     assert.equal(built.stats.contextBudgetTokens, 200);
     assert.match(built.prompt, /export const t = 1;/);
-    assert.doesNotMatch(built.prompt, /lorem ipsum/);
-    assert.deepEqual(built.stats.pruned, ['files']);
-    assert.ok(built.stats.parts.find((p) => p.key === 'files')!.pruned);
+    // the big file crosses the line: its head is kept, cut with a marker
+    assert.match(built.prompt, /lorem ipsum/);
+    assert.match(built.prompt, /\[Truncated to fit the token budget: kept 1 of 1 lines of docs\/big\.md\]/);
+    assert.deepEqual(built.stats.pruned, []);
+    assert.deepEqual(built.stats.truncated, ['docs/big.md']);
   });
 
   it('with no room left after the overhead, the context says so', async () => {

@@ -9,7 +9,7 @@ import { errors } from '../../../errors.ts';
 import type { RunResult } from '../../../engine/result.ts';
 import { defineCommand } from '../../command.ts';
 import type { CliContext } from '../../context.ts';
-import { repoRelative } from '../../targets.ts';
+import { resolveTargets } from '../../targets.ts';
 import { loadWorkflowArg } from '../../workflow-arg.ts';
 
 async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliContext): Promise<RunResult> {
@@ -24,7 +24,7 @@ async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliC
     return await runRole({
       role: String(args.role),
       task,
-      targets: (args.target as string[]).map((t) => repoRelative(String(t), ctx.deps.cwd, ctx.repoRoot)),
+      targets: await resolveTargets(args.target as string[], ctx.deps.cwd, ctx.repoRoot),
       repoRoot: ctx.repoRoot,
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,

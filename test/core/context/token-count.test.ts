@@ -1,0 +1,95 @@
+/**
+ * Exact o200k counts at estimate speed (issue 14, item 4): pieces that add up exactly, a merge
+ * that is not quadratic on long chunks, counts kept by content hash, and counting only on read.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { heapMerge } from '../../../core/context/bpe-heap-merge.ts';
+import { createMeasure } from '../../../core/context/measure.ts';
+import { packFileContext } from '../../../core/context/pack.ts';
+import { o200kBounds, tokenPieces } from '../../../core/context/token-pieces.ts';
+import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
+import { makeRepo } from '../../helpers/git-repo.ts';
+import { makeRole, packerRegistry } from './_helpers.ts';
+
+const library = async () => {
+  const encoding = await import('gpt-tokenizer/encoding/o200k_base');
+  const core = (encoding.default as unknown as { bytePairEncodingCoreProcessor: { getBpeRankFromBytes(b: Uint8Array): number | undefined } }).bytePairEncodingCoreProcessor;
+  // The library's own merge: the prototype's method (loadTokenizer sets one on the instance).
+  const original = (Object.getPrototypeOf(core) as { bytePairMerge(p: Uint8Array): number[] }).bytePairMerge.bind(core);
+  return { encoding, core, original };
+};
+
+const TEXTS = [
+  '## Files\n\n### a.ts\n\n```\nconst a = 1;\n```\n\n### b.md\n\n```\n### not a file\n\n  indented\n\t\ttabs\n```\n',
+  `${'x = 1\n'.repeat(5000)}// comment\n/* block */\n\r\n  \n${'longtext'.repeat(3000)}\n`,
+  `<files>\n<file path="a&amp;b.ts">\n${'héllo wörld 你好 '.repeat(2000)}\n\u00a0nbsp line\n</file>\n</files>`,
+  `${'word '.repeat(4000)}\n/${'/'.repeat(50)}\n\n\n${'1234567890'.repeat(800)}`,
+];
+
+describe('exact o200k counts', () => {
+  it('pieces add up to the count of the whole text, as the library counts it', async () => {
+    await loadTokenizer('o200k');
+    const { encoding } = await library();
+    for (const text of TEXTS) {
+      assert.equal(tokenPieces(text).join(''), text);
+      assert.ok(tokenPieces(text).length > 1);
+      assert.equal(estimateTokens(text, 'o200k'), encoding.countTokens(text, { disallowedSpecial: new Set() }));
+    }
+  });
+
+  it('the heap merge gives the library merge\'s tokens, long chunks included', async () => {
+    await loadTokenizer('o200k');
+    const { core, original } = await library();
+    const encoder = new TextEncoder();
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü你';
+    const chunks = ['longtext'.repeat(200), 'a'.repeat(999), 'thequickbrownfox'.repeat(70)];
+    for (let i = 0; i < 20; i++) chunks.push(Array.from({ length: 300 + Math.floor(random() * 1500) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    for (const chunk of chunks) {
+      const bytes = encoder.encode(chunk);
+      assert.deepEqual(heapMerge(core, bytes), original(bytes), chunk.slice(0, 40));
+    }
+  });
+
+  it('bounds hold: lines with a letter or digit at least, bytes at most', async () => {
+    await loadTokenizer('o200k');
+    for (const text of TEXTS) {
+      const { low, high } = o200kBounds(text);
+      const exact = estimateTokens(text, 'o200k');
+      assert.ok(low <= exact && exact <= high, `${low} <= ${exact} <= ${high}`);
+    }
+  });
+
+  it('reuses counts of unchanged content from the repository cache, and recounts changed content', async () => {
+    await loadTokenizer('o200k');
+    const repo = await makeRepo({ 'a.ts': 'const a = 1;\n' });
+    const text = '### a.ts\n\nconst a = 1;\n';
+    const first = createMeasure('o200k', repo);
+    const exact = first.cost(text);
+    first.save();
+    const file = join(repo, '.supervisor', 'cache', 'o200k-counts.txt');
+    assert.ok(existsSync(file));
+    assert.equal(readFileSync(join(repo, '.supervisor', 'cache', '.gitignore'), 'utf8'), '*\n');
+    // a count the next process finds is used as is: poison it to see that it is read
+    const [key] = readFileSync(file, 'utf8').trim().split(' ');
+    writeFileSync(file, `${key} 999\n`);
+    assert.equal(createMeasure('o200k', repo).cost(text), 999);
+    assert.equal(createMeasure('o200k', repo).cost(`${text}x\n`), estimateTokens(`${text}x\n`, 'o200k'));
+    assert.equal(createMeasure('o200k', repo, { SUPERVISOR_TOKEN_CACHE: '0' }).cost(text), exact);
+  });
+
+  it('a pack counts nothing until a count is read', async () => {
+    await loadTokenizer('o200k');
+    const repo = await makeRepo({ 'a.ts': 'const a = 1;\n', 'b.ts': 'const b = 2;\n' });
+    const packed = await packFileContext({ role: makeRole({ include: ['*.ts'] }), repoRoot: repo, targets: [], registry: packerRegistry(), tokenizer: 'o200k' });
+    const cache = join(repo, '.supervisor', 'cache', 'o200k-counts.txt');
+    assert.ok(!existsSync(cache), 'no count taken yet');
+    assert.equal(packed.estimatedTokens, estimateTokens(packed.text, 'o200k'));
+    assert.equal(packed.parts[0]!.tokens, estimateTokens(packed.text, 'o200k'));
+    assert.ok(existsSync(cache));
+  });
+});
