@@ -22,6 +22,13 @@ const adapterShape = v.looseObject({
   acceptsOutputSchema: v.optional(v.boolean()),
   acceptsBudget: v.optional(v.boolean()),
   quietEnv: v.optional(v.record(v.string(), v.string())),
+  access: v.optional(
+    v.object({
+      hosts: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'a "host:port" entry')))),
+      baseUrlEnv: v.optional(v.array(v.string())),
+      config: v.optional(v.array(v.object({ path: v.pipe(v.string(), v.minLength(1)), env: v.optional(v.string()), mode: v.optional(v.picklist(['bind', 'copy'])) }))),
+    }),
+  ),
   command: fn,
   extract: fn,
 });
@@ -35,7 +42,9 @@ const parserShape = v.looseObject({
   defaultSchema: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, 'the name of a built-in output schema'))),
 });
 
-const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape } as const;
+const sandboxShape = v.looseObject({ kind: v.literal('sandbox'), ...identity, available: fn, wrap: fn });
+
+const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape, sandbox: sandboxShape } as const;
 
 export type ShapeCheck =
   | { ok: true; plugin: Plugin }

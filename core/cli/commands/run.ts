@@ -37,6 +37,8 @@ export default defineCommand({
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
+      .option('sandbox', { type: 'string', describe: "Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's (default: the role's, else none)" })
+      .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port the sandboxed CLI may reach, besides its model API (repeatable; a loopback port is forwarded)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('max-cost-usd', { type: 'string', describe: 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)' }),
   async run(args, ctx) {
@@ -53,6 +55,8 @@ export default defineCommand({
       env: ctx.deps.env,
       registry: await ctx.registry(),
       cli: typeof args.cli === 'string' ? args.cli : undefined,
+      sandbox: typeof args.sandbox === 'string' ? args.sandbox : undefined,
+      allowHosts: (args['allow-host'] as string[]).map(String),
       timeoutSec: positive(args, 'timeout'),
       retries: positive(args, 'retries', { integer: true, zero: true, max: await maxRetries() }),
       gates: (args.gate as string[]).map(String),

@@ -1,0 +1,168 @@
+/**
+ * Where the engine meets the sandbox plugin: the one place a spawn spec (the CLI's or a
+ * gate's) is handed to the sandbox's `wrap` and the wrapped command spawned, with the
+ * tear-down always run afterwards (also on timeout and Ctrl-C). Refused connections are
+ * recorded here, so the run log and the run's issues can say what the sandbox stopped.
+ */
+import { wrapPluginError } from '../errors.ts';
+import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy } from '../plugin/contracts.ts';
+import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import { which } from '../process/which.ts';
+import type { Registry } from '../registry.ts';
+import { startEgressProxy } from './egress-proxy.ts';
+import { sandboxErrors } from './errors.ts';
+import { formatHostPort } from './host-port.ts';
+import { chooseSandbox, cliPolicy, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
+
+export interface PreparedSandbox {
+  choice: SandboxChoice;
+  plugin: SandboxPlugin;
+  repoRoot: string;
+  homeDir: string;
+}
+
+export function prepareSandbox(registry: Registry, input: ChoiceInput, where: { repoRoot: string; homeDir: string }): PreparedSandbox {
+  const choice = chooseSandbox(input);
+  return { choice, plugin: registry.get('sandbox', choice.name), ...where };
+}
+
+interface ContextInput {
+  env: Record<string, string | undefined>;
+  self: { bin: string; args: string[] };
+  notice(message: string): void;
+  /** A refused connection (the run log records it). */
+  onRefused?(target: string): void;
+}
+
+export function sandboxContext(input: ContextInput): SandboxContext {
+  return {
+    env: Object.freeze({ ...input.env }),
+    self: input.self,
+    notice: input.notice,
+    which: (bin) => which(bin, input.env) ?? null,
+    startEgressProxy: (allow) =>
+      startEgressProxy({
+        allow,
+        onRefused: (target) => input.onRefused?.(formatHostPort(target)),
+      }),
+  };
+}
+
+/** Asks the sandbox whether it can run here; a configuration error (exit 2) when it cannot. */
+export async function checkSandbox(sandbox: PreparedSandbox, ctx: SandboxContext): Promise<void> {
+  let availability: SandboxAvailability;
+  try {
+    availability = await sandbox.plugin.available(ctx, sandbox.choice.options);
+  } catch (error) {
+    throw wrapPluginError(sandbox.choice.name, 'available', error);
+  }
+  if (!availability.ok) throw sandboxErrors.unavailable(sandbox.choice.name, availability.missing, availability.hint);
+}
+
+export interface SandboxedRunInput {
+  sandbox: PreparedSandbox;
+  ctx: SandboxContext;
+  purpose: 'cli' | 'gate';
+  policy: SandboxPolicy;
+  scratchDir: string;
+  repoRoot: string;
+  homeDir: string;
+  id: string;
+  runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
+}
+
+/** A runProcess that runs each process through the sandbox; the unsandboxed one for `none`. */
+export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessOptions) => Promise<RunProcessResult> {
+  return async (options) => {
+    const { plugin, choice } = input.sandbox;
+    let wrapped;
+    try {
+      wrapped = await plugin.wrap(
+        {
+          purpose: input.purpose,
+          command: { bin: options.bin, args: options.args, env: options.env },
+          cwd: options.cwd,
+          scratchDir: input.scratchDir,
+          repoRoot: input.repoRoot,
+          homeDir: input.homeDir,
+          policy: input.policy,
+          id: input.id,
+        },
+        input.ctx,
+      );
+    } catch (error) {
+      throw wrapPluginError(choice.name, 'wrap', error);
+    }
+    try {
+      return await input.runProcess({ ...options, bin: wrapped.bin, args: wrapped.args, env: wrapped.env });
+    } finally {
+      await wrapped.teardown?.().catch((error: unknown) => input.ctx.notice(`sandbox ${choice.name}: tear-down failed: ${String(error instanceof Error ? error.message : error)}`));
+    }
+  };
+}
+
+export interface AttemptSandboxInput {
+  sandbox: PreparedSandbox;
+  /** The adapter's declared needs. */
+  access: AdapterAccess | undefined;
+  env: Record<string, string | undefined>;
+  self: { bin: string; args: string[] };
+  notice(message: string): void;
+  /** Records a run-log event. */
+  event(type: 'sandbox_refused', data: Record<string, unknown>): void;
+  scratchDir: string;
+  /** Unique per attempt (container names). */
+  id: string;
+  runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
+}
+
+export interface AttemptSandbox {
+  /** Runs the CLI of the attempt. */
+  cli(options: RunProcessOptions): Promise<RunProcessResult>;
+  /** Runs a gate command. */
+  gate(options: RunProcessOptions): Promise<RunProcessResult>;
+  /** host:port entries refused so far in this attempt. */
+  refused: string[];
+}
+
+/** The attempt's two ways to spawn (its CLI, its gates), each through the sandbox with its own policy. */
+export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
+  const refused: string[] = [];
+  const runnerFor = (purpose: 'cli' | 'gate', policy: SandboxPolicy) => {
+    const ctx = sandboxContext({
+      env: input.env,
+      self: input.self,
+      notice: input.notice,
+      onRefused: (target) => {
+        refused.push(target);
+        input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, target });
+        input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (${purpose === 'cli' ? 'the CLI' : 'a gate'})`);
+      },
+    });
+    const { repoRoot, homeDir } = input.sandbox;
+    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, runProcess: input.runProcess });
+  };
+  if (input.sandbox.choice.name === 'none') return { cli: input.runProcess, gate: input.runProcess, refused };
+  return {
+    cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir)),
+    gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
+    refused,
+  };
+}
+
+/** Words in a CLI's stderr that mean the file system refused a write or a read. */
+const FS_REFUSAL = /\b(EROFS|EACCES|EPERM)\b|Read-only file system|Permission denied|Operation not permitted/;
+
+/**
+ * Why a failed CLI may have failed because of the sandbox, for the run's issues: the
+ * connections the proxy refused during the attempt, or a refused write in its stderr.
+ */
+export function sandboxExplanation(name: string, refused: readonly string[], stderr: string): string | undefined {
+  if (name === 'none') return undefined;
+  const parts: string[] = [];
+  if (refused.length) parts.push(`refused connections to ${[...new Set(refused)].join(', ')} (allow them with --allow-host or the role's sandbox.allow)`);
+  const line = stderr.split('\n').find((l) => FS_REFUSAL.test(l));
+  if (line) parts.push(`refused a file access: ${line.trim().slice(0, 200)}`);
+  return parts.length ? `the ${name} sandbox ${parts.join('; ')}` : undefined;
+}
+

@@ -1,0 +1,161 @@
+/**
+ * bwrap: bubblewrap on Linux. The root file system read-only; a private /tmp; a private HOME
+ * holding only the adapter's declared configuration (bound read-only or copied); the user's
+ * checkout hidden, with the worktree, the attempt's scratch folder and git's admin folder of
+ * the worktree writable and the rest of `.git` read-only; new PID, IPC and UTS namespaces;
+ * dying with supervisor. Network: `none` and `allow` get a network namespace with loopback only;
+ * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`).
+ * Limits: prlimit's process and data-size limits, when prlimit is there.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { inside, pathsToShow } from './_visible-paths.ts';
+
+const PROXY_PORT = 3128;
+let cachedAvailability: SandboxAvailability | undefined;
+
+function available(ctx: SandboxContext): SandboxAvailability {
+  if (process.platform !== 'linux') return { ok: false, missing: 'Linux (bubblewrap runs only there)', hint: 'use the docker or podman sandbox' };
+  const bwrap = ctx.which('bwrap');
+  if (!bwrap) return { ok: false, missing: 'bubblewrap (bwrap)', hint: 'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)' };
+  cachedAvailability ??= probe(bwrap);
+  return cachedAvailability;
+}
+
+/** Starts `true` in the namespaces a run uses: bwrap installed but refused (no user namespaces) shows here. */
+function probe(bwrap: string): SandboxAvailability {
+  const result = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.status === 0) return { ok: true };
+  const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
+  return {
+    ok: false,
+    missing: `permission to create namespaces (bwrap: ${said})`,
+    hint: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or make bwrap setuid',
+  };
+}
+
+/** The worktree's git admin folder (written by git: index, HEAD) and the repository's common .git. */
+function gitDirs(cwd: string): { admin: string; common: string } | undefined {
+  const dotGit = join(cwd, '.git');
+  if (!existsSync(dotGit) || statSync(dotGit).isDirectory()) return undefined;
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+  if (!match) return undefined;
+  const admin = resolve(cwd, match[1]!);
+  const commondir = join(admin, 'commondir');
+  const common = existsSync(commondir) ? resolve(admin, readFileSync(commondir, 'utf8').trim()) : dirname(dirname(admin));
+  return { admin, common };
+}
+
+/** The user's processes now: RLIMIT_NPROC counts them all, so the sandbox's share comes on top. */
+async function userProcesses(): Promise<number> {
+  const uid = process.getuid?.() ?? 0;
+  let count = 0;
+  for (const entry of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    if ((await stat(join('/proc', entry)).catch(() => undefined))?.uid === uid) count++;
+  }
+  return count;
+}
+
+interface Home {
+  dir: string;
+  args: string[];
+}
+
+/** The private home: a fresh folder bound at $HOME, with the declared configuration copied or bound in. */
+async function privateHome(request: SandboxRequest): Promise<Home> {
+  const dir = await mkdtemp(join(tmpdir(), 'sv-home-'));
+  const { homeDir, policy } = request;
+  const args = homeDir && homeDir !== '/' ? ['--bind', dir, homeDir] : [];
+  let n = 0;
+  for (const entry of policy.config) {
+    if (!existsSync(entry.path)) continue;
+    const inHome = homeDir && inside(entry.path, homeDir) && entry.path !== homeDir;
+    if (entry.mode === 'bind') {
+      args.push('--ro-bind', entry.path, entry.path);
+    } else if (inHome) {
+      cpSync(entry.path, join(dir, relative(homeDir, entry.path)), { recursive: true, dereference: true });
+    } else {
+      const copy = join(dir, '.supervisor-config', String(n++));
+      cpSync(entry.path, copy, { recursive: true, dereference: true });
+      args.push('--bind', copy, entry.path);
+    }
+  }
+  return { dir, args };
+}
+
+function readOnlyOption(request: SandboxRequest): string[] {
+  const value = request.policy.options.read_only;
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string' && isAbsolute(p))) {
+    throw new Error(`sandbox.read_only must be a list of absolute paths, got ${JSON.stringify(value)}`);
+  }
+  return value.flatMap((p) => ['--ro-bind-try', p, p]);
+}
+
+function proxyPort(forwards: EgressProxy['forwards']): number {
+  let port = PROXY_PORT;
+  while (forwards.some((f) => f.port === port)) port++;
+  return port;
+}
+
+async function wrap(request: SandboxRequest, ctx: SandboxContext) {
+  const bwrap = ctx.which('bwrap') ?? 'bwrap';
+  const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
+  const env: Record<string, string | undefined> = { ...command.env, TMPDIR: '/tmp' };
+  const home = await privateHome(request);
+  const proxy = policy.network === 'allow' ? await ctx.startEgressProxy(policy.allow) : undefined;
+  const teardown = async () => {
+    await proxy?.close();
+    await rm(home.dir, { recursive: true, force: true });
+  };
+  try {
+    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...home.args];
+    // The checkout disappears under an empty read-only folder; git's part of it comes back below.
+    const repoHidden = repoRoot !== cwd && !inside(repoRoot, cwd);
+    if (repoHidden) args.push('--tmpfs', repoRoot);
+    const git = gitDirs(cwd);
+    if (git) args.push('--ro-bind', git.common, git.common, '--bind', git.admin, git.admin);
+    args.push('--bind', cwd, cwd, '--bind', scratchDir, scratchDir);
+    const hidden = ['/tmp', homeDir, repoHidden ? repoRoot : ''].filter((p) => p && p !== '/');
+    const bin = ctx.which(command.bin) ?? command.bin;
+    for (const path of pathsToShow({ hidden, pathVar: command.env.PATH, files: [bin, proxy ? ctx.self.bin : null, proxy ? ctx.self.args[0] : null] })) {
+      if (!inside(path, cwd) && !inside(path, scratchDir)) args.push('--ro-bind', path, path);
+    }
+    args.push(...readOnlyOption(request));
+    if (repoHidden) args.push('--remount-ro', repoRoot);
+    args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', cwd);
+    if (policy.network !== 'open') args.push('--unshare-net');
+    let inner = [bin, ...command.args];
+    if (proxy) {
+      const port = proxyPort(proxy.forwards);
+      args.push('--bind', proxy.dir, proxy.dir);
+      const listeners = [{ port, socket: proxy.proxySocket }, ...proxy.forwards];
+      inner = [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`]), '--', ...inner];
+      const url = `http://127.0.0.1:${port}`;
+      // No NO_PROXY: loopback goes through the proxy too, so a refused local port is seen and logged.
+      Object.assign(env, { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ALL_PROXY: url, all_proxy: url, NO_PROXY: '', no_proxy: '' });
+    }
+    const prlimit = ctx.which('prlimit');
+    const limits = prlimit
+      ? [prlimit, `--nproc=${(await userProcesses()) + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--']
+      : [];
+    const [first, ...rest] = [...limits, bwrap, ...args, '--', ...inner];
+    return { bin: first!, args: rest, env, teardown };
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}
+
+export default definePlugin({
+  kind: 'sandbox',
+  name: 'bwrap',
+  description: 'bubblewrap (Linux): read-only system, private /tmp and home, only the worktree writable, allowlisted network',
+  available,
+  wrap,
+});

@@ -1,0 +1,9 @@
+/** The built-in sandbox plugins, in the order they are registered. */
+import type { BuiltinPlugin } from '../../core/plugins/builtins.ts';
+import bwrap from './bwrap.ts';
+import none from './none.ts';
+
+export const sandboxes: BuiltinPlugin[] = [
+  { file: 'plugins/sandboxes/none.ts', plugin: none },
+  { file: 'plugins/sandboxes/bwrap.ts', plugin: bwrap },
+];
