@@ -114,7 +114,7 @@ async function sandboxReports(registry: Awaited<ReturnType<CliContext['registry'
     entries.map(async ({ plugin, source }) => {
       const sandbox = plugin as Extract<typeof plugin, { kind: 'sandbox' }>;
       try {
-        const found = await sandbox.available(sctx, {});
+        const found = await sandbox.available(sctx);
         return { name: sandbox.name, source, available: found.ok, missing: found.ok ? null : found.missing, hint: found.ok ? null : found.hint };
       } catch (error) {
         return { name: sandbox.name, source, available: false, missing: `a working check (${error instanceof Error ? error.message : String(error)})`, hint: 'fix the sandbox plugin' };

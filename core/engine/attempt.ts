@@ -60,7 +60,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     runProcess: prepared.peers.runProcess,
   });
   const explained = (failure: Failure): Failure => {
-    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice.name, sandbox.refused, proc.stderr);
+    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr);
     return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
   };
   log.event('attempt_started', {

@@ -406,8 +406,12 @@ export interface SandboxContext {
 export type SandboxAvailability = { ok: true; detail?: string } | { ok: false; missing: string; hint: string };
 
 export interface SandboxHooks {
-  /** Checks the runtime (binary present, namespaces allowed, engine reachable). No side effects. */
-  available(ctx: SandboxContext, options: Readonly<Record<string, unknown>>): SandboxAvailability | Promise<SandboxAvailability>;
+  /**
+   * Checks the runtime (binary present, namespaces allowed, engine reachable) and, when a run
+   * asks, the role's options (e.g. an image named). `options` is absent for `doctor`.
+   * Changes nothing.
+   */
+  available(ctx: SandboxContext, options?: Readonly<Record<string, unknown>>): SandboxAvailability | Promise<SandboxAvailability>;
   /** Returns the command to spawn instead; may set up (files, proxies) and hand back a teardown. */
   wrap(request: SandboxRequest, ctx: SandboxContext): SandboxedCommand | Promise<SandboxedCommand>;
 }

@@ -73,8 +73,10 @@ export interface SandboxedRunInput {
 
 /** A runProcess that runs each process through the sandbox; the unsandboxed one for `none`. */
 export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessOptions) => Promise<RunProcessResult> {
+  let calls = 0;
   return async (options) => {
     const { plugin, choice } = input.sandbox;
+    calls++;
     let wrapped;
     try {
       wrapped = await plugin.wrap(
@@ -86,7 +88,7 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
           repoRoot: input.repoRoot,
           homeDir: input.homeDir,
           policy: input.policy,
-          id: input.id,
+          id: `${input.id}-${calls}`,
         },
         input.ctx,
       );
@@ -152,17 +154,22 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
 
 /** Words in a CLI's stderr that mean the file system refused a write or a read. */
 const FS_REFUSAL = /\b(EROFS|EACCES|EPERM)\b|Read-only file system|Permission denied|Operation not permitted/;
+/** ... and that a connection found nothing listening (a loopback port that is not forwarded). */
+const NET_REFUSAL = /\bECONNREFUSED\b|Connection refused|ENETUNREACH|Network is unreachable|EAI_AGAIN|ENOTFOUND/;
 
 /**
  * Why a failed CLI may have failed because of the sandbox, for the run's issues: the
  * connections the proxy refused during the attempt, or a refused write in its stderr.
  */
-export function sandboxExplanation(name: string, refused: readonly string[], stderr: string): string | undefined {
+export function sandboxExplanation(choice: Pick<SandboxChoice, 'name' | 'network'>, refused: readonly string[], stderr: string): string | undefined {
+  const { name } = choice;
   if (name === 'none') return undefined;
   const parts: string[] = [];
   if (refused.length) parts.push(`refused connections to ${[...new Set(refused)].join(', ')} (allow them with --allow-host or the role's sandbox.allow)`);
   const line = stderr.split('\n').find((l) => FS_REFUSAL.test(l));
   if (line) parts.push(`refused a file access: ${line.trim().slice(0, 200)}`);
+  const net = stderr.split('\n').find((l) => NET_REFUSAL.test(l));
+  if (net && !refused.length && choice.network !== 'open') parts.push(`gives no network but the allowed hosts (forwarded loopback ports): ${net.trim().slice(0, 200)}`);
   return parts.length ? `the ${name} sandbox ${parts.join('; ')}` : undefined;
 }
 

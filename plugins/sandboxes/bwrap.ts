@@ -8,11 +8,12 @@
  * Limits: prlimit's process and data-size limits, when prlimit is there.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { gitDirs } from './_git-dirs.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
 
 const PROXY_PORT = 3128;
@@ -38,17 +39,6 @@ function probe(bwrap: string): SandboxAvailability {
   };
 }
 
-/** The worktree's git admin folder (written by git: index, HEAD) and the repository's common .git. */
-function gitDirs(cwd: string): { admin: string; common: string } | undefined {
-  const dotGit = join(cwd, '.git');
-  if (!existsSync(dotGit) || statSync(dotGit).isDirectory()) return undefined;
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-  if (!match) return undefined;
-  const admin = resolve(cwd, match[1]!);
-  const commondir = join(admin, 'commondir');
-  const common = existsSync(commondir) ? resolve(admin, readFileSync(commondir, 'utf8').trim()) : dirname(dirname(admin));
-  return { admin, common };
-}
 
 /** The user's processes now: RLIMIT_NPROC counts them all, so the sandbox's share comes on top. */
 async function userProcesses(): Promise<number> {
