@@ -12,7 +12,7 @@ import type { Registry } from '../registry.ts';
 import { startEgressProxy } from './egress-proxy.ts';
 import { sandboxErrors } from './errors.ts';
 import { formatHostPort } from './host-port.ts';
-import { chooseSandbox, cliPolicy, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
+import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
 
 export interface PreparedSandbox {
   choice: SandboxChoice;
@@ -21,9 +21,13 @@ export interface PreparedSandbox {
   homeDir: string;
 }
 
+/** No sandbox, for registries without the built-ins (tests, embedders): the command as given. */
+const PASSTHROUGH: SandboxPlugin = { kind: 'sandbox', name: DEFAULT_SANDBOX, available: () => ({ ok: true }), wrap: (request) => ({ ...request.command }) };
+
 export function prepareSandbox(registry: Registry, input: ChoiceInput, where: { repoRoot: string; homeDir: string }): PreparedSandbox {
   const choice = chooseSandbox(input);
-  return { choice, plugin: registry.get('sandbox', choice.name), ...where };
+  const plugin = choice.name === DEFAULT_SANDBOX && !registry.has('sandbox', choice.name) ? PASSTHROUGH : registry.get('sandbox', choice.name);
+  return { choice, plugin, ...where };
 }
 
 interface ContextInput {
@@ -144,7 +148,7 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
     const { repoRoot, homeDir } = input.sandbox;
     return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, runProcess: input.runProcess });
   };
-  if (input.sandbox.choice.name === 'none') return { cli: input.runProcess, gate: input.runProcess, refused };
+  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused };
   return {
     cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir)),
     gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
@@ -163,7 +167,7 @@ const NET_REFUSAL = /\bECONNREFUSED\b|Connection refused|ENETUNREACH|Network is 
  */
 export function sandboxExplanation(choice: Pick<SandboxChoice, 'name' | 'network'>, refused: readonly string[], stderr: string): string | undefined {
   const { name } = choice;
-  if (name === 'none') return undefined;
+  if (name === DEFAULT_SANDBOX) return undefined;
   const parts: string[] = [];
   if (refused.length) parts.push(`refused connections to ${[...new Set(refused)].join(', ')} (allow them with --allow-host or the role's sandbox.allow)`);
   const line = stderr.split('\n').find((l) => FS_REFUSAL.test(l));
