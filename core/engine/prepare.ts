@@ -87,7 +87,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
   if (options.cli) role = { ...role, cli: options.cli };
   const adapter = registry.get('adapter', role.cli);
-  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.homeDir });
+  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   // A sandbox that cannot run here is a configuration error, before anything starts.
   await checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
   const built = await peers.buildPrompt({
