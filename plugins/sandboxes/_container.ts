@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest, type SandboxPlugin } from '../../core/plugin/index.ts';
+import { behindBridge } from './_bridge.ts';
 import { gitDirs } from './_git-dirs.ts';
 import { inside, installRoot } from './_visible-paths.ts';
 
@@ -20,7 +21,6 @@ export type Engine = 'docker' | 'podman';
 
 /** The home inside the container (a tmpfs). */
 export const CONTAINER_HOME = '/home/supervisor';
-const PROXY_PORT = 3128;
 /** Variables of the host that mean nothing (or harm) inside the image. */
 const HOST_ONLY = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'TMPDIR', 'SHLVL', '_', 'HOSTNAME', 'TERM', 'DISPLAY', 'XDG_RUNTIME_DIR', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'NODE_OPTIONS']);
 
@@ -101,13 +101,9 @@ async function wrap(engine: Engine, request: SandboxRequest, ctx: SandboxContext
       const self = [ctx.self.bin, ...(ctx.self.args[0] ? [installRoot(ctx.self.args[0])] : [])];
       for (const path of new Set(self)) args.push('-v', `${path}:${path}:ro`);
       args.push('-v', `${proxy.dir}:${proxy.dir}`);
-      let port = PROXY_PORT;
-      while (proxy.forwards.some((f) => f.port === port)) port++;
-      const listeners = [{ port, socket: proxy.proxySocket }, ...proxy.forwards];
-      inner = [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`]), '--', ...inner];
-      const url = `http://127.0.0.1:${port}`;
-      for (const key of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy']) args.push('-e', `${key}=${url}`);
-      args.push('-e', 'NO_PROXY=', '-e', 'no_proxy=');
+      const bridged = behindBridge(proxy, ctx, inner);
+      inner = bridged.command;
+      for (const [key, value] of Object.entries(bridged.env)) args.push('-e', `${key}=${value}`);
     }
     args.push(image, ...inner);
     return { bin, args, env, teardown };

@@ -12,11 +12,11 @@ import { cpSync, existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { behindBridge } from './_bridge.ts';
 import { gitDirs } from './_git-dirs.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
 
-const PROXY_PORT = 3128;
 let cachedAvailability: SandboxAvailability | undefined;
 
 function available(ctx: SandboxContext): SandboxAvailability {
@@ -87,12 +87,6 @@ function readOnlyOption(request: SandboxRequest): string[] {
   return value.flatMap((p) => ['--ro-bind-try', p, p]);
 }
 
-function proxyPort(forwards: EgressProxy['forwards']): number {
-  let port = PROXY_PORT;
-  while (forwards.some((f) => f.port === port)) port++;
-  return port;
-}
-
 async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
   const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
@@ -122,13 +116,10 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     if (policy.network !== 'open') args.push('--unshare-net');
     let inner = [bin, ...command.args];
     if (proxy) {
-      const port = proxyPort(proxy.forwards);
       args.push('--bind', proxy.dir, proxy.dir);
-      const listeners = [{ port, socket: proxy.proxySocket }, ...proxy.forwards];
-      inner = [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`]), '--', ...inner];
-      const url = `http://127.0.0.1:${port}`;
-      // No NO_PROXY: loopback goes through the proxy too, so a refused local port is seen and logged.
-      Object.assign(env, { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ALL_PROXY: url, all_proxy: url, NO_PROXY: '', no_proxy: '' });
+      const bridged = behindBridge(proxy, ctx, inner);
+      inner = bridged.command;
+      Object.assign(env, bridged.env);
     }
     const prlimit = ctx.which('prlimit');
     const limits = prlimit
