@@ -202,6 +202,22 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(code, 0, JSON.stringify(result));
   });
 
+  it('gates run in the sandbox too, with no network by default and the checkout read-only', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const seen = hits.length;
+    const fetch = `"${process.execPath}" -e "require('http').get('http://127.0.0.1:${mockPort}/gate', () => process.exit(0)).on('error', (e) => { console.error(e.code); process.exit(1); })"`;
+    const network = await run(repo, '', 'gate-net', ['--allow-host', `127.0.0.1:${mockPort}`, '--gate', fetch]);
+    assert.equal(network.result.failure?.class, 'gate_failed', JSON.stringify(network.result));
+    const failed = events(network.result).find((e) => e.kind === 'gate_failed');
+    assert.match(String(failed?.output_tail), /ECONNREFUSED/);
+    assert.deepEqual(hits.slice(seen), [], 'the gate reached nothing');
+    const write = await run(repo, '', 'gate-write', ['--gate', `echo x > "${repo}/gate-escaped.txt"`]);
+    assert.equal(write.result.failure?.class, 'gate_failed');
+    assert.match(String(events(write.result).find((e) => e.kind === 'gate_failed')?.output_tail), /Read-only file system/);
+    assertCheckoutUnchanged(repo, before);
+  });
+
   it('a daemon the CLI leaves behind does not outlive the run', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const before = snapshotCheckout(repo);
