@@ -31,7 +31,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const allowed = new Set(entries.map(key));
   const isAllowed = (target: HostPort) => allowed.has(key(target));
   // Unix socket paths are short (108 bytes): a private folder in the system temp.
-  const dir = await mkdtemp(join(tmpdir(), 'sv-net-'));
+  const dir = await mkdtemp(join(tmpdir(), 'sv-sandbox-net-'));
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {

@@ -59,7 +59,7 @@ async function wrap(engine: Engine, request: SandboxRequest, ctx: SandboxContext
   const image = policy.options.image;
   if (typeof image !== 'string' || !image) throw new Error(`sandbox ${engine} needs an image: sandbox: { name: ${engine}, image: <image> }`);
   const name = containerName(request.id);
-  const staging = await mkdtemp(join(tmpdir(), 'sv-ctr-'));
+  const staging = await mkdtemp(join(tmpdir(), 'sv-sandbox-ctr-'));
   const proxy = policy.network === 'allow' ? await ctx.startEgressProxy(policy.allow) : undefined;
   const teardown = async () => {
     await removeContainer(bin, name, ctx.env);

@@ -58,7 +58,7 @@ interface Home {
 
 /** The private home: a fresh folder bound at $HOME, with the declared configuration copied or bound in. */
 async function privateHome(request: SandboxRequest): Promise<Home> {
-  const dir = await mkdtemp(join(tmpdir(), 'sv-home-'));
+  const dir = await mkdtemp(join(tmpdir(), 'sv-sandbox-home-'));
   const { homeDir, policy } = request;
   const args = homeDir && homeDir !== '/' ? ['--bind', dir, homeDir] : [];
   let n = 0;

@@ -7,7 +7,7 @@
  * skipped with a message naming what is missing.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -65,6 +65,11 @@ function processesWith(text: string): string[] {
 
 function events(result: Result): { kind: string; [key: string]: unknown }[] {
   return readFileSync(join(result.run_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/** The sandbox's own temporary folders (private homes, proxy sockets) now in the system temp. */
+function sandboxTemps(): string[] {
+  return readdirSync('/tmp').filter((e) => e.startsWith('sv-sandbox-'));
 }
 
 describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () => {
@@ -215,6 +220,33 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     const write = await run(repo, '', 'gate-write', ['--gate', `echo x > "${repo}/gate-escaped.txt"`]);
     assert.equal(write.result.failure?.class, 'gate_failed');
     assert.match(String(events(write.result).find((e) => e.kind === 'gate_failed')?.output_tail), /Read-only file system/);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a timeout and Ctrl-C end everything in the sandbox and remove its temporary folders', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const temps = sandboxTemps();
+    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1']);
+    assert.equal(timedOut.result.failure?.class, 'timeout');
+    assert.deepEqual(processesWith(`escape-daemon-timeout${process.pid}`), []);
+    const tag = `sigint${process.pid}`;
+    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review', '--json'], {
+      cwd: repo,
+      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const until = Date.now() + 20_000;
+    while (processesWith(`escape-daemon-${tag}`).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(processesWith(`escape-daemon-${tag}`).length, 1, 'the daemon ran inside the sandbox');
+    child.kill('SIGINT');
+    assert.equal(await done, 130);
+    assert.equal((JSON.parse(stdout) as Result).failure?.class, 'interrupted');
+    assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
+    assert.deepEqual(sandboxTemps(), temps, 'private homes and proxy sockets removed');
     assertCheckoutUnchanged(repo, before);
   });
 
