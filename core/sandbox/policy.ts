@@ -1,7 +1,7 @@
 /**
  * The sandbox a run uses and the policy each of its processes gets: the role's `sandbox`
  * mapping, then the flags (--sandbox, --allow-host), then the adapter's declared needs.
- * Keys the core reads: name, network, gate_network, allow, pids, memory_mb, cpus; the rest
+ * Keys the core reads: name, network, gate_network, allow, adapter_hosts, pids, memory_mb, cpus; the rest
  * (image, read_only, ...) is the sandbox plugin's own and reaches it as `policy.options`.
  */
 import { homedir } from 'node:os';
@@ -13,7 +13,7 @@ import { baseUrlHostPort, formatHostPort, parseHostPort } from './host-port.ts';
 export const DEFAULT_SANDBOX = 'none';
 /** The floor of the Python Supervisor's container limits; roles may set their own. */
 export const DEFAULT_LIMITS = { pids: 512, memoryMb: 4096, cpus: 2 } as const;
-const CORE_KEYS = new Set(['name', 'network', 'gate_network', 'allow', 'pids', 'memory_mb', 'cpus']);
+const CORE_KEYS = new Set(['name', 'network', 'gate_network', 'allow', 'adapter_hosts', 'pids', 'memory_mb', 'cpus']);
 const NETWORK_MODES: readonly NetworkMode[] = ['none', 'allow', 'open'];
 
 /** The sandbox of a run, settled once: its name and the role's mapping merged with the flags. */
@@ -23,6 +23,8 @@ export interface SandboxChoice {
   gateNetwork: NetworkMode;
   /** Allowed host:port entries from the role and --allow-host (the adapter's are added per CLI). */
   allow: string[];
+  /** Whether the adapter's declared hosts and base URLs are allowed too (`adapter_hosts: false`: only `allow`). */
+  adapterHosts: boolean;
   limits: SandboxPolicy['limits'];
   options: Record<string, unknown>;
 }
@@ -50,6 +52,7 @@ export function chooseSandbox(input: ChoiceInput): SandboxChoice {
     network,
     gateNetwork: mode(merged.gate_network, 'gate_network', 'none'),
     allow: [...new Set(allow)],
+    adapterHosts: bool(merged.adapter_hosts, 'adapter_hosts', true),
     limits: {
       pids: count(merged.pids, 'pids', DEFAULT_LIMITS.pids),
       memoryMb: count(merged.memory_mb, 'memory_mb', DEFAULT_LIMITS.memoryMb),
@@ -62,8 +65,9 @@ export function chooseSandbox(input: ChoiceInput): SandboxChoice {
 /** The CLI's policy: the choice plus what the adapter declares (its hosts, base URLs, configuration). */
 export function cliPolicy(choice: SandboxChoice, access: AdapterAccess | undefined, env: Record<string, string | undefined>, homeDir: string): SandboxPolicy {
   const allow = [...choice.allow];
-  for (const entry of access?.hosts ?? []) allow.push(normalise(entry));
-  for (const name of access?.baseUrlEnv ?? []) {
+  const hosts = choice.adapterHosts ? access : undefined;
+  for (const entry of hosts?.hosts ?? []) allow.push(normalise(entry));
+  for (const name of hosts?.baseUrlEnv ?? []) {
     const value = env[name];
     const target = value ? baseUrlHostPort(value) : undefined;
     if (target) allow.push(formatHostPort(target));
@@ -109,6 +113,12 @@ function normalise(entry: string): string {
   const parsed = parseHostPort(entry);
   if (!parsed) throw sandboxErrors.badOption('allow', entry, 'a "host:port" entry, e.g. api.example.com:443 or 127.0.0.1:8080');
   return formatHostPort(parsed);
+}
+
+function bool(value: unknown, field: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw sandboxErrors.badOption(field, value, 'true or false');
 }
 
 function count(value: unknown, field: string, fallback: number): number {
