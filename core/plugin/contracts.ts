@@ -330,8 +330,10 @@ export interface AdapterAccess {
 export interface AccessPath {
   /** "~/..." (in the user's home) or an absolute path. */
   path: string;
-  /** A variable that, when set, names the path instead (e.g. CODEX_HOME for ~/.codex). */
+  /** A variable that, when set, names the path instead (e.g. CODEX_HOME for ~/.codex)... */
   env?: string;
+  /** ...or, with `under`, the folder the path is in (GEMINI_CLI_HOME + ".gemini"). */
+  under?: string;
   /** bind: visible read-only; copy: a private writable copy, discarded after the run. Default copy. */
   mode?: 'bind' | 'copy';
 }

@@ -26,7 +26,7 @@ const adapterShape = v.looseObject({
     v.object({
       hosts: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'a "host:port" entry')))),
       baseUrlEnv: v.optional(v.array(v.string())),
-      config: v.optional(v.array(v.object({ path: v.pipe(v.string(), v.minLength(1)), env: v.optional(v.string()), mode: v.optional(v.picklist(['bind', 'copy'])) }))),
+      config: v.optional(v.array(v.object({ path: v.pipe(v.string(), v.minLength(1)), env: v.optional(v.string()), under: v.optional(v.string()), mode: v.optional(v.picklist(['bind', 'copy'])) }))),
     }),
   ),
   command: fn,

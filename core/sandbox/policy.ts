@@ -5,7 +5,7 @@
  * (image, read_only, ...) is the sandbox plugin's own and reaches it as `policy.options`.
  */
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { AdapterAccess, NetworkMode, SandboxPolicy } from '../plugin/contracts.ts';
 import { sandboxErrors } from './errors.ts';
 import { baseUrlHostPort, formatHostPort, parseHostPort } from './host-port.ts';
@@ -72,16 +72,25 @@ export function cliPolicy(choice: SandboxChoice, access: AdapterAccess | undefin
     const target = value ? baseUrlHostPort(value) : undefined;
     if (target) allow.push(formatHostPort(target));
   }
-  const config = (access?.config ?? []).map((entry) => ({
-    path: resolveConfigPath(entry.env ? env[entry.env] || entry.path : entry.path, homeDir),
-    mode: entry.mode ?? 'copy',
-  }));
+  const config = (access?.config ?? [])
+    .map((entry) => {
+      const moved = entry.env ? env[entry.env] : undefined;
+      const path = moved ? (entry.under ? join(moved, entry.under) : moved) : entry.path;
+      return { path: resolveConfigPath(path, homeDir), mode: entry.mode ?? ('copy' as const) };
+    })
+    // A "configuration" that is the home or holds it would show the whole home: never granted.
+    .filter((entry) => !isWithin(homeDir, entry.path));
   return { network: choice.network, allow: [...new Set(allow)], config, limits: choice.limits, options: choice.options };
 }
 
 /** A gate's policy: no configuration of the CLI's, and no network unless the role says otherwise. */
 export function gatePolicy(choice: SandboxChoice): SandboxPolicy {
   return { network: choice.gateNetwork, allow: choice.gateNetwork === 'allow' ? [...choice.allow] : [], config: [], limits: choice.limits, options: choice.options };
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 function resolveConfigPath(path: string, homeDir: string): string {

@@ -161,7 +161,7 @@ export default definePlugin({
   access: {
     hosts: ['generativelanguage.googleapis.com:443', 'oauth2.googleapis.com:443', 'cloudcode-pa.googleapis.com:443'],
     baseUrlEnv: ['GOOGLE_GEMINI_BASE_URL'],
-    config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME' }],
+    config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME', under: '.gemini' }],
   },
   command(request): CommandSpec {
     return geminiArgs(request);

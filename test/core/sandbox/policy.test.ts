@@ -34,6 +34,8 @@ describe('sandbox policy', () => {
     const policy = cliPolicy(choice, access, { ANTHROPIC_BASE_URL: 'https://proxy.corp:8443/v1', CODEX_HOME: '/etc/codex' }, '/home/u');
     assert.deepEqual(policy.allow, ['127.0.0.1:8080', 'api.anthropic.com:443', 'proxy.corp:8443']);
     assert.deepEqual(policy.config, [{ path: '/home/u/.claude.json', mode: 'copy' }, { path: '/etc/codex', mode: 'bind' }]);
+    const gemini = { config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME', under: '.gemini' }, { path: '~' }, { path: '/' }] };
+    assert.deepEqual(cliPolicy(choice, gemini, { GEMINI_CLI_HOME: '/srv/g' }, '/home/u').config, [{ path: '/srv/g/.gemini', mode: 'copy' }], 'never the home itself');
     const strict = cliPolicy(chooseSandbox({ role: { name: 'bwrap', adapter_hosts: false, allow: ['127.0.0.1:1'] } }), access, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' }, '/home/u');
     assert.deepEqual(strict.allow, ['127.0.0.1:1']);
     const gate = gatePolicy(choice);
