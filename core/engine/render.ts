@@ -98,6 +98,8 @@ export function describeEvent(event: RunEvent): string | null {
       return `retrying (${String(e.mode)}) after ${String(e.because)}${Number(e.delay_ms) ? ` in ${formatDuration(Number(e.delay_ms))}` : ''}`;
     case 'stopped':
       return `stopped: ${String(e.detail)}`;
+    case 'sandbox_refused':
+      return `sandbox ${String(e.sandbox)} refused a connection to ${String(e.target)} (${e.purpose === 'gate' ? 'a gate' : 'the CLI'})`;
     case 'committed':
       return `committed ${(e.files_changed as string[]).length} file(s) on ${String(e.branch)}`;
     default:

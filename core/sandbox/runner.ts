@@ -11,7 +11,7 @@ import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';
 import { startEgressProxy } from './egress-proxy.ts';
 import { sandboxErrors } from './errors.ts';
-import { formatHostPort } from './host-port.ts';
+import { formatHostPort, type HostPort } from './host-port.ts';
 import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
 
 export interface PreparedSandbox {
@@ -35,7 +35,7 @@ interface ContextInput {
   self: { bin: string; args: string[] };
   notice(message: string): void;
   /** A refused connection (the run log records it). */
-  onRefused?(target: string): void;
+  onRefused?(target: HostPort): void;
 }
 
 export function sandboxContext(input: ContextInput): SandboxContext {
@@ -47,7 +47,7 @@ export function sandboxContext(input: ContextInput): SandboxContext {
     startEgressProxy: (allow) =>
       startEgressProxy({
         allow,
-        onRefused: (target) => input.onRefused?.(formatHostPort(target)),
+        onRefused: (target) => input.onRefused?.(target),
       }),
   };
 }
@@ -139,9 +139,10 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
       env: input.env,
       self: input.self,
       notice: input.notice,
-      onRefused: (target) => {
+      onRefused: ({ host, port }) => {
+        const target = formatHostPort({ host, port });
         refused.push(target);
-        input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, target });
+        input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, host, port, target });
         input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (${purpose === 'cli' ? 'the CLI' : 'a gate'})`);
       },
     });

@@ -175,7 +175,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     const viaProxy = await run(repo, 'connect', 'proxy', ['--allow-host', `127.0.0.1:${mockPort}`], { FAKE_ESCAPE_URL: url });
     assert.equal(viaProxy.code, 4);
     const refused = events(viaProxy.result).filter((e) => e.kind === 'sandbox_refused');
-    assert.deepEqual(refused.map((e) => e.target), [`127.0.0.1:${closedPort}`]);
+    assert.deepEqual(refused.map((e) => [e.host, e.port, e.target, e.purpose]), [['127.0.0.1', closedPort, `127.0.0.1:${closedPort}`, 'cli']]);
     assert.ok(viaProxy.result.notices.some((n) => n.includes(`refused a connection to 127.0.0.1:${closedPort}`)));
     assert.match(viaProxy.stderr, new RegExp(`notice: sandbox bwrap refused a connection to 127\\.0\\.0\\.1:${closedPort}`));
     assert.match(viaProxy.result.issues.join('\n'), new RegExp(`the bwrap sandbox refused connections to 127\\.0\\.0\\.1:${closedPort}`));
