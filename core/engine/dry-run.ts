@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRoleOptions } from './options.ts';
-import { prepareRun, type RunSettings } from './prepare.ts';
+import { cliPolicy } from '../sandbox/policy.ts';
+import { prepareRun, type PreparedRun, type RunSettings } from './prepare.ts';
 import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
@@ -28,7 +29,15 @@ export interface DryRunResult {
   prompt_tokens: number;
   output_schema: string;
   settings: RunSettings;
+  /** The sandbox the CLI would run in and its network (the command above is what it wraps). */
+  sandbox: { name: string; network: string; allow: string[] };
   notices: string[];
+}
+
+function sandboxView(prepared: PreparedRun, options: RunRoleOptions): DryRunResult['sandbox'] {
+  const { choice } = prepared.sandbox;
+  const policy = cliPolicy(choice, prepared.adapter.access, options.env, prepared.sandbox.homeDir);
+  return { name: choice.name, network: policy.network, allow: policy.network === 'allow' ? policy.allow : [] };
 }
 
 function shellQuote(arg: string): string {
@@ -68,6 +77,7 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
       prompt_tokens: built.stats.promptTokens,
       output_schema: built.outputSchema.name,
       settings: prepared.settings,
+      sandbox: sandboxView(prepared, options),
       notices: prepared.notices,
     };
   } finally {

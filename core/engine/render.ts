@@ -68,6 +68,9 @@ export function renderDryRun(dry: DryRunResult): string {
     '',
     `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`})`,
     dry.command_line,
+    ...(dry.sandbox.name === 'none'
+      ? []
+      : [`# in the ${dry.sandbox.name} sandbox, network ${dry.sandbox.network}${dry.sandbox.allow.length ? `: ${dry.sandbox.allow.join(', ')}` : ''}`]),
   ].join('\n');
 }
 

@@ -92,6 +92,19 @@ describe('the sandbox plugin kind', () => {
     assert.deepEqual([gate!.policy.network, gate!.policy.allow], ['allow', ['pypi.org:443']]);
   });
 
+  it('--dry-run names the sandbox and the CLI\'s network, and starts nothing', async () => {
+    const { repo, record } = await repoWithRecorder();
+    const run = await runCli(['run', 'reviewer', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--allow-host', '127.0.0.1:9', '--dry-run', '--json'], {
+      cwd: repo,
+      env: fakeEnv({ RECORD_FILE: record }),
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).sandbox, { name: 'recorder', network: 'allow', allow: ['127.0.0.1:9', 'api.anthropic.com:443'] });
+    assert.deepEqual(records(record), []);
+    const text = await runCli(['run', 'reviewer', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--dry-run'], { cwd: repo, env: fakeEnv({ RECORD_FILE: record }) });
+    assert.match(text.stdout, /# in the recorder sandbox, network allow: api\.anthropic\.com:443/);
+  });
+
   it('a sandbox that cannot run here: exit 2 with what is missing and how to get it, before any worktree', async () => {
     const { repo, record } = await repoWithRecorder();
     await mkdir(join(repo, '.supervisor/roles'), { recursive: true });
