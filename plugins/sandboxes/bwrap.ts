@@ -8,7 +8,7 @@
  * Limits: prlimit's process and data-size limits, when prlimit is there.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
@@ -49,6 +49,18 @@ async function userProcesses(): Promise<number> {
     if ((await stat(join('/proc', entry)).catch(() => undefined))?.uid === uid) count++;
   }
   return count;
+}
+
+/** Existing files under the hidden areas that the command's arguments name by absolute path. */
+function namedFiles(args: string[], hidden: string[]): string[] {
+  const isFile = (path: string) => {
+    try {
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && hidden.some((area) => inside(arg, area)) && isFile(arg));
 }
 
 interface Home {
@@ -107,8 +119,13 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     args.push('--bind', cwd, cwd, '--bind', scratchDir, scratchDir);
     const hidden = ['/tmp', homeDir, repoHidden ? repoRoot : ''].filter((p) => p && p !== '/');
     const bin = ctx.which(command.bin) ?? command.bin;
-    for (const path of pathsToShow({ hidden, pathVar: command.env.PATH, files: [bin, proxy ? ctx.self.bin : null, proxy ? ctx.self.args[0] : null] })) {
+    // Supervisor itself (replay, the bridge) is no secret; neither is its install.
+    for (const path of pathsToShow({ hidden, pathVar: command.env.PATH, files: [bin, ctx.self.bin, ctx.self.args[0]] })) {
       if (!inside(path, cwd) && !inside(path, scratchDir)) args.push('--ro-bind', path, path);
+    }
+    // Files the adapter names on the command line (instruction files, a schema) stay readable.
+    for (const file of namedFiles(command.args, hidden)) {
+      if (!inside(file, cwd) && !inside(file, scratchDir)) args.push('--ro-bind', file, file);
     }
     args.push(...readOnlyOption(request));
     if (repoHidden) args.push('--remount-ro', repoRoot);
