@@ -12,7 +12,7 @@ import { cpSync, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
 import { behindBridge } from './_bridge.ts';
 import { gitDirs } from './_git-dirs.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
@@ -63,6 +63,15 @@ function namedFiles(args: string[], hidden: string[]): string[] {
   return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && hidden.some((area) => inside(arg, area)) && isFile(arg));
 }
 
+/** Like Promise.all, but when one fails the others' results are torn down first. */
+async function settleAll<T extends readonly [Promise<Home>, Promise<EgressProxy | undefined>, Promise<number>]>(steps: T): Promise<[Home, EgressProxy | undefined, number]> {
+  const [home, proxy, processes] = await Promise.allSettled(steps);
+  if (home.status === 'fulfilled' && proxy.status === 'fulfilled' && processes.status === 'fulfilled') return [home.value, proxy.value, processes.value];
+  if (home.status === 'fulfilled') await rm(home.value.dir, { recursive: true, force: true });
+  if (proxy.status === 'fulfilled') await proxy.value?.close();
+  throw [home, proxy, processes].find((s) => s.status === 'rejected')!.reason;
+}
+
 interface Home {
   dir: string;
   args: string[];
@@ -103,8 +112,13 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
   const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
   const env: Record<string, string | undefined> = { ...command.env, TMPDIR: '/tmp' };
-  const home = await privateHome(request);
-  const proxy = policy.network === 'allow' ? await ctx.startEgressProxy(policy.allow) : undefined;
+  const prlimit = ctx.which('prlimit');
+  // Independent set-up steps, together (a failed one still tears down what the others made).
+  const [home, proxy, processes] = await settleAll([
+    privateHome(request),
+    policy.network === 'allow' ? ctx.startEgressProxy(policy.allow) : Promise.resolve(undefined),
+    prlimit ? userProcesses() : Promise.resolve(0),
+  ] as const);
   const teardown = async () => {
     await proxy?.close();
     await rm(home.dir, { recursive: true, force: true });
@@ -138,10 +152,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
       inner = bridged.command;
       Object.assign(env, bridged.env);
     }
-    const prlimit = ctx.which('prlimit');
-    const limits = prlimit
-      ? [prlimit, `--nproc=${(await userProcesses()) + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--']
-      : [];
+    const limits = prlimit ? [prlimit, `--nproc=${processes + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--'] : [];
     const [first, ...rest] = [...limits, bwrap, ...args, '--', ...inner];
     return { bin: first!, args: rest, env, teardown };
   } catch (error) {
