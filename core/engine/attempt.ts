@@ -59,10 +59,6 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     id: `${env.runId}-${attempt}`,
     runProcess: prepared.peers.runProcess,
   });
-  const explained = (failure: Failure): Failure => {
-    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr);
-    return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
-  };
   log.event('attempt_started', {
     attempt,
     bin,
@@ -103,6 +99,11 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);
   }
   const base = { output: null, mapped: null, gate: null };
+  // A CLI that failed because the sandbox refused it something says so in its failure.
+  const explained = (failure: Failure): Failure => {
+    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr);
+    return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
+  };
   const found = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);
   const early = found && explained(found);
   if (early && early.class !== 'timeout') {
