@@ -55,6 +55,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     self: prepared.peers.self,
     notice: env.notice,
     event: (type, data) => log.event(type, { attempt, ...data }),
+    cwd: workspace.path,
     scratchDir: request.scratchDir,
     id: `${env.runId}-${attempt}`,
     runProcess: prepared.peers.runProcess,
@@ -101,7 +102,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const base = { output: null, mapped: null, gate: null };
   // A CLI that failed because the sandbox refused it something says so in its failure.
   const explained = (failure: Failure): Failure => {
-    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr);
+    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr, sandbox.areas);
     return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
   };
   const found = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);

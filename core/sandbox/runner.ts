@@ -116,6 +116,8 @@ export interface AttemptSandboxInput {
   notice(message: string): void;
   /** Records a run-log event. */
   event(type: 'sandbox_refused', data: Record<string, unknown>): void;
+  /** The worktree the CLI works in. */
+  cwd: string;
   scratchDir: string;
   /** Unique per attempt (container names). */
   id: string;
@@ -123,6 +125,8 @@ export interface AttemptSandboxInput {
 }
 
 export interface AttemptSandbox {
+  /** The folders the sandbox makes private, and those it shows inside them (for explaining a file the CLI did not find). */
+  areas: { hidden: string[]; visible: string[] };
   /** Runs the CLI of the attempt. */
   cli(options: RunProcessOptions): Promise<RunProcessResult>;
   /** Runs a gate command. */
@@ -149,12 +153,25 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
     const { repoRoot, homeDir } = input.sandbox;
     return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, runProcess: input.runProcess });
   };
-  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused };
+  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused, areas: { hidden: [], visible: [] } };
   return {
+    areas: { hidden: [input.sandbox.homeDir, input.sandbox.repoRoot, '/tmp'], visible: [input.cwd, input.scratchDir] },
     cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir)),
     gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
     refused,
   };
+}
+
+/** An absolute path in a "not found" line of stderr that lies in an area the sandbox makes private. */
+function missingPrivatePath(stderr: string, areas: { hidden: readonly string[]; visible: readonly string[] }): string | undefined {
+  const within = (path: string, list: readonly string[]) => list.some((area) => area && area !== '/' && (path === area || path.startsWith(`${area}/`)));
+  for (const line of stderr.split('\n')) {
+    if (!/\bENOENT\b|No such file or directory/.test(line)) continue;
+    for (const match of line.matchAll(/\/[^\s'"`,:;()]+/g)) {
+      if (within(match[0], areas.hidden) && !within(match[0], areas.visible)) return match[0];
+    }
+  }
+  return undefined;
 }
 
 /** Words in a CLI's stderr that mean the file system refused a write or a read. */
@@ -166,10 +183,17 @@ const NET_REFUSAL = /\bECONNREFUSED\b|Connection refused|ENETUNREACH|Network is 
  * Why a failed CLI may have failed because of the sandbox, for the run's issues: the
  * connections the proxy refused during the attempt, or a refused write in its stderr.
  */
-export function sandboxExplanation(choice: Pick<SandboxChoice, 'name' | 'network'>, refused: readonly string[], stderr: string): string | undefined {
+export function sandboxExplanation(
+  choice: Pick<SandboxChoice, 'name' | 'network'>,
+  refused: readonly string[],
+  stderr: string,
+  areas: { hidden: readonly string[]; visible: readonly string[] } = { hidden: [], visible: [] },
+): string | undefined {
   const { name } = choice;
   if (name === DEFAULT_SANDBOX) return undefined;
   const parts: string[] = [];
+  const hidden = missingPrivatePath(stderr, areas);
+  if (hidden) parts.push(`hides ${hidden} (your home, your checkout and /tmp are private inside; grant configuration through the adapter's access or sandbox.read_only)`);
   if (refused.length) parts.push(`refused connections to ${[...new Set(refused)].join(', ')} (allow them with --allow-host or the role's sandbox.allow)`);
   const line = stderr.split('\n').find((l) => FS_REFUSAL.test(l));
   if (line) parts.push(`refused a file access: ${line.trim().slice(0, 200)}`);

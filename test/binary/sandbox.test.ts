@@ -165,6 +165,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     const { code, result } = await run(repo, 'read-secret', 'secret');
     assert.equal(code, 4);
     assert.match(attemptStderr(result), /escape read-secret: refused ENOENT/);
+    assert.match(result.issues.join('\n'), new RegExp(`the bwrap sandbox hides ${join(box.home, 'secret.txt').replaceAll('.', '\\.')} \\(your home, your checkout and /tmp are private inside`));
     assert.doesNotMatch(readFileSync(join(result.run_dir, 'attempt-1.stderr'), 'utf8') + readFileSync(join(result.run_dir, 'attempt-1.stdout'), 'utf8'), /hunter2/);
   });
 
