@@ -21,7 +21,8 @@ export function behindBridge(proxy: EgressProxy, ctx: SandboxContext, command: s
   const url = `http://127.0.0.1:${port}`;
   return {
     command: [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`]), '--', ...command],
-    // NODE_USE_ENV_PROXY: Node's own fetch (24+) honours the variables only when asked to.
-    env: { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, NO_PROXY: '', no_proxy: '', NODE_USE_ENV_PROXY: '1' },
+    // Not NODE_USE_ENV_PROXY: it costs every Node process ~45 ms at start, and the real CLIs use
+    // the variables without it (claude, codex, gemini and cline were checked).
+    env: { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, NO_PROXY: '', no_proxy: '' },
   };
 }
