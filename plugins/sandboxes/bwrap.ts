@@ -5,7 +5,8 @@
  * the worktree writable and the rest of `.git` read-only; new PID, IPC and UTS namespaces;
  * dying with supervisor. Network: `none` and `allow` get a network namespace with loopback only;
  * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`).
- * Limits: prlimit's process and data-size limits, when prlimit is there.
+ * Limits: prlimit's process and data-size limits, when prlimit is there; and, where this user
+ * may make cgroups (root), a cgroup per process with pids, memory and CPU limits.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, statSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
 import { behindBridge } from './_bridge.ts';
+import { cgroupFor } from './_cgroup.ts';
 import { gitDirs } from './_git-dirs.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
 
@@ -119,7 +121,9 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     policy.network === 'allow' ? ctx.startEgressProxy(policy.allow) : Promise.resolve(undefined),
     prlimit ? userProcesses() : Promise.resolve(0),
   ] as const);
+  const cgroup = cgroupFor(`supervisor-${request.id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`, policy.limits);
   const teardown = async () => {
+    await cgroup?.remove();
     await proxy?.close();
     await rm(home.dir, { recursive: true, force: true });
   };
@@ -153,7 +157,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
       Object.assign(env, bridged.env);
     }
     const limits = prlimit ? [prlimit, `--nproc=${processes + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--'] : [];
-    const [first, ...rest] = [...limits, bwrap, ...args, '--', ...inner];
+    const [first, ...rest] = [...(cgroup?.prefix ?? []), ...limits, bwrap, ...args, '--', ...inner];
     return { bin: first!, args: rest, env, teardown };
   } catch (error) {
     await teardown();

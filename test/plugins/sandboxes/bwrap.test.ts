@@ -4,7 +4,8 @@
  * network modes, the bridge, the limits, and the tear-down of its private home and proxy.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -100,11 +101,37 @@ describe('bwrap sandbox command line', () => {
     const f = await fixture();
     const wrapped = await bwrap.wrap(request(f, {}), ctx(pathOf(f)));
     await wrapped.teardown?.();
-    if (!wrapped.bin.endsWith('prlimit')) return; // no prlimit here: nothing to check
-    assert.match(wrapped.args[0]!, /^--nproc=\d+$/);
-    assert.ok(Number(wrapped.args[0]!.slice(8)) > limits.pids);
-    assert.equal(wrapped.args[1], `--data=${1024 * 1024 * 1024}`);
-    assert.equal(wrapped.args[2], '--');
+    const all = [wrapped.bin, ...wrapped.args];
+    const at = all.findIndex((a) => a.endsWith('/prlimit'));
+    if (at < 0) return; // no prlimit here: nothing to check
+    assert.match(all[at + 1]!, /^--nproc=\d+$/);
+    assert.ok(Number(all[at + 1]!.slice(8)) > limits.pids);
+    assert.equal(all[at + 2], `--data=${1024 * 1024 * 1024}`);
+    assert.equal(all[at + 3], '--');
+    assert.ok(all[at + 4]!.endsWith('bwrap'));
+  });
+
+  it('as root with a writable cgroup file system: a cgroup per process with the limits, joined first, removed at tear-down', async (t) => {
+    const cgroups = existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup' : '/sys/fs/cgroup/pids';
+    if (process.getuid?.() !== 0 || !existsSync(cgroups)) return t.skip('needs root and a cgroup file system');
+    if (spawnSync('bwrap', ['--ro-bind', '/', '/', 'true']).status !== 0) return t.skip('needs bubblewrap');
+    const f = await fixture();
+    const req = request(f, {});
+    req.command = { bin: '/bin/cat', args: ['/proc/self/cgroup'], env: req.command.env };
+    const wrapped = await bwrap.wrap(req, ctx(pathOf(f)));
+    const group = `supervisor-${req.id}`;
+    try {
+      assert.deepEqual(wrapped.args.slice(0, 1), ['-c']);
+      assert.equal(wrapped.bin, '/bin/sh');
+      const pidsMax = existsSync(join(cgroups, group, 'pids.max')) ? join(cgroups, group, 'pids.max') : undefined;
+      if (pidsMax) assert.equal(readFileSync(pidsMax, 'utf8').trim(), String(limits.pids));
+      const ran = spawnSync(wrapped.bin, wrapped.args, { env: wrapped.env as NodeJS.ProcessEnv, encoding: 'utf8' });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.match(ran.stdout, new RegExp(`/${group}$`, 'm'), 'the sandboxed process is in its own group');
+    } finally {
+      await wrapped.teardown?.();
+    }
+    assert.ok(!existsSync(join(cgroups, group)), 'the group is removed');
   });
 
   it('allow: no network of its own, the proxy folder bound, the bridge first, proxy variables set; open shares the network', async () => {
