@@ -94,9 +94,12 @@ function removeDir(dir: string): boolean {
   }
 }
 
-/** Whatever is left in the group is killed; the group is removed once empty (a few tries). */
+/**
+ * Whatever is left in the group is killed; the group is removed once empty. Processes killed
+ * as the sandbox ended take a few milliseconds to leave it: short waits, up to a second.
+ */
 async function emptyAndRemove(dir: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 200; i++) {
     for (const pid of pidsIn(dir)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -105,6 +108,6 @@ async function emptyAndRemove(dir: string): Promise<void> {
       }
     }
     if (removeDir(dir)) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
