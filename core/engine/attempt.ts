@@ -5,7 +5,8 @@
 import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
-import { attemptSandbox, sandboxExplanation } from '../sandbox/runner.ts';
+import { sandboxExplanation } from '../sandbox/explain.ts';
+import { attemptSandbox } from '../sandbox/runner.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
 import type { GateOutcome } from './feedback.ts';
 import { runGates } from './gates.ts';
