@@ -72,7 +72,8 @@ async function wrap(engine: Engine, request: SandboxRequest, ctx: SandboxContext
     args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,nodev', '--tmpfs', `${CONTAINER_HOME}:rw,exec,nosuid,nodev`);
     args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
     args.push('--pids-limit', String(policy.limits.pids), '--memory', `${policy.limits.memoryMb}m`, '--cpus', String(policy.limits.cpus));
-    args.push('--network', policy.network === 'open' ? (engine === 'podman' ? 'slirp4netns' : 'bridge') : 'none');
+    // open: the engine's default network (docker's bridge, podman's pasta or slirp4netns).
+    if (policy.network !== 'open') args.push('--network', 'none');
     if (engine === 'podman') args.push('--userns', 'keep-id');
     else if (process.getuid && process.getgid) args.push('--user', `${process.getuid()}:${process.getgid()}`);
     const git = gitDirs(cwd);

@@ -103,6 +103,16 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
     assert.deepEqual(inner.slice(inner.indexOf('--') + 1, inner.indexOf('--') + 2), ['claude']);
   });
 
+  it('open network: the engine\'s default network, no proxy', async () => {
+    const { repo, env, calls } = await setup('docker', `{ name: docker, image: "${IMAGE}", network: open }`);
+    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const args = calls().find((c) => c.args[0] === 'run')!.args;
+    assert.ok(!args.includes('--network'));
+    assert.ok(!args.some((a) => a.startsWith('HTTPS_PROXY')));
+    assert.deepEqual(args.slice(args.indexOf(IMAGE) + 1, args.indexOf(IMAGE) + 2), ['claude']);
+  });
+
   it('a role naming docker without an image is a configuration error (exit 2) that says what to add', async () => {
     const { repo, env, calls } = await setup('docker', 'docker');
     const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review'], env).catch((e: Error) => e);
