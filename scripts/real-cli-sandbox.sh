@@ -4,6 +4,7 @@
 #
 #   SUPERVISOR=$PWD/scripts/real-cli-sandbox.sh SV_BINARY=$PWD/dist/supervisor-linux-x64 ./e2e.sh
 #   SV_DENY=1 E2E_PASS_ENV="SV_DENY SV_BINARY" SUPERVISOR=... ./e2e.sh    # expect 0/4, each with a logged refusal
+#   SV_WORKTREE=1 E2E_PASS_ENV=SV_WORKTREE SUPERVISOR=... ./e2e.sh        # in a worktree (checkout hidden), not in place
 #
 # e2e.sh calls `<this> run implementer ...`; this writes a role `boxed` into the CLI's HOME that
 # extends implementer with the bwrap sandbox and runs that instead. The mock's loopback port is
@@ -21,4 +22,7 @@ else
 fi
 printf 'extends: implementer\nsandbox: %s\n' "$sandbox" > "$HOME/.supervisor/roles/boxed.yaml"
 shift 2
+if [ "${SV_WORKTREE:-0}" = 1 ]; then
+  for arg; do shift; [ "$arg" = --no-worktree ] || set -- "$@" "$arg"; done
+fi
 exec "${SV_BINARY:-$(dirname "$0")/../dist/supervisor-linux-x64}" run boxed "$@"
