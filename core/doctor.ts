@@ -21,6 +21,14 @@ export interface AdapterReport extends ToolReport {
   quietEnv: Record<string, string>;
 }
 
+export interface SandboxReport {
+  name: string;
+  source: string;
+  available: boolean;
+  missing: string | null;
+  hint: string | null;
+}
+
 export interface DoctorReport {
   supervisor: { version: string; node: string; platform: string };
   repo: { root: string; git: boolean };
@@ -33,6 +41,8 @@ export interface DoctorReport {
   adapters: AdapterReport[];
   /** Plan readers (workflow files), with the file endings each reads. */
   planReaders: { name: string; extensions: string[]; source: string }[];
+  /** Each sandbox and whether it can run here (what is missing and how to get it, if not). */
+  sandboxes: SandboxReport[];
   pluginFolders: { layer: string; dir: string; exists: boolean; files: string[]; untrusted: string[] }[];
   stateDir: { path: string; exists: boolean; writable: boolean };
 }
@@ -94,6 +104,7 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
     ),
     exists(stateDir),
   ]);
+  const sandboxes = await sandboxReports(registry, ctx);
   const writable = await access(stateExists ? stateDir : ctx.repoRoot, constants.W_OK).then(() => true, () => false);
   return {
     supervisor: { version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` },
@@ -104,9 +115,27 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
     repomix,
     adapters,
     planReaders: registry.list().flatMap((e) => (e.plugin.kind === 'plan-reader' ? [{ name: e.plugin.name, extensions: e.plugin.extensions ?? [], source: e.source }] : [])),
+    sandboxes,
     pluginFolders: pluginFolderReports,
     stateDir: { path: stateDir, exists: stateExists, writable },
   };
+}
+
+async function sandboxReports(registry: Awaited<ReturnType<CliContext['registry']>>, ctx: CliContext): Promise<SandboxReport[]> {
+  const { sandboxContext } = await import('./sandbox/runner.ts');
+  const sctx = sandboxContext({ env: ctx.deps.env, self: selfCommand(), notice: () => {} });
+  const entries = registry.list().filter((e) => e.plugin.kind === 'sandbox');
+  return Promise.all(
+    entries.map(async ({ plugin, source }) => {
+      const sandbox = plugin as Extract<typeof plugin, { kind: 'sandbox' }>;
+      try {
+        const found = await sandbox.available(sctx);
+        return { name: sandbox.name, source, available: found.ok, missing: found.ok ? null : found.missing, hint: found.ok ? null : found.hint };
+      } catch (error) {
+        return { name: sandbox.name, source, available: false, missing: `a working check (${error instanceof Error ? error.message : String(error)})`, hint: 'fix the sandbox plugin' };
+      }
+    }),
+  );
 }
 
 const mark = (found: boolean) => (found ? 'ok ' : '-- ');
@@ -129,6 +158,9 @@ export function renderDoctor(report: DoctorReport): string {
     '',
     'plan readers (workflow files):',
     ...report.planReaders.map((r) => `  ${r.name.padEnd(14)} ${r.extensions.length ? r.extensions.join(' ') : '(by detect only)'}  ${r.source}`),
+    '',
+    'sandboxes (--sandbox <name>):',
+    ...report.sandboxes.map((s) => `  ${mark(s.available)}${s.name.padEnd(8)} ${s.available ? 'can run here' : `cannot run here: ${s.missing} is missing (${s.hint})`}`),
     '',
     'plugin folders (later overrides earlier):',
     ...report.pluginFolders.map((f) => `  ${f.layer.padEnd(13)} ${f.dir}${f.exists ? `: ${folderFiles(f)}` : ' (absent)'}`),

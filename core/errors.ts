@@ -2,6 +2,9 @@
  * Every error a user can meet is a SupervisorError with a stable code. Codes are API: add
  * freely, never rename. The exit code follows from the code's family (see EXIT).
  */
+import { PLUGIN_KINDS } from './plugin/contracts.ts';
+
+const PLUGIN_KIND_LIST = PLUGIN_KINDS.join(', ');
 
 /** Process exit codes, as in the design: one per outcome family. */
 export const EXIT = {
@@ -119,7 +122,7 @@ export const errors = {
   pluginUnknownKind: (file: string, kind: unknown) =>
     new SupervisorError('PLUGIN_UNKNOWN_KIND', `Plugin ${file} has unknown kind ${JSON.stringify(kind)}`, {
       details: { file, kind },
-      hint: 'kind must be one of: adapter, packer, parser, plan-reader.',
+      hint: `kind must be one of: ${PLUGIN_KIND_LIST}.`,
     }),
   pluginDuplicate: (file: string, kind: string, name: string, other: string) =>
     new SupervisorError('PLUGIN_DUPLICATE', `Plugin ${file} defines ${kind} "${name}", already defined by ${other} in the same folder`, {

@@ -102,6 +102,12 @@ function parse(argv: string[], columns: number | undefined): Promise<ParseOutcom
 }
 
 export async function main(argv: string[], deps?: CliDeps): Promise<number> {
+  // Hidden: the network bridge inside a sandbox (core/sandbox/bridge.ts). Before yargs: its argv
+  // ends with another program's own, and it starts on every sandboxed attempt.
+  if (argv[0] === '__bridge') {
+    const { runBridge } = await import('../sandbox/bridge.ts');
+    return runBridge(argv.slice(1)).catch((error: unknown) => renderError(error, process.stderr, { json: false, debug: false }));
+  }
   const io = deps ?? (await defaultDeps());
   const wantsJson = argv.includes('--json');
   const wantsDebug = argv.includes('--debug');

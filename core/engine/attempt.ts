@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plugin/contracts.ts';
 import { emptyMetrics } from '../plugin/index.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
-import type { RunProcessResult } from '../process/run-process.ts';
+import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import { sandboxExplanation } from '../sandbox/explain.ts';
+import { attemptSandbox } from '../sandbox/runner.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
 import type { GateOutcome } from './feedback.ts';
 import { runGates } from './gates.ts';
@@ -49,15 +51,29 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const actx = adapterContext(prepared, env.env, env.notice);
   const spec = await commandFor(prepared, request, actx);
   const bin = spec.bin ?? adapter.bin;
+  // The one place spawn specs meet the sandbox: the CLI and the gates run through it.
+  const sandbox = attemptSandbox({
+    sandbox: prepared.sandbox,
+    access: adapter.access,
+    env: env.env,
+    self: prepared.peers.self,
+    notice: env.notice,
+    event: (type, data) => log.event(type, { attempt, ...data }),
+    cwd: workspace.path,
+    scratchDir: request.scratchDir,
+    id: `${env.runId}-${attempt}`,
+    runProcess: prepared.peers.runProcess,
+  });
   log.event('attempt_started', {
     attempt,
     bin,
     args: spec.args.map((a) => (a.length > ARG_LOG_CHARS ? `${a.slice(0, ARG_LOG_CHARS)}… (${a.length} chars)` : a)),
     stdin_bytes: spec.stdin === undefined ? null : Buffer.byteLength(spec.stdin),
     cwd: workspace.path,
+    sandbox: prepared.sandbox.choice.name,
     ...(request.maxBudgetUsd !== undefined ? { max_budget_usd: request.maxBudgetUsd } : {}),
   });
-  const proc = await prepared.peers.runProcess({
+  const proc = await sandbox.cli({
     bin,
     args: spec.args,
     cwd: workspace.path,
@@ -97,7 +113,13 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     env.notice(`attempt ${attempt}: ${bin}'s output passed ${settings.maxOutputBytes} bytes and was cut; the answer may be incomplete`);
   }
   const base = { output: null, mapped: null, gate: null };
-  const early = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);
+  // A CLI that failed because the sandbox refused it something says so in its failure.
+  const explained = (failure: Failure): Failure => {
+    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr, sandbox.areas);
+    return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
+  };
+  const found = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);
+  const early = found && explained(found);
   if (early && early.class !== 'timeout') {
     log.event('cli_failed', { attempt, failure: early });
     return { ...base, failure: early, metrics: { metrics: null, ran: proc.spawnError === undefined, processDurationMs: proc.durationMs } };
@@ -110,13 +132,14 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   }
   const answer = readAnswer(proc, extraction, { bin, schema: prepared.built.outputSchema.schema, parse: prepared.parse });
   if (!answer.ok) {
-    log.event(failureGroup(answer.failure) === 'answer' ? 'parse_failed' : 'cli_failed', { attempt, failure: answer.failure });
-    return { ...base, failure: answer.failure, metrics };
+    const failure = failureGroup(answer.failure) === 'answer' ? answer.failure : explained(answer.failure);
+    log.event(failureGroup(failure) === 'answer' ? 'parse_failed' : 'cli_failed', { attempt, failure });
+    return { ...base, failure, metrics };
   }
   const mapped = mapVerdict(answer.output, prepared.verdict);
   log.event('parsed', { attempt, source: answer.source, verdict_field: prepared.verdict.field, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
   if (mapped.status !== 'pass' || settings.gates.length === 0) return { ...base, failure: null, output: answer.output, mapped, metrics };
-  return { ...(await gate(env, attempt)), output: answer.output, mapped, metrics };
+  return { ...(await gate(env, attempt, sandbox.gate)), output: answer.output, mapped, metrics };
 }
 
 /**
@@ -143,7 +166,11 @@ async function extract(env: AttemptEnv, proc: RunProcessResult, request: Command
   }
 }
 
-async function gate(env: AttemptEnv, attempt: number): Promise<Pick<AttemptOutcome, 'failure' | 'gate'>> {
+async function gate(
+  env: AttemptEnv,
+  attempt: number,
+  runProcess: (options: RunProcessOptions) => Promise<RunProcessResult>,
+): Promise<Pick<AttemptOutcome, 'failure' | 'gate'>> {
   const { prepared, log, workspace } = env;
   const result = await runGates({
     gates: prepared.settings.gates,
@@ -152,7 +179,7 @@ async function gate(env: AttemptEnv, attempt: number): Promise<Pick<AttemptOutco
     timeoutMs: prepared.settings.gateTimeoutMs,
     graceMs: prepared.settings.graceMs,
     signal: env.signal,
-    runProcess: prepared.peers.runProcess,
+    runProcess,
     onGate: (g) =>
       log.event(g.passed ? 'gate_passed' : 'gate_failed', {
         attempt,

@@ -8,7 +8,8 @@ import { snakeKeys } from '../text/snake-keys.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRoleOptions } from './options.ts';
-import { prepareRun } from './prepare.ts';
+import { cliPolicy } from '../sandbox/policy.ts';
+import { prepareRun, type PreparedRun } from './prepare.ts';
 import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
@@ -36,7 +37,15 @@ export interface DryRunResult {
   output_schema: string;
   /** The settings the run would use, snake_case as all --json output. */
   settings: Record<string, unknown>;
+  /** The sandbox the CLI would run in and its network (the command above is what it wraps). */
+  sandbox: { name: string; network: string; allow: string[] };
   notices: string[];
+}
+
+function sandboxView(prepared: PreparedRun, options: RunRoleOptions): DryRunResult['sandbox'] {
+  const { choice } = prepared.sandbox;
+  const policy = cliPolicy(choice, prepared.adapter.access, options.env, prepared.sandbox.homeDir);
+  return { name: choice.name, network: policy.network, allow: policy.network === 'allow' ? policy.allow : [] };
 }
 
 function shellQuote(arg: string): string {
@@ -82,6 +91,7 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
     prompt_tokens: built.stats.promptTokens,
     output_schema: built.outputSchema.name,
     settings: snakeKeys(prepared.settings) as Record<string, unknown>,
+    sandbox: sandboxView(prepared, options),
     notices: prepared.notices,
   };
 }

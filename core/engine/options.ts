@@ -20,6 +20,10 @@ export interface RunRoleOptions {
   registry: Registry;
   /** Adapter to use instead of the role's `cli`. */
   cli?: string;
+  /** Sandbox to run the CLI and gates in instead of the role's (a name, or a mapping with name and options). */
+  sandbox?: string | Record<string, unknown>;
+  /** --allow-host: "host:port" entries the sandboxed CLI may reach, besides the role's and the adapter's. */
+  allowHosts?: string[];
   /** Seconds; overrides the role's config.timeout. */
   timeoutSec?: number;
   /** Retries after the first attempt; overrides config.max_retries. */

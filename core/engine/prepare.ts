@@ -14,6 +14,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import type { Role } from '../roles/role.ts';
 import { trustErrors } from '../trust/errors.ts';
+import { checkSandbox, prepareSandbox, sandboxContext, type PreparedSandbox } from '../sandbox/runner.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolvePeers, type EnginePeers } from './peers.ts';
@@ -49,6 +50,8 @@ export interface PreparedRun {
   verdict: Verdict;
   /** Notices gathered before the run log existed. */
   notices: string[];
+  /** Where the CLI and the gates run (the `none` sandbox by default). */
+  sandbox: PreparedSandbox;
 }
 
 function num(value: unknown): number | undefined {
@@ -90,6 +93,9 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   refuseUntrustedGates(role, options);
   if (options.cli) role = { ...role, cli: options.cli };
   const adapter = registry.get('adapter', role.cli);
+  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
+  // A sandbox that cannot run here is a configuration error, before anything starts.
+  await checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
   const built = await peers.buildPrompt({
     role,
     task: options.task,
@@ -114,7 +120,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
   const verdict = resolveVerdict(built.outputSchema, role);
-  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices };
+  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices, sandbox };
 }
 
 /**

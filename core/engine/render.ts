@@ -68,6 +68,9 @@ export function renderDryRun(dry: DryRunResult): string {
     '',
     `# command (in ${dry.workspace.mode === 'worktree' ? 'a new worktree' : `place: ${dry.workspace.reason}`}; runs as printed; its files are kept in ${dry.files_dir})`,
     dry.command_line,
+    ...(dry.sandbox.name === 'none'
+      ? []
+      : [`# in the ${dry.sandbox.name} sandbox, network ${dry.sandbox.network}${dry.sandbox.allow.length ? `: ${dry.sandbox.allow.join(', ')}` : ''}`]),
   ].join('\n');
 }
 
@@ -101,6 +104,8 @@ export function describeEvent(event: RunEvent): string | null {
       return `retrying (${String(e.mode)}) after ${String(e.because)}${Number(e.delay_ms) ? ` in ${formatDuration(Number(e.delay_ms))}` : ''}`;
     case 'stopped':
       return `stopped: ${String(e.detail)}`;
+    case 'sandbox_refused':
+      return `sandbox ${String(e.sandbox)} refused a connection to ${String(e.target)} (${e.purpose === 'gate' ? 'a gate' : 'the CLI'})`;
     case 'committed':
       return `committed ${(e.files_changed as string[]).length} file(s) on ${String(e.branch)}`;
     default:

@@ -23,6 +23,7 @@ export const EVENT_KINDS = [
   'stopped',
   'committed',
   'workspace_removed',
+  'sandbox_refused',
   'notice',
   'interrupted',
   'run_finished',

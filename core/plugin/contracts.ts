@@ -155,6 +155,8 @@ export interface AdapterHooks {
   acceptsBudget?: boolean;
   /** Environment that keeps the CLI offline-safe and quiet (telemetry, auto-update off). */
   quietEnv?: Record<string, string>;
+  /** What the CLI needs from the machine, for sandboxes to grant exactly that (see AdapterAccess). */
+  access?: AdapterAccess;
   /**
    * The keys of a role's `config` this adapter reads (beyond the core's, see role.schema.json),
    * so a role may use them; any other undeclared key is reported as unknown, with a suggestion.
@@ -430,6 +432,115 @@ export interface PlanReaderHooks {
 }
 
 // ---------------------------------------------------------------------------------------
+// sandbox: wraps the command an adapter (or a gate) produced so it can reach only what it may
+// ---------------------------------------------------------------------------------------
+
+/**
+ * What an adapter's CLI needs beyond its worktree, declared by the adapter: the hosts of its
+ * model API, the environment variables that move it (a base URL on loopback is a local model
+ * server whose port must be reachable), and its settings and credentials in the user's home.
+ */
+export interface AdapterAccess {
+  /** "host:port" entries the CLI reaches by default, e.g. "api.anthropic.com:443". */
+  hosts?: string[];
+  /** Variables holding a base URL (e.g. ANTHROPIC_BASE_URL): when set, their host:port is allowed instead of nothing. */
+  baseUrlEnv?: string[];
+  /** Files or folders the CLI reads (and may write) as its configuration. */
+  config?: AccessPath[];
+}
+
+export interface AccessPath {
+  /** "~/..." (in the user's home) or an absolute path. */
+  path: string;
+  /** A variable that, when set, names the path instead (e.g. CODEX_HOME for ~/.codex)... */
+  env?: string;
+  /** ...or, with `under`, the folder the path is in (GEMINI_CLI_HOME + ".gemini"). */
+  under?: string;
+  /** bind: visible read-only; copy: a private writable copy, discarded after the run. Default copy. */
+  mode?: 'bind' | 'copy';
+}
+
+/** How a sandboxed process may use the network. */
+export type NetworkMode = 'none' | 'allow' | 'open';
+
+/** What a sandboxed process may do, settled by the core from the role, the flags and the adapter. */
+export interface SandboxPolicy {
+  /** none: no network at all; allow: only `allow`; open: the host's network. */
+  network: NetworkMode;
+  /** "host:port" entries reachable in `allow` mode (loopback ones are forwarded as ports). */
+  allow: string[];
+  /** The configuration to make visible in the private home (absolute source paths, resolved). */
+  config: { path: string; mode: 'bind' | 'copy' }[];
+  /** Limits; a sandbox applies those its runtime can. */
+  limits: { pids: number; memoryMb: number; cpus: number };
+  /** The role's `sandbox` mapping without the keys the core reads (name, network, allow, limits): e.g. image. */
+  options: Readonly<Record<string, unknown>>;
+}
+
+export interface SandboxRequest {
+  /** What runs: the CLI of an attempt, or a gate command. */
+  purpose: 'cli' | 'gate';
+  /** The command the core would spawn without a sandbox: full environment, absolute or PATH-found bin. */
+  command: { bin: string; args: string[]; env: Record<string, string | undefined> };
+  /** The working folder (the run's worktree): writable. */
+  cwd: string;
+  /** The attempt's scratch folder: writable. */
+  scratchDir: string;
+  /** The user's repository root: not visible, except what git in the worktree needs (read-only). */
+  repoRoot: string;
+  /** The user's home: replaced by a private one. */
+  homeDir: string;
+  policy: SandboxPolicy;
+  /** A unique name for this process (container names): safe characters only. */
+  id: string;
+}
+
+/** The command to spawn instead, and what to undo after it ended (always: also on timeout and Ctrl-C). */
+export interface SandboxedCommand {
+  bin: string;
+  args: string[];
+  /** The whole environment of the spawned process. */
+  env: Record<string, string | undefined>;
+  teardown?(): Promise<void>;
+}
+
+/** An egress proxy the core runs outside the sandbox (allow mode), reached through unix sockets. */
+export interface EgressProxy {
+  /** The HTTP CONNECT + plain-HTTP proxy's socket. */
+  proxySocket: string;
+  /** One socket per allowed loopback port, each connected to 127.0.0.1:<port> outside. */
+  forwards: { port: number; socket: string }[];
+  /** The folder holding the sockets (bind it into the sandbox at the same path). */
+  dir: string;
+  close(): Promise<void>;
+}
+
+export interface SandboxContext {
+  env: Readonly<Record<string, string | undefined>>;
+  /** The command that runs supervisor itself; `[...args, '__bridge', ...]` is the network bridge (see README). */
+  self: { bin: string; args: string[] };
+  notice(message: string): void;
+  /** Finds an executable on PATH (absolute path, or null). */
+  which(bin: string): string | null;
+  /** Starts the allowlist proxy; every refused connection becomes a `sandbox_refused` event and a notice. */
+  startEgressProxy(allow: string[]): Promise<EgressProxy>;
+}
+
+/** Whether a sandbox can run on this machine; when not, what is missing and how to get it. */
+export type SandboxAvailability = { ok: true; detail?: string } | { ok: false; missing: string; hint: string };
+
+export interface SandboxHooks {
+  /**
+   * Checks the runtime (binary present, namespaces allowed, engine reachable) and, when a run
+   * asks, the role's options (e.g. an image named). `options` is absent for `doctor`.
+   * Changes nothing.
+   */
+  available(ctx: SandboxContext, options?: Readonly<Record<string, unknown>>): SandboxAvailability | Promise<SandboxAvailability>;
+  /** Returns the command to spawn instead; may set up (files, proxies) and hand back a teardown. */
+  wrap(request: SandboxRequest, ctx: SandboxContext): SandboxedCommand | Promise<SandboxedCommand>;
+}
+
+// ---------------------------------------------------------------------------------------
 
 /** The hooks of each plugin kind. */
 export interface PluginKinds {
@@ -437,11 +548,12 @@ export interface PluginKinds {
   packer: PackerHooks;
   parser: ParserHooks;
   'plan-reader': PlanReaderHooks;
+  sandbox: SandboxHooks;
 }
 
 export type PluginKind = keyof PluginKinds;
 
-export const PLUGIN_KINDS = ['adapter', 'packer', 'parser', 'plan-reader'] as const satisfies readonly PluginKind[];
+export const PLUGIN_KINDS = ['adapter', 'packer', 'parser', 'plan-reader', 'sandbox'] as const satisfies readonly PluginKind[];
 
 interface PluginIdentity<K extends PluginKind> {
   kind: K;
@@ -459,3 +571,4 @@ export type AdapterPlugin = Plugin<'adapter'>;
 export type PackerPlugin = Plugin<'packer'>;
 export type ParserPlugin = Plugin<'parser'>;
 export type PlanReaderPlugin = Plugin<'plan-reader'>;
+export type SandboxPlugin = Plugin<'sandbox'>;

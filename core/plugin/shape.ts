@@ -23,6 +23,13 @@ const adapterShape = v.looseObject({
   acceptsBudget: v.optional(v.boolean()),
   quietEnv: v.optional(v.record(v.string(), v.string())),
   configKeys: v.optional(v.array(v.string())),
+  access: v.optional(
+    v.object({
+      hosts: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'a "host:port" entry')))),
+      baseUrlEnv: v.optional(v.array(v.string())),
+      config: v.optional(v.array(v.object({ path: v.pipe(v.string(), v.minLength(1)), env: v.optional(v.string()), under: v.optional(v.string()), mode: v.optional(v.picklist(['bind', 'copy'])) }))),
+    }),
+  ),
   command: fn,
   extract: fn,
 });
@@ -44,7 +51,9 @@ const planReaderShape = v.looseObject({
   read: fn,
 });
 
-const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape, 'plan-reader': planReaderShape } as const;
+const sandboxShape = v.looseObject({ kind: v.literal('sandbox'), ...identity, available: fn, wrap: fn });
+
+const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape, 'plan-reader': planReaderShape, sandbox: sandboxShape } as const;
 
 export type ShapeCheck =
   | { ok: true; plugin: Plugin }

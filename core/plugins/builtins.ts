@@ -7,6 +7,7 @@ import { adapters } from '../../plugins/adapters/index.ts';
 import { packers } from '../../plugins/packers/index.ts';
 import { parsers } from '../../plugins/parsers/index.ts';
 import { planReaders } from '../../plugins/plan-readers/index.ts';
+import { sandboxes } from '../../plugins/sandboxes/index.ts';
 
 export interface BuiltinPlugin {
   /** Path relative to the project root, shown by `plugins list`. */
@@ -14,4 +15,4 @@ export interface BuiltinPlugin {
   plugin: Plugin;
 }
 
-export const builtinPlugins: readonly BuiltinPlugin[] = [...adapters, ...packers, ...parsers, ...planReaders];
+export const builtinPlugins: readonly BuiltinPlugin[] = [...adapters, ...packers, ...parsers, ...planReaders, ...sandboxes];

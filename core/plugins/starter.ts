@@ -129,4 +129,33 @@ export default definePlugin({
 });
 `;
 
-export const STARTERS: Record<PluginKind, (name: string) => string> = { adapter, packer, parser, 'plan-reader': planReader };
+const sandbox = (name: string) => `/**
+ * ${name}: a sandbox plugin. It gets the command supervisor would spawn (the CLI of an attempt,
+ * or a gate) with the worktree, the scratch folder and the policy (network mode, allowed
+ * host:port entries, the adapter's configuration files, limits), and returns the command to
+ * spawn instead. This one runs the command at a lower CPU priority through \`nice\`: replace
+ * it with your runtime (a container, a VM, a jail) and grant exactly what the policy says.
+ *
+ * Use it in a role:   sandbox: { name: ${name} }   or:  supervisor run <role> --sandbox ${name}
+ */
+import { definePlugin } from 'supervisor/plugin';
+
+export default definePlugin({
+  kind: 'sandbox',
+  name: '${name}',
+  description: 'Runs the command at a lower CPU priority (edit me)',
+  // Can this sandbox run here? If not, say what is missing and how to get it (doctor shows it).
+  available(ctx) {
+    return ctx.which('nice') ? { ok: true } : { ok: false, missing: 'nice (coreutils)', hint: 'install coreutils' };
+  },
+  // The command to spawn instead. request.policy.network says none | allow | open; a real
+  // sandbox enforces it (ctx.startEgressProxy gives an allowlist proxy for "allow").
+  wrap(request, ctx) {
+    const { bin, args, env } = request.command;
+    return { bin: ctx.which('nice') ?? 'nice', args: ['-n', '10', bin, ...args], env };
+  },
+});
+`;
+
+
+export const STARTERS: Record<PluginKind, (name: string) => string> = { adapter, packer, parser, 'plan-reader': planReader, sandbox };

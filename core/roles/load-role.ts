@@ -131,6 +131,7 @@ function toRole(merged: MergedRole, chain: ChainLink[]): Role {
     base_role: chain.length > 1 ? chain[chain.length - 1]!.file.name : null,
     output_schema: (c.output_schema as string | undefined) ?? null,
     instructions: (c.instructions as string[] | undefined) ?? [],
+    sandbox: (c.sandbox as Role['sandbox'] | undefined) ?? null,
     parser: (c.parser as string | undefined) ?? null,
     template: (c.template as string | undefined) ?? null,
     extensions,

@@ -47,6 +47,8 @@ export interface Role {
    * file on disk: read them with core/prompt/instructions.ts (readInstructions, instructionPaths).
    */
   instructions: string[];
+  /** The role's `sandbox` (a name or a mapping with `name`), or null: the default (none). */
+  sandbox: string | Record<string, unknown> | null;
   /** Parser plugin name; null means the default (fenced-json). */
   parser: string | null;
   /** Template name the role asks for; null means chosen by base_role. */
@@ -73,6 +75,7 @@ export function createRole(fields: Pick<Role, 'name'> & Partial<Role>): Role {
     base_role: null,
     output_schema: null,
     instructions: [],
+    sandbox: null,
     parser: null,
     template: null,
     extensions: {},

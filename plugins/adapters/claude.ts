@@ -40,6 +40,12 @@ export default definePlugin({
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
   },
+  // For sandboxes: its model API (or ANTHROPIC_BASE_URL's host), and its settings and login.
+  access: {
+    hosts: ['api.anthropic.com:443'],
+    baseUrlEnv: ['ANTHROPIC_BASE_URL'],
+    config: [{ path: '~/.claude.json' }, { path: '~/.claude/settings.json' }, { path: '~/.claude/.credentials.json' }],
+  },
   command(request): CommandSpec {
     return { args: claudeArgs(request), stdin: request.prompt };
   },

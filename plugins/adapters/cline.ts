@@ -159,6 +159,9 @@ export default definePlugin({
   // Cline 3 has no flag for instruction files: they are rendered into the prompt.
   instructions: 'prompt',
   quietEnv: { CLINE_NO_AUTO_UPDATE: '1', CLINE_SESSION_BACKEND_MODE: 'local' },
+  // For sandboxes: command() copies its provider settings into the scratch data dir, so it
+  // needs nothing of the home; a provider's base URL is the user's to allow (--allow-host).
+  access: { hosts: ['api.cline.bot:443'] },
   command(request, ctx) {
     return clineCommand(request, ctx);
   },

@@ -116,6 +116,13 @@ export default definePlugin({
   instructions: 'prompt',
   acceptsOutputSchema: true,
   quietEnv: {},
+  // For sandboxes: its model API (a custom base_url in config.toml needs --allow-host), its
+  // settings and login, or the whole CODEX_HOME when that is set.
+  access: {
+    hosts: ['api.openai.com:443', 'chatgpt.com:443'],
+    baseUrlEnv: ['OPENAI_BASE_URL'],
+    config: [{ path: '~/.codex/config.toml', env: 'CODEX_HOME' }, { path: '~/.codex/auth.json' }],
+  },
   command(request) {
     return { args: codexArgs(request), stdin: request.prompt };
   },

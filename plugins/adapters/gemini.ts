@@ -157,6 +157,12 @@ export default definePlugin({
   versionArgs: ['--version'],
   instructions: 'prompt',
   quietEnv: { GEMINI_TELEMETRY_ENABLED: 'false', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+  // For sandboxes: its model API and Google login, and ~/.gemini (or GEMINI_CLI_HOME).
+  access: {
+    hosts: ['generativelanguage.googleapis.com:443', 'oauth2.googleapis.com:443', 'cloudcode-pa.googleapis.com:443'],
+    baseUrlEnv: ['GOOGLE_GEMINI_BASE_URL'],
+    config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME', under: '.gemini' }],
+  },
   command(request): CommandSpec {
     return geminiArgs(request);
   },

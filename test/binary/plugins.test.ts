@@ -33,7 +33,7 @@ describe('plugins in the binary', binarySuite(), () => {
   it('writes starters with "plugins new" that load unchanged, and lists them', async () => {
     const box = await makeSandbox();
     const repo = await makeRepo();
-    for (const [kind, name] of [['adapter', 'aider'], ['packer', 'notes'], ['parser', 'plain']] as const) {
+    for (const [kind, name] of [['adapter', 'aider'], ['packer', 'notes'], ['parser', 'plain'], ['sandbox', 'boxy']] as const) {
       const made = await box.run(['plugins', 'new', kind, name], { cwd: repo });
       assert.equal(made.code, 0, made.stderr);
       const checked = await box.run(['plugins', 'check', `.supervisor/plugins/${name}.ts`, '--json'], { cwd: repo });
@@ -42,7 +42,7 @@ describe('plugins in the binary', binarySuite(), () => {
     }
     const list = await box.run(['plugins', 'list', '--json', '--trust'], { cwd: repo });
     const names = (JSON.parse(list.stdout) as Listed[]).filter((p) => p.layer === 'repo').map((p) => p.name);
-    assert.deepEqual(names.sort(), ['aider', 'notes', 'plain']);
+    assert.deepEqual(names.sort(), ['aider', 'boxy', 'notes', 'plain']);
   });
 
   it('gives plugins the binary\'s own API instance, through import and require alike', async () => {

@@ -40,6 +40,8 @@ export default defineCommand({
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
+      .option('sandbox', { type: 'string', describe: "Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's (default: the role's, else none)" })
+      .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port the sandboxed CLI may reach, besides its model API (repeatable; a loopback port is forwarded)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
@@ -57,6 +59,8 @@ export default defineCommand({
       env: ctx.deps.env,
       registry: await ctx.registry(),
       cli: typeof args.cli === 'string' ? args.cli : undefined,
+      sandbox: typeof args.sandbox === 'string' ? args.sandbox : undefined,
+      allowHosts: (args['allow-host'] as string[]).map(String),
       timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),

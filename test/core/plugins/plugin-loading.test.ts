@@ -180,7 +180,7 @@ describe('plugins check --sample', () => {
 });
 
 describe('plugins new and plugins check', () => {
-  for (const kind of ['adapter', 'packer', 'parser', 'plan-reader']) {
+  for (const kind of ['adapter', 'packer', 'parser', 'plan-reader', 'sandbox']) {
     it(`a new ${kind} loads unchanged, passes check, and is listed`, async () => {
       const repo = await makeRepo();
       const created = await runCli(['plugins', 'new', kind, `my-${kind}`], { trust: true, cwd: repo });

@@ -1,0 +1,163 @@
+/**
+ * Where the engine meets the sandbox plugin: the one place a spawn spec (the CLI's or a
+ * gate's) is handed to the sandbox's `wrap` and the wrapped command spawned, with the
+ * tear-down always run afterwards (also on timeout and Ctrl-C). Refused connections are
+ * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
+ */
+import { wrapPluginError } from '../errors.ts';
+import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy } from '../plugin/contracts.ts';
+import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import { which } from '../process/which.ts';
+import type { Registry } from '../registry.ts';
+import { startEgressProxy } from './egress-proxy.ts';
+import { sandboxErrors } from './errors.ts';
+import { formatHostPort, type HostPort } from './host-port.ts';
+import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
+
+export interface PreparedSandbox {
+  choice: SandboxChoice;
+  plugin: SandboxPlugin;
+  repoRoot: string;
+  homeDir: string;
+}
+
+/** No sandbox, for registries without the built-ins (tests, embedders): the command as given. */
+const PASSTHROUGH: SandboxPlugin = { kind: 'sandbox', name: DEFAULT_SANDBOX, available: () => ({ ok: true }), wrap: (request) => ({ ...request.command }) };
+
+export function prepareSandbox(registry: Registry, input: ChoiceInput, where: { repoRoot: string; homeDir: string }): PreparedSandbox {
+  const choice = chooseSandbox(input);
+  const plugin = choice.name === DEFAULT_SANDBOX && !registry.has('sandbox', choice.name) ? PASSTHROUGH : registry.get('sandbox', choice.name);
+  return { choice, plugin, ...where };
+}
+
+interface ContextInput {
+  env: Record<string, string | undefined>;
+  self: { bin: string; args: string[] };
+  notice(message: string): void;
+  /** A refused connection (the run log records it). */
+  onRefused?(target: HostPort): void;
+}
+
+export function sandboxContext(input: ContextInput): SandboxContext {
+  return {
+    env: Object.freeze({ ...input.env }),
+    self: input.self,
+    notice: input.notice,
+    which: (bin) => which(bin, input.env) ?? null,
+    startEgressProxy: (allow) =>
+      startEgressProxy({
+        allow,
+        onRefused: (target) => input.onRefused?.(target),
+      }),
+  };
+}
+
+/** Asks the sandbox whether it can run here; a configuration error (exit 2) when it cannot. */
+export async function checkSandbox(sandbox: PreparedSandbox, ctx: SandboxContext): Promise<void> {
+  let availability: SandboxAvailability;
+  try {
+    availability = await sandbox.plugin.available(ctx, sandbox.choice.options);
+  } catch (error) {
+    throw wrapPluginError(sandbox.choice.name, 'available', error);
+  }
+  if (!availability.ok) throw sandboxErrors.unavailable(sandbox.choice.name, availability.missing, availability.hint);
+}
+
+export interface SandboxedRunInput {
+  sandbox: PreparedSandbox;
+  ctx: SandboxContext;
+  purpose: 'cli' | 'gate';
+  policy: SandboxPolicy;
+  scratchDir: string;
+  repoRoot: string;
+  homeDir: string;
+  id: string;
+  runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
+}
+
+/** A runProcess that runs each process through the sandbox; the unsandboxed one for `none`. */
+export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessOptions) => Promise<RunProcessResult> {
+  let calls = 0;
+  return async (options) => {
+    const { plugin, choice } = input.sandbox;
+    calls++;
+    let wrapped;
+    try {
+      wrapped = await plugin.wrap(
+        {
+          purpose: input.purpose,
+          command: { bin: options.bin, args: options.args, env: options.env },
+          cwd: options.cwd,
+          scratchDir: input.scratchDir,
+          repoRoot: input.repoRoot,
+          homeDir: input.homeDir,
+          policy: input.policy,
+          id: `${input.id}-${calls}`,
+        },
+        input.ctx,
+      );
+    } catch (error) {
+      throw wrapPluginError(choice.name, 'wrap', error);
+    }
+    try {
+      return await input.runProcess({ ...options, bin: wrapped.bin, args: wrapped.args, env: wrapped.env });
+    } finally {
+      await wrapped.teardown?.().catch((error: unknown) => input.ctx.notice(`sandbox ${choice.name}: tear-down failed: ${String(error instanceof Error ? error.message : error)}`));
+    }
+  };
+}
+
+export interface AttemptSandboxInput {
+  sandbox: PreparedSandbox;
+  /** The adapter's declared needs. */
+  access: AdapterAccess | undefined;
+  env: Record<string, string | undefined>;
+  self: { bin: string; args: string[] };
+  notice(message: string): void;
+  /** Records a run-log event. */
+  event(type: 'sandbox_refused', data: Record<string, unknown>): void;
+  /** The worktree the CLI works in. */
+  cwd: string;
+  scratchDir: string;
+  /** Unique per attempt (container names). */
+  id: string;
+  runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
+}
+
+export interface AttemptSandbox {
+  /** The folders the sandbox makes private, and those it shows inside them (for explaining a file the CLI did not find). */
+  areas: { hidden: string[]; visible: string[] };
+  /** Runs the CLI of the attempt. */
+  cli(options: RunProcessOptions): Promise<RunProcessResult>;
+  /** Runs a gate command. */
+  gate(options: RunProcessOptions): Promise<RunProcessResult>;
+  /** host:port entries refused so far in this attempt. */
+  refused: string[];
+}
+
+/** The attempt's two ways to spawn (its CLI, its gates), each through the sandbox with its own policy. */
+export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
+  const refused: string[] = [];
+  const runnerFor = (purpose: 'cli' | 'gate', policy: SandboxPolicy) => {
+    const ctx = sandboxContext({
+      env: input.env,
+      self: input.self,
+      notice: input.notice,
+      onRefused: ({ host, port }) => {
+        const target = formatHostPort({ host, port });
+        refused.push(target);
+        input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, host, port, target });
+        input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (${purpose === 'cli' ? 'the CLI' : 'a gate'})`);
+      },
+    });
+    const { repoRoot, homeDir } = input.sandbox;
+    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, runProcess: input.runProcess });
+  };
+  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused, areas: { hidden: [], visible: [] } };
+  return {
+    areas: { hidden: [input.sandbox.homeDir, input.sandbox.repoRoot, '/tmp'], visible: [input.cwd, input.scratchDir] },
+    cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir)),
+    gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
+    refused,
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * `--sandbox bwrap` through the built binary, with a fake claude that tries to escape
+ * (test/fixtures/bin/_escape-claude.mjs): write the user's checkout, write $HOME and /tmp,
+ * read a secret in the real home, reach a loopback port that is not allowed, leave a daemon
+ * behind; and reach an allowed loopback mock server through the bridge. Needs bubblewrap and
+ * permission to create namespaces (CI installs it, see .ci/run); elsewhere the suite is
+ * skipped with a message naming what is missing.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
+import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+
+const ESCAPE = fileURLToPath(new URL('../fixtures/bin/_escape-claude.mjs', import.meta.url));
+
+interface Result {
+  run_id: string;
+  status: string;
+  exit_code: number;
+  issues: string[];
+  failure: { class: string; detail: string } | null;
+  run_dir: string;
+  notices: string[];
+}
+
+/** Why bwrap cannot run here, or undefined. */
+function missingBwrap(): string | undefined {
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { encoding: 'utf8' });
+  if (probe.error) return 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap';
+  if (probe.status !== 0) return `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
+  return undefined;
+}
+
+function suiteOptions(): { skip?: string } {
+  const binary = binarySuite();
+  if (binary.skip) return binary;
+  const missing = missingBwrap();
+  if (!missing) return {};
+  if (process.env.CI) throw new Error(`The bwrap sandbox tests cannot run in CI: ${missing}`);
+  process.stderr.write(`\n*** SKIPPING the bwrap sandbox tests: ${missing}\n\n`);
+  return { skip: missing };
+}
+
+/** Processes whose command line holds this text. */
+function processesWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+function events(result: Result): { kind: string; [key: string]: unknown }[] {
+  return readFileSync(join(result.run_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/** The sandbox's own temporary folders (private homes, proxy sockets) now in the system temp. */
+function sandboxTemps(): string[] {
+  return readdirSync('/tmp').filter((e) => e.startsWith('sv-sandbox-'));
+}
+
+describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () => {
+  let box: Sandbox;
+  let fakes: string;
+  let mock: Server;
+  let mockPort: number;
+  let hits: string[];
+  let closedPort: number;
+
+  before(async () => {
+    box = await makeSandbox();
+    fakes = await tempDir('sv-fakes-');
+    // The fake claude is a Node script named by absolute path, so PATH stays node-free.
+    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${ESCAPE}" "$@"\n`);
+    await chmod(join(fakes, 'claude'), 0o755);
+    // bubblewrap and prlimit for the sandbox itself.
+    const tools = join(fakes, 'tools');
+    await mkdir(tools);
+    for (const tool of ['bwrap', 'prlimit']) {
+      const path = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      if (path) await symlink(path, join(tools, tool));
+    }
+    hits = [];
+    mock = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.end('hello from the mock model server\n');
+    });
+    await new Promise<void>((r) => mock.listen(0, '127.0.0.1', r));
+    mockPort = (mock.address() as AddressInfo).port;
+    // A port with nothing allowed: another server, so a refusal is the sandbox's, not an empty port.
+    const other = createServer((req, res) => {
+      hits.push(`other ${req.method} ${req.url}`);
+      res.end('should not be reached\n');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    closedPort = (other.address() as AddressInfo).port;
+    after(() => other.close());
+  });
+  after(() => mock?.close());
+
+  async function run(repo: string, escape: string, tag: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; result: Result }> {
+    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json', ...extraArgs], {
+      cwd: repo,
+      env: {
+        PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`,
+        FAKE_ESCAPE: escape,
+        FAKE_ESCAPE_TAG: tag,
+        FAKE_ESCAPE_CHECKOUT: repo,
+        FAKE_ESCAPE_SECRET: join(box.home, 'secret.txt'),
+        ...extraEnv,
+      },
+    });
+    let result: Result;
+    try {
+      result = JSON.parse(out.stdout) as Result;
+    } catch {
+      throw new Error(`not one JSON result (exit ${out.code}):\n${out.stdout}\n${out.stderr}`);
+    }
+    return { code: out.code, stderr: out.stderr, result };
+  }
+
+  const attemptStderr = (result: Result) => readFileSync(join(result.run_dir, 'attempt-1.stderr'), 'utf8');
+
+  it('a write into the user\'s checkout fails (read-only); the run says the sandbox refused it; the checkout is unchanged', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const { code, result } = await run(repo, 'write-checkout', 'checkout');
+    assert.equal(code, 4);
+    assert.equal(result.failure?.class, 'nonzero_exit');
+    assert.match(attemptStderr(result), /escape write-checkout: refused EROFS/);
+    assert.match(result.issues.join('\n'), /the bwrap sandbox refused a file access: .*EROFS/);
+    assert.ok(events(result).some((e) => e.kind === 'cli_failed' && JSON.stringify(e).includes('EROFS')));
+    assert.ok(!existsSync(join(repo, 'escaped.txt')));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('writes to $HOME and /tmp stay inside the sandbox: neither the real home nor the real /tmp gets them', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const tag = `ht${process.pid}`;
+    const { code, result } = await run(repo, 'write-home,write-tmp', tag);
+    assert.equal(code, 0, JSON.stringify(result));
+    assert.match(attemptStderr(result), /escape write-home: ok\nescape write-tmp: ok/);
+    assert.ok(!existsSync(join(box.home, `escaped-${tag}.txt`)), 'not in the real home');
+    assert.ok(!existsSync(`/tmp/escaped-${tag}.txt`), 'not in the real /tmp');
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a secret in the real home cannot be read', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    await writeFile(join(box.home, 'secret.txt'), 'hunter2\n');
+    const { code, result } = await run(repo, 'read-secret', 'secret');
+    assert.equal(code, 4);
+    assert.match(attemptStderr(result), /escape read-secret: refused ENOENT/);
+    assert.match(result.issues.join('\n'), new RegExp(`the bwrap sandbox hides ${join(box.home, 'secret.txt').replaceAll('.', '\\.')} \\(your home, your checkout and /tmp are private inside`));
+    assert.doesNotMatch(readFileSync(join(result.run_dir, 'attempt-1.stderr'), 'utf8') + readFileSync(join(result.run_dir, 'attempt-1.stdout'), 'utf8'), /hunter2/);
+  });
+
+  it('a loopback port that is not allowed is refused, through the proxy (logged: sandbox_refused) and directly', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const url = `http://127.0.0.1:${closedPort}/v1/messages`;
+    const viaProxy = await run(repo, 'connect', 'proxy', ['--allow-host', `127.0.0.1:${mockPort}`], { FAKE_ESCAPE_URL: url });
+    assert.equal(viaProxy.code, 4);
+    const refused = events(viaProxy.result).filter((e) => e.kind === 'sandbox_refused');
+    assert.deepEqual(refused.map((e) => [e.host, e.port, e.target, e.purpose]), [['127.0.0.1', closedPort, `127.0.0.1:${closedPort}`, 'cli']]);
+    assert.ok(viaProxy.result.notices.some((n) => n.includes(`refused a connection to 127.0.0.1:${closedPort}`)));
+    assert.match(viaProxy.stderr, new RegExp(`notice: sandbox bwrap refused a connection to 127\\.0\\.0\\.1:${closedPort}`));
+    assert.match(viaProxy.result.issues.join('\n'), new RegExp(`the bwrap sandbox refused connections to 127\\.0\\.0\\.1:${closedPort}`));
+    const direct = await run(repo, 'connect-direct', 'direct', [], { FAKE_ESCAPE_URL: url });
+    assert.equal(direct.code, 4);
+    assert.match(attemptStderr(direct.result), /escape connect-direct: refused ECONNREFUSED/);
+    assert.match(direct.result.issues.join('\n'), /the bwrap sandbox gives no network but the allowed hosts/);
+    assert.ok(!hits.some((h) => h.startsWith('other')), hits.join(', '));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('the same CLI reaches an allowed loopback mock server, through the proxy and through the forwarded port', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const seen = hits.length;
+    const { code, result } = await run(repo, 'connect,connect-direct', 'allowed', ['--allow-host', `127.0.0.1:${mockPort}`], {
+      FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages`,
+    });
+    assert.equal(code, 0, JSON.stringify(result));
+    assert.equal(result.status, 'pass');
+    assert.match(attemptStderr(result), /escape connect: ok 200 hello from the mock model server\nescape connect-direct: ok 200 hello from the mock model server/);
+    assert.deepEqual(hits.slice(seen), ['GET /v1/messages', 'GET /v1/messages']);
+    assert.ok(!events(result).some((e) => e.kind === 'sandbox_refused'));
+  });
+
+  it('a base URL on loopback (ANTHROPIC_BASE_URL) allows that port without --allow-host', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const base = `http://127.0.0.1:${mockPort}`;
+    const { code, result } = await run(repo, 'connect-direct', 'baseurl', [], { FAKE_ESCAPE_URL: `${base}/v1/messages`, ANTHROPIC_BASE_URL: base });
+    assert.equal(code, 0, JSON.stringify(result));
+  });
+
+  it('gates run in the sandbox too, with no network by default and the checkout read-only', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const seen = hits.length;
+    const fetch = `"${process.execPath}" -e "require('http').get('http://127.0.0.1:${mockPort}/gate', () => process.exit(0)).on('error', (e) => { console.error(e.code); process.exit(1); })"`;
+    const network = await run(repo, '', 'gate-net', ['--allow-host', `127.0.0.1:${mockPort}`, '--gate', fetch]);
+    assert.equal(network.result.failure?.class, 'gate_failed', JSON.stringify(network.result));
+    const failed = events(network.result).find((e) => e.kind === 'gate_failed');
+    assert.match(String(failed?.output_tail), /ECONNREFUSED/);
+    assert.deepEqual(hits.slice(seen), [], 'the gate reached nothing');
+    const write = await run(repo, '', 'gate-write', ['--gate', `echo x > "${repo}/gate-escaped.txt"`]);
+    assert.equal(write.result.failure?.class, 'gate_failed');
+    assert.match(String(events(write.result).find((e) => e.kind === 'gate_failed')?.output_tail), /Read-only file system/);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a timeout and Ctrl-C end everything in the sandbox and remove its temporary folders', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const temps = sandboxTemps();
+    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1']);
+    assert.equal(timedOut.result.failure?.class, 'timeout');
+    assert.deepEqual(processesWith(`escape-daemon-timeout${process.pid}`), []);
+    const tag = `sigint${process.pid}`;
+    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review', '--json'], {
+      cwd: repo,
+      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const until = Date.now() + 20_000;
+    while (processesWith(`escape-daemon-${tag}`).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(processesWith(`escape-daemon-${tag}`).length, 1, 'the daemon ran inside the sandbox');
+    child.kill('SIGINT');
+    assert.equal(await done, 130);
+    assert.equal((JSON.parse(stdout) as Result).failure?.class, 'interrupted');
+    assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
+    assert.deepEqual(sandboxTemps(), temps, 'private homes and proxy sockets removed');
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a daemon the CLI leaves behind does not outlive the run', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const tag = `daemon${process.pid}x${Date.now()}`;
+    const { code, result } = await run(repo, 'daemon', tag);
+    assert.equal(code, 0, JSON.stringify(result));
+    assert.match(attemptStderr(result), /escape daemon: ok pid \d+/);
+    assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
+    assert.deepEqual(processesWith(result.run_id), [], 'nothing of the run is left (bwrap, bridge, proxy)');
+    assertCheckoutUnchanged(repo, before);
+  });
+});

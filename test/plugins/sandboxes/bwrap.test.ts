@@ -1,0 +1,171 @@
+/**
+ * The bwrap sandbox's command line, built for a real worktree (no bubblewrap needed: wrap()
+ * only builds it): what is read-only, hidden, writable and shown again, the namespaces, the
+ * network modes, the bridge, the limits, and the tear-down of its private home and proxy.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { SandboxPolicy, SandboxRequest } from '../../../core/plugin/contracts.ts';
+import { sandboxContext } from '../../../core/sandbox/runner.ts';
+import bwrap from '../../../plugins/sandboxes/bwrap.ts';
+import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+
+const limits = { pids: 100, memoryMb: 1024, cpus: 1 };
+
+async function fixture() {
+  const repo = await makeRepo({ 'a.js': '1\n' });
+  const worktree = join(repo, '.supervisor', 'worktrees', 'run-1');
+  git(repo, 'worktree', 'add', '-q', '-b', 'supervisor/run-1', worktree);
+  const scratch = join(repo, '.supervisor', 'runs', 'run-1', 'attempt-1');
+  await mkdir(scratch, { recursive: true });
+  const home = await tempDir('sv-bw-home-');
+  await writeFile(join(home, '.claude.json'), '{"k":1}');
+  await mkdir(join(home, '.cfg'));
+  await writeFile(join(home, '.cfg', 'x'), 'x');
+  await writeFile(join(home, 'instructions.md'), 'be brief');
+  const bin = join(home, '.local', 'bin');
+  await mkdir(bin, { recursive: true });
+  await writeFile(join(bin, 'mycli'), '#!/bin/sh\n');
+  await chmod(join(bin, 'mycli'), 0o755);
+  return { repo, worktree, scratch, home, bin };
+}
+
+function request(f: Awaited<ReturnType<typeof fixture>>, policy: Partial<SandboxPolicy>): SandboxRequest {
+  return {
+    purpose: 'cli',
+    command: { bin: 'mycli', args: ['-p', join(f.home, 'instructions.md')], env: { PATH: `${f.bin}:/usr/bin:/bin`, HOME: f.home, SECRET: 's' } },
+    cwd: f.worktree,
+    scratchDir: f.scratch,
+    repoRoot: f.repo,
+    homeDir: f.home,
+    policy: { network: 'none', allow: [], config: [], limits, options: {}, ...policy },
+    id: 'run-1-1-cli-1',
+  };
+}
+
+/** The run's environment, as the engine gives it: the same PATH the command gets. */
+const ctx = (env: Record<string, string>) => sandboxContext({ env, self: { bin: '/opt/sv/supervisor', args: [] }, notice: () => {} });
+const pathOf = (f: { bin: string }) => ({ PATH: `${f.bin}:/usr/bin:/bin` });
+
+/** The bwrap part of the argv: from bwrap to "--". */
+function bwrapArgs(all: string[]): string[] {
+  const at = all.findIndex((a) => a.endsWith('bwrap'));
+  return all.slice(at + 1, all.indexOf('--', at));
+}
+
+describe('bwrap sandbox command line', () => {
+  it('read-only root, private /tmp and home, checkout hidden read-only, git and worktree and scratch reachable, namespaces', async () => {
+    const f = await fixture();
+    const wrapped = await bwrap.wrap(request(f, { config: [{ path: join(f.home, '.claude.json'), mode: 'copy' }, { path: join(f.home, '.cfg'), mode: 'bind' }] }), ctx(pathOf(f)));
+    try {
+      const args = bwrapArgs([wrapped.bin, ...wrapped.args]);
+      const home = args[args.indexOf(f.home) - 2] === '--bind' ? args[args.indexOf(f.home) - 1]! : '';
+      assert.match(home, /sv-sandbox-home-/);
+      assert.equal(await readFile(join(home, '.claude.json'), 'utf8'), '{"k":1}', 'copied configuration');
+      const common = join(f.repo, '.git');
+      const admin = join(common, 'worktrees', 'run-1');
+      assert.deepEqual(args.slice(0, 12), ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', home, f.home]);
+      const rest = args.slice(12);
+      const expectOrder = [
+        ['--ro-bind', join(f.home, '.cfg'), join(f.home, '.cfg')],
+        ['--tmpfs', f.repo],
+        ['--ro-bind', common, common, '--bind', admin, admin],
+        ['--bind', f.worktree, f.worktree, '--bind', f.scratch, f.scratch],
+        ['--ro-bind', f.bin, f.bin],
+        ['--ro-bind', join(f.home, 'instructions.md'), join(f.home, 'instructions.md')],
+        ['--remount-ro', f.repo],
+        ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', f.worktree, '--unshare-net'],
+      ];
+      let from = 0;
+      for (const part of expectOrder) {
+        const at = rest.findIndex((_, i) => i >= from && part.every((p, j) => rest[i + j] === p));
+        assert.ok(at >= 0, `${part.join(' ')} after position ${from} in:\n${rest.join(' ')}`);
+        from = at + part.length;
+      }
+      const all = [wrapped.bin, ...wrapped.args];
+      assert.deepEqual(all.slice(all.indexOf('--', all.findIndex((a) => a.endsWith('bwrap'))) + 1), [join(f.bin, 'mycli'), '-p', join(f.home, 'instructions.md')]);
+      assert.equal(wrapped.env.SECRET, 's');
+      assert.equal(wrapped.env.TMPDIR, '/tmp');
+      assert.equal(wrapped.env.HTTPS_PROXY, undefined, 'no proxy without allow mode');
+    } finally {
+      await wrapped.teardown?.();
+    }
+    assert.equal(existsSync(bwrapArgs([wrapped.bin, ...wrapped.args]).find((a) => a.includes('sv-sandbox-home-'))!), false, 'the private home is removed');
+  });
+
+  it('limits through prlimit when it is on PATH: processes on top of the user\'s own, data size', async () => {
+    const f = await fixture();
+    const wrapped = await bwrap.wrap(request(f, {}), ctx(pathOf(f)));
+    await wrapped.teardown?.();
+    const all = [wrapped.bin, ...wrapped.args];
+    const at = all.findIndex((a) => a.endsWith('/prlimit'));
+    if (at < 0) return; // no prlimit here: nothing to check
+    assert.match(all[at + 1]!, /^--nproc=\d+$/);
+    assert.ok(Number(all[at + 1]!.slice(8)) > limits.pids);
+    assert.equal(all[at + 2], `--data=${1024 * 1024 * 1024}`);
+    assert.equal(all[at + 3], '--');
+    assert.ok(all[at + 4]!.endsWith('bwrap'));
+  });
+
+  it('as root with a writable cgroup file system: a cgroup per process with the limits, joined first, removed at tear-down', async (t) => {
+    const cgroups = existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup' : '/sys/fs/cgroup/pids';
+    if (process.getuid?.() !== 0 || !existsSync(cgroups)) return t.skip('needs root and a cgroup file system');
+    if (spawnSync('bwrap', ['--ro-bind', '/', '/', 'true']).status !== 0) return t.skip('needs bubblewrap');
+    const f = await fixture();
+    const req = request(f, {});
+    req.command = { bin: '/bin/cat', args: ['/proc/self/cgroup'], env: req.command.env };
+    const wrapped = await bwrap.wrap(req, ctx(pathOf(f)));
+    const group = `supervisor-${req.id}`;
+    try {
+      assert.deepEqual(wrapped.args.slice(0, 1), ['-c']);
+      assert.equal(wrapped.bin, '/bin/sh');
+      const pidsMax = existsSync(join(cgroups, group, 'pids.max')) ? join(cgroups, group, 'pids.max') : undefined;
+      if (pidsMax) assert.equal(readFileSync(pidsMax, 'utf8').trim(), String(limits.pids));
+      const ran = spawnSync(wrapped.bin, wrapped.args, { env: wrapped.env as NodeJS.ProcessEnv, encoding: 'utf8' });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.match(ran.stdout, new RegExp(`/${group}$`, 'm'), 'the sandboxed process is in its own group');
+    } finally {
+      await wrapped.teardown?.();
+    }
+    assert.ok(!existsSync(join(cgroups, group)), 'the group is removed');
+  });
+
+  it('allow: no network of its own, the proxy folder bound, the bridge first, proxy variables set; open shares the network', async () => {
+    const f = await fixture();
+    const wrapped = await bwrap.wrap(request(f, { network: 'allow', allow: ['127.0.0.1:4000', 'api.example.com:443'] }), ctx(pathOf(f)));
+    try {
+      const all = [wrapped.bin, ...wrapped.args];
+      const args = bwrapArgs(all);
+      assert.ok(args.includes('--unshare-net'));
+      const sockets = args.find((a) => a.includes('sv-sandbox-net-'))!;
+      assert.ok(existsSync(join(sockets, 'proxy.sock')));
+      const inner = all.slice(all.indexOf('--', all.findIndex((a) => a.endsWith('bwrap'))) + 1);
+      assert.deepEqual(inner, [
+        '/opt/sv/supervisor', '__bridge',
+        '--listen', `127.0.0.1:3128=${join(sockets, 'proxy.sock')}`,
+        '--listen', `127.0.0.1:4000=${join(sockets, 'fwd-4000.sock')}`,
+        '--', join(f.bin, 'mycli'), '-p', join(f.home, 'instructions.md'),
+      ]);
+      assert.equal(wrapped.env.HTTPS_PROXY, 'http://127.0.0.1:3128');
+      assert.equal(wrapped.env.http_proxy, 'http://127.0.0.1:3128');
+      assert.equal(wrapped.env.NO_PROXY, '');
+      await wrapped.teardown?.();
+      assert.ok(!existsSync(sockets), 'the proxy is closed and its folder removed');
+    } finally {
+      await wrapped.teardown?.();
+    }
+    const open = await bwrap.wrap(request(f, { network: 'open' }), ctx(pathOf(f)));
+    await open.teardown?.();
+    assert.ok(!open.args.includes('--unshare-net'));
+  });
+
+  it('says what is missing when bubblewrap is not installed', async () => {
+    const found = await bwrap.available(ctx({ PATH: '/nonexistent' }));
+    if (process.platform !== 'linux') return assert.equal(found.ok, false);
+    assert.deepEqual(found, { ok: false, missing: 'bubblewrap (bwrap)', hint: 'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)' });
+  });
+});
