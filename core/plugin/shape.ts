@@ -122,6 +122,18 @@ const packResultShape = v.looseObject({
 
 const parsedShape = v.record(v.string(), v.unknown());
 
+const availabilityShape = v.variant('ok', [
+  v.looseObject({ ok: v.literal(true), detail: v.optional(v.string()) }),
+  v.looseObject({ ok: v.literal(false), missing: v.string(), hint: v.string() }),
+]);
+
+const sandboxedShape = v.looseObject({
+  bin: v.pipe(v.string(), v.minLength(1)),
+  args: stringList,
+  env: v.record(v.string(), v.optional(v.string())),
+  teardown: v.optional(fn),
+});
+
 /**
  * The shape each hook must return, by "kind.hook"; hooks not listed here are not checked. A new
  * plugin kind adds its hooks here, and core/plugins/call-hook.ts checks them with no more code.
@@ -132,6 +144,8 @@ export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
   'packer.pack': packResultShape,
   'parser.parse': parsedShape,
   'parser.formatInstructions': v.string(),
+  'sandbox.available': availabilityShape,
+  'sandbox.wrap': sandboxedShape,
 };
 
 /** Problems with what a hook of a plugin kind returned, each as "field: expected ..., got ..."; empty when it is right. */

@@ -4,7 +4,7 @@
  * tear-down always run afterwards (also on timeout and Ctrl-C). Refused connections are
  * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
  */
-import { wrapPluginError } from '../errors.ts';
+import { callHook } from '../plugins/call-hook.ts';
 import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy } from '../plugin/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
@@ -54,12 +54,8 @@ export function sandboxContext(input: ContextInput): SandboxContext {
 
 /** Asks the sandbox whether it can run here; a configuration error (exit 2) when it cannot. */
 export async function checkSandbox(sandbox: PreparedSandbox, ctx: SandboxContext): Promise<void> {
-  let availability: SandboxAvailability;
-  try {
-    availability = await sandbox.plugin.available(ctx, sandbox.choice.options);
-  } catch (error) {
-    throw wrapPluginError(sandbox.choice.name, 'available', error);
-  }
+  const { plugin, choice } = sandbox;
+  const availability: SandboxAvailability = await callHook(plugin, 'available', () => plugin.available(ctx, choice.options));
   if (!availability.ok) throw sandboxErrors.unavailable(sandbox.choice.name, availability.missing, availability.hint);
 }
 
@@ -81,9 +77,8 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
   return async (options) => {
     const { plugin, choice } = input.sandbox;
     calls++;
-    let wrapped;
-    try {
-      wrapped = await plugin.wrap(
+    const wrapped = await callHook(plugin, 'wrap', () =>
+      plugin.wrap(
         {
           purpose: input.purpose,
           command: { bin: options.bin, args: options.args, env: options.env },
@@ -95,10 +90,8 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
           id: `${input.id}-${calls}`,
         },
         input.ctx,
-      );
-    } catch (error) {
-      throw wrapPluginError(choice.name, 'wrap', error);
-    }
+      ),
+    );
     try {
       return await input.runProcess({ ...options, bin: wrapped.bin, args: wrapped.args, env: wrapped.env });
     } finally {
