@@ -55,7 +55,7 @@ describe('the sandbox plugin kind', () => {
     await writeFile(join(home, '.claude.json'), '{}');
     const run = await runJson(
       repo,
-      ['reviewer', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--gate', 'test "$SANDBOXED" = gate'],
+      ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--gate', 'test "$SANDBOXED" = gate'],
       { RECORD_FILE: record, FAKE_CLI_REPLY_FILE: await replies(approved), FAKE_CLI_LOG: join(home, 'calls.jsonl'), HOME: home, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/api' },
     );
     assert.equal(run.code, 0, run.stderr);
@@ -82,7 +82,7 @@ describe('the sandbox plugin kind', () => {
     const { repo, record } = await repoWithRecorder();
     await mkdir(join(repo, '.supervisor/roles'), { recursive: true });
     await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox:\n  name: recorder\n  network: none\n  allow: ["pypi.org:443"]\n  gate_network: allow\n  pids: 64\n  image: x/y:1\n');
-    const run = await runJson(repo, ['boxed', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record });
+    const run = await runJson(repo, ['boxed', '--trust', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record });
     assert.equal(run.code, 0, run.stderr);
     const [cli, , gate] = records(record) as SandboxRequest[];
     assert.equal(cli!.policy.network, 'none');
@@ -94,14 +94,14 @@ describe('the sandbox plugin kind', () => {
 
   it('--dry-run names the sandbox and the CLI\'s network, and starts nothing', async () => {
     const { repo, record } = await repoWithRecorder();
-    const run = await runCli(['run', 'reviewer', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--allow-host', '127.0.0.1:9', '--dry-run', '--json'], {
+    const run = await runCli(['run', 'reviewer', '--trust', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--allow-host', '127.0.0.1:9', '--dry-run', '--json'], {
       cwd: repo,
       env: fakeEnv({ RECORD_FILE: record }),
     });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout).sandbox, { name: 'recorder', network: 'allow', allow: ['127.0.0.1:9', 'api.anthropic.com:443'] });
     assert.deepEqual(records(record), []);
-    const text = await runCli(['run', 'reviewer', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--dry-run'], { cwd: repo, env: fakeEnv({ RECORD_FILE: record }) });
+    const text = await runCli(['run', 'reviewer', '--trust', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--dry-run'], { cwd: repo, env: fakeEnv({ RECORD_FILE: record }) });
     assert.match(text.stdout, /# in the recorder sandbox, network allow: api\.anthropic\.com:443/);
   });
 
@@ -109,7 +109,7 @@ describe('the sandbox plugin kind', () => {
     const { repo, record } = await repoWithRecorder();
     await mkdir(join(repo, '.supervisor/roles'), { recursive: true });
     await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox: { name: recorder, broken: true }\n');
-    const run = await runCli(['run', 'boxed', '--cli', 'replay', '--task', 'Review'], { cwd: repo, env: fakeEnv({ RECORD_FILE: record }) });
+    const run = await runCli(['run', 'boxed', '--trust', '--cli', 'replay', '--task', 'Review'], { cwd: repo, env: fakeEnv({ RECORD_FILE: record }) });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /The recorder sandbox cannot run here: the flux capacitor is missing/);
     assert.match(run.stderr, /apt-get install flux/);

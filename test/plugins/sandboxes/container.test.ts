@@ -134,7 +134,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
 
   it('a timeout still removes the container', async () => {
     const { repo, env, calls } = await setup('docker', `{ name: docker, image: "${IMAGE}", network: none }`);
-    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review', '--timeout', '0.5', '--retries', '0'], { ...env, FAKE_CLI_HANG: '1' });
+    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review', '--timeout', '1', '--retries', '0'], { ...env, FAKE_CLI_HANG: '1' });
     assert.equal(run.result.failure?.class, 'timeout');
     assert.deepEqual(calls().at(-1), { engine: 'docker', args: ['rm', '-f', `supervisor-${run.result.run_id}-1-cli-1`] });
   });
