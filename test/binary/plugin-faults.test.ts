@@ -79,8 +79,8 @@ describe('plugins that misbehave, in the binary', binarySuite(), () => {
     await writeFiles(home, { '.supervisor/plugins/hang-import.mjs': `await new Promise(() => {});\n${adapter('hang-import', {})}` });
     const doctor = await run(['doctor', '--json']);
     assert.equal(doctor.code, 0, doctor.stderr);
-    const report = JSON.parse(doctor.stdout) as { brokenPlugins: { file: string; code: string }[] };
-    assert.deepEqual(report.brokenPlugins.map((b) => [b.file, b.code]), [[join(home, '.supervisor', 'plugins', 'hang-import.mjs'), 'PLUGIN_TIMEOUT']]);
+    const report = JSON.parse(doctor.stdout) as { broken_plugins: { file: string; code: string }[] };
+    assert.deepEqual(report.broken_plugins.map((b) => [b.file, b.code]), [[join(home, '.supervisor', 'plugins', 'hang-import.mjs'), 'PLUGIN_TIMEOUT']]);
     await writeFile(join(home, '.supervisor', 'plugins', 'hang-import.mjs'), adapter('hang-import', {}));
   });
 

@@ -54,8 +54,8 @@ describe('repository trust, in the binary', binarySuite(), () => {
 
     const doctor = await box.run(['doctor', '--json'], { cwd: repo });
     assert.equal(doctor.code, 0, doctor.stderr);
-    const report = JSON.parse(doctor.stdout) as { trust: { trusted: boolean; path: string }; repomix: { notTrusted?: boolean } };
-    assert.deepEqual([report.trust.trusted, report.trust.path, report.repomix.notTrusted], [false, real, true]);
+    const report = JSON.parse(doctor.stdout) as { trust: { trusted: boolean; path: string }; repomix: { not_trusted?: boolean } };
+    assert.deepEqual([report.trust.trusted, report.trust.path, report.repomix.not_trusted], [false, real, true]);
     assert.equal(existsSync(marker), false, 'no code of the repository ran');
   });
 

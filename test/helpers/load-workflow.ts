@@ -10,6 +10,6 @@ import { makeRepo, tempDir } from './git-repo.ts';
 export async function loadPlanFrom(files: Record<string, string>, file: string, reader?: string): Promise<Workflow> {
   const repoRoot = await makeRepo(files);
   const homeDir = await tempDir('sv-home-');
-  const registry = await loadRegistry({ repoRoot, homeDir, extraPaths: [], cwd: repoRoot, userPlugins: true, installPluginApi: installPluginApiResolution });
+  const registry = await loadRegistry({ repoRoot, homeDir, extraPaths: [], cwd: repoRoot, userPlugins: true, trustedRepo: true, installPluginApi: installPluginApiResolution });
   return loadWorkflow(join(repoRoot, file), { registry, repoRoot, homeDir, reader });
 }

@@ -17,7 +17,9 @@ describe('readSections', () => {
       const text = renderFiles(FILES, style, 'Files', 'files');
       const read = readSections(text, FILES.map((f) => f.path));
       assert.ok(read, style);
-      assert.deepEqual(read.sections.map((s) => s.content), FILES.map((f) => f.content));
+      // xml: a file's content cannot close its element (file-section.ts writes such a `<` as `&lt;`)
+      const shown = (content: string) => (style === 'xml' ? content.replace(/<(?=\/?\s*(?:file|files)(?![\w-]))/gi, '&lt;') : content);
+      assert.deepEqual(read.sections.map((s) => s.content), FILES.map((f) => shown(f.content)));
       assert.equal(joinSections(read, read.sections), text);
       // a subset is what the renderer makes of that subset
       assert.equal(joinSections(read, [read.sections[0]!, read.sections[3]!]), renderFiles([FILES[0]!, FILES[3]!], style, 'Files', 'files'));
