@@ -24,6 +24,8 @@ export interface PackOptions {
   tokenizer?: TokenizerName;
   /** Called with each notice as it happens (the notices also land in the result). */
   notice?: (msg: string) => void;
+  /** Review this commit range instead of the staged change (the git parts; see GitWanted.range). */
+  gitRange?: { base: string; head: string };
   /** Environment packers see (PATH for git / repomix); default process.env. */
   env?: Record<string, string | undefined>;
 }

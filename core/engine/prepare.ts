@@ -73,7 +73,13 @@ export function roleEditsFiles(role: Role): boolean {
   return role.config.allow_edits === true;
 }
 
-export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> {
+/** Where the prompt is packed from when not the repository root (see run-place.ts). */
+export interface PackPlace {
+  contextRoot: string;
+  gitRange?: { base: string; head: string };
+}
+
+export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Promise<PreparedRun> {
   const peers = await resolvePeers(options.peers);
   const { registry } = options;
   const notices: string[] = [];
@@ -89,7 +95,8 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     task: options.task,
     targets: options.targets ?? [],
     extraContext: options.extraContext ?? {},
-    repoRoot: options.repoRoot,
+    repoRoot: place?.contextRoot ?? options.repoRoot,
+    ...(place?.gitRange ? { gitRange: place.gitRange } : {}),
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
     notice,

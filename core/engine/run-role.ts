@@ -4,14 +4,17 @@
  * the worktree's changes on `supervisor/<run-id>`, clean up, and return one result.
  * Cleanup always runs: the worktree is removed (unless kept) even when something throws.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin/contracts.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
+import { resolvePeers } from './peers.ts';
 import { prepareRun, type PreparedRun } from './prepare.ts';
+import { nothingToReviewNotice } from './review-notice.ts';
+import { needsEarlyPlace, roleEnv, settlePlace, type RunPlace } from './run-place.ts';
 import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
 import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
@@ -26,11 +29,18 @@ export type { RunResult } from './result.ts';
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
-  const prepared = await prepareRun(options);
-  if (options.signal?.aborted) throw errors.interrupted();
+  const early = needsEarlyPlace(options) ? await openEarly(options) : null;
+  let prepared: PreparedRun;
+  try {
+    prepared = await prepareRun(options, early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined);
+    if (options.signal?.aborted) throw errors.interrupted();
+  } catch (error) {
+    if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+    throw error;
+  }
   const { peers, role } = prepared;
-  const startedAt = peers.now();
-  const runId = newRunId(role.name, startedAt, peers.randomHex);
+  const startedAt = early?.startedAt ?? peers.now();
+  const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
   const notices: string[] = [...prepared.notices];
@@ -40,12 +50,15 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     options.onNotice?.(message);
   };
   logStart(log, prepared, options, runId);
+  const nothing = nothingToReviewNotice(role, prepared.built, early?.place.review ?? null);
+  if (nothing) notice(nothing);
   for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
-  const workspace = await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
+  const workspace = early ? logEarlyWorkspace(early.place, log) : await openLoggedWorkspace(options, runId, paths.worktrees, log, notice);
+  const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
   let loop: LoopOutcome;
   try {
-    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice });
+    loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });
   } catch (error) {
     // A plugin bug mid-run: what the earlier attempts did is committed (or the worktree kept)
     // like at the end of any run, then the error goes on.
@@ -126,6 +139,31 @@ function judge(loop: LoopOutcome): { status: RunStatus; output: Record<string, u
   return { status, output, issues, failure, stop };
 }
 
+/**
+ * --base, --review or a caller's worktree: the place is settled before packing, under a run id
+ * made from the role as named (the loaded role's name is not known yet).
+ */
+async function openEarly(options: RunRoleOptions): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+  const peers = await resolvePeers(options.peers);
+  const startedAt = peers.now();
+  const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
+  const paths = ensureStateDir(options.repoRoot);
+  return { place: await settlePlace(options, runId, paths.worktrees), runId, startedAt };
+}
+
+function logEarlyWorkspace(place: RunPlace, log: RunLog): Workspace {
+  const { workspace, review } = place;
+  log.event('workspace_ready', {
+    mode: workspace.mode,
+    path: workspace.path,
+    base: workspace.base,
+    reason: null,
+    ...(workspace.callerBranch ? { caller_branch: workspace.callerBranch } : {}),
+    ...(review ? { review: { base: review.base, head: review.head, spec: review.spec } } : {}),
+  });
+  return workspace;
+}
+
 async function openLoggedWorkspace(
   options: RunRoleOptions,
   runId: string,
@@ -162,10 +200,12 @@ async function finishWorkspace(
   input: FinishInput,
 ): Promise<{ changes: WorkspaceChanges | null; kept: boolean }> {
   if (workspace.mode !== 'worktree') return { changes: null, kept: false };
-  let kept = options.keepWorktree === true;
+  let kept = options.keepWorktree === true || workspace.callerBranch !== undefined;
   let changes: WorkspaceChanges | null = null;
+  // A caller-owned worktree left uncommitted on request (a reviewer's): the caller discards it.
+  const commit = options.workspace?.commit !== false;
   // Ctrl-C means "stop now": the partial work is dropped unless the user asked to keep it.
-  if (!input.interrupted) {
+  if (!input.interrupted && commit) {
     const title = options.task.split('\n')[0]!.trim().slice(0, 60);
     try {
       changes = await commitWorkspace(workspace, runId, `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`, options.env);
@@ -175,7 +215,9 @@ async function finishWorkspace(
       input.notice(`could not commit the run's changes (${clip(String(error instanceof Error ? error.message : error), 300)}); the worktree is kept at ${workspace.path}`);
     }
   }
-  if (kept) {
+  if (workspace.callerBranch) {
+    // The caller's worktree: it stays, and saying so on every run would be noise.
+  } else if (kept) {
     input.notice(`worktree kept at ${workspace.path} (remove it with: git worktree remove --force ${workspace.path})`);
   } else {
     await closeWorkspace(options.repoRoot, workspace, options.env);

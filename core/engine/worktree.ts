@@ -17,6 +17,8 @@ export interface Workspace {
   base: string | null;
   /** Why the run is in place, when it is. */
   reason: string | null;
+  /** A caller-owned worktree (`RunRoleOptions.workspace`): the run commits onto this branch and never removes it. */
+  callerBranch?: string;
 }
 
 export interface RepoState {
@@ -73,6 +75,8 @@ export interface OpenWorkspaceOptions {
   repo: RepoState;
   /** The environment git runs with (the run's). */
   env?: GitEnv;
+  /** The commit the worktree starts from (--base, the reviewed head); default HEAD. */
+  start?: string;
 }
 
 export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
@@ -80,10 +84,11 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const reason = inPlaceReason(options.useWorktree, repo);
   if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
   const path = join(options.worktreesDir, options.runId);
-  const workspace: Workspace = { mode: 'worktree', path, base: repo.head, reason: null };
+  const start = options.start ?? repo.head;
+  const workspace: Workspace = { mode: 'worktree', path, base: start, reason: null };
   const existed = existsSync(path);
   try {
-    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head], env);
+    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, start], env);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
     if (!existed) await closeWorkspace(repoRoot, workspace, env).catch(() => {});
@@ -115,15 +120,16 @@ export async function commitWorkspace(workspace: Workspace, runId: string, messa
   }
   const head = (await run(['rev-parse', 'HEAD'])).trim();
   if (head === workspace.base) return null;
-  const branch = branchName(runId);
-  await run(['branch', branch, head]);
+  // A caller-owned worktree has its branch checked out: the commit has moved it already.
+  const branch = workspace.callerBranch ?? branchName(runId);
+  if (!workspace.callerBranch) await run(['branch', branch, head]);
   const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
   return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
 }
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
-  if (workspace.mode !== 'worktree') return;
+  if (workspace.mode !== 'worktree' || workspace.callerBranch) return;
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });

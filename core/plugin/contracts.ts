@@ -178,6 +178,11 @@ export interface GitWanted {
   unstaged: boolean;
   /** The full content of the staged files, part `changed_files`. */
   changedFiles: boolean;
+  /**
+   * A commit range to review instead of the staged change (`run --review`, workflow reviewers):
+   * `staged` and `changedFiles` then mean the diff `base..head` and its files.
+   */
+  range?: { base: string; head: string };
 }
 
 export interface PackRequest {

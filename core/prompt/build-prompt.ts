@@ -31,6 +31,8 @@ export interface BuildPromptOptions {
   instructionsAsArguments: boolean;
   tokenizer?: TokenizerName;
   notice?: (m: string) => void;
+  /** Review this commit range instead of the staged change. */
+  gitRange?: { base: string; head: string };
 }
 
 export interface PromptStats {
@@ -154,6 +156,7 @@ export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<Packi
     registry: opts.registry,
     tokenizer,
     ...(opts.notice ? { notice: opts.notice } : {}),
+    ...(opts.gitRange ? { gitRange: opts.gitRange } : {}),
   };
   const chosen = chooseTemplate(role);
   const flow = chosen === null ? await legacyFlow(opts, pack, packing, instructions) : await templateFlow(chosen, opts, pack, packing, instructions, outputSchema);

@@ -59,8 +59,11 @@ export default definePlugin({
     const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
+    // A reviewed range replaces the staged change: its diff, its files.
+    const range = want.range ? [want.range.base, want.range.head] : ['--cached'];
+    const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
     for (const [on, title, extra] of [
-      [want.staged, 'Git Diff (Staged)', ['--cached']],
+      [want.staged, stagedTitle, range],
       [want.unstaged, 'Git Diff (Unstaged)', []],
     ] as const) {
       if (!on) continue;
@@ -72,7 +75,7 @@ export default definePlugin({
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
     if (want.changedFiles) {
-      const names = await git(ctx, request, ['diff', '--cached', '--name-only', '-z', '--diff-filter=d']);
+      const names = await git(ctx, request, ['diff', ...range, '--name-only', '-z', '--diff-filter=d']);
       if (!names.ok) notices.push(`git-diff: no changed files: ${names.error}`);
       const { paths, left } = selectChanged(names.ok ? names.stdout.split('\0') : [], request);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded or on the default ignore list): ${left.join(', ')}`);

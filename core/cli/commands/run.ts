@@ -37,6 +37,8 @@ export default defineCommand({
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
+      .option('base', { type: 'string', describe: 'Start the worktree from this commit or branch instead of HEAD' })
+      .option('review', { type: 'string', describe: 'Review <base>..<head>, or a branch (its commits since the merge base with --base/HEAD): the git parts come from it, the worktree is at its head' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('max-cost-usd', { type: 'string', describe: 'Stop further attempts once the summed cost reaches this (default: role config.max_cost_usd)' }),
   async run(args, ctx) {
@@ -59,6 +61,8 @@ export default defineCommand({
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       maxCostUsd: positive(args, 'max-cost-usd'),
+      ...(typeof args.base === 'string' ? { base: args.base } : {}),
+      ...(typeof args.review === 'string' ? { review: args.review } : {}),
       graceMs: envMs(ctx, 'SUPERVISOR_KILL_GRACE_MS'),
       backoffMs: envMs(ctx, 'SUPERVISOR_RETRY_BACKOFF_MS'),
       onNotice: (message: string) => ctx.warn(`notice: ${message}`),
