@@ -4,7 +4,7 @@
  * prompt, and get the parser ready. Errors here are configuration errors (exit 2).
  */
 import { roleLoadOptions } from '../roles/load-options.ts';
-import { answerFormat } from '../output/answer-format.ts';
+import { answerFormat, exampleAnswer } from '../output/answer-format.ts';
 import { wantsLegacyGrammar } from '../output/legacy.ts';
 import type { ParseOutputOptions } from '../output/parse-output.ts';
 import type { AdapterPlugin } from '../plugin/contracts.ts';
@@ -42,6 +42,8 @@ export interface PreparedRun {
   parse(text: string): Record<string, unknown>;
   /** The exact answer format, for stricter-instruction retries. */
   formatText: string;
+  /** The parser's example answer for the role, for offline adapters (CommandRequest.exampleAnswer). */
+  exampleAnswer?: string;
   /** Notices gathered before the run log existed. */
   notices: string[];
 }
@@ -111,5 +113,6 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   const parse = (text: string) => peers.parseOutput(text, reading);
   // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
-  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices };
+  const example = exampleAnswer(reading);
+  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, notices, ...(example === undefined ? {} : { exampleAnswer: example }) };
 }

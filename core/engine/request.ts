@@ -37,6 +37,7 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
     stream: false,
     attempt: input.attempt,
     role: { name: role.name, baseRole: role.base_role, extensions: role.extensions },
+    ...(prepared.exampleAnswer === undefined ? {} : { exampleAnswer: prepared.exampleAnswer }),
   };
 }
 

@@ -7,7 +7,13 @@
  *   3. nothing set               an example answer built from the role's output schema
  * Relative paths are tried against the folder supervisor runs in, then the run's working folder.
  * In a folder, files (not starting with ".") sorted by name answer attempts 1, 2, 3...; the last
- * one repeats. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
+ * one repeats. A folder laid out for workflows (it has subfolders, or files named after the
+ * role) answers per task, role and round instead, from SUPERVISOR_TASK_ID, SUPERVISOR_ROLE and
+ * SUPERVISOR_ROUND (the engine sets them), first that exists:
+ *   <dir>/<task-id>/<role>-<round>.md   <dir>/<task-id>/<role>.md   <dir>/<role>-<round>.md   <dir>/<role>.md
+ * and else the default example. Any of these may itself be a folder of per-attempt files.
+ * Without a folder or file: the parser's example answer for the role (`exampleAnswer`, e.g.
+ * the v2 headers), else a fenced JSON example built from the output schema. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
  * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
  */
 import { randomUUID } from 'node:crypto';
@@ -72,10 +78,46 @@ async function pickFile(path: string, attempt: number): Promise<string> {
   return join(path, chosen);
 }
 
+/** The default answer: the parser's own example for the role, else one built from the schema. */
+function defaultReply(request: CommandRequest): string {
+  return request.exampleAnswer ?? exampleReply(request);
+}
+
+const REPLY_EXTENSIONS = ['.md', '.txt', ''];
+
+/** In a workflow-layout folder, the reply for this task, role and round (see the file comment); undefined: not that layout; null: the layout, no reply for this run. */
+async function pickByRole(dir: string, request: CommandRequest, ctx: AdapterContext): Promise<string | null | undefined> {
+  const role = ctx.env.SUPERVISOR_ROLE ?? request.role.name;
+  const entries = await readdir(dir, { withFileTypes: true });
+  const layout = entries.some((e) => (e.isDirectory() && !e.name.startsWith('.')) || e.name.replace(/\.[^.]*$/, '') === role || e.name.startsWith(`${role}-`));
+  if (!layout) return undefined;
+  const task = ctx.env.SUPERVISOR_TASK_ID;
+  const round = ctx.env.SUPERVISOR_ROUND;
+  const stems = [
+    ...(task ? [join(task, `${role}-${round ?? 1}`), join(task, role)] : []),
+    `${role}-${round ?? 1}`,
+    role,
+  ];
+  for (const stem of stems) {
+    for (const ext of REPLY_EXTENSIONS) {
+      const candidate = join(dir, stem + ext);
+      if (await exists(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
 async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
   const setting = envOrRoleSetting(request, ctx, REPLAY_ENV, REPLAY_EXTENSION);
-  if (!setting) return { reply: exampleReply(request), source: null };
-  const file = await pickFile(await resolveSource(setting.value, request, setting.from), request.attempt);
+  if (!setting) return { reply: defaultReply(request), source: null };
+  const source = await resolveSource(setting.value, request, setting.from);
+  let chosen: string | null = source;
+  if ((await stat(source)).isDirectory()) {
+    const byRole = await pickByRole(source, request, ctx);
+    if (byRole !== undefined) chosen = byRole;
+  }
+  if (chosen === null) return { reply: defaultReply(request), source: null };
+  const file = await pickFile(chosen, request.attempt);
   return { reply: await readFile(file, 'utf8'), source: file };
 }
 
@@ -101,7 +143,7 @@ export function replayEnvelope(reply: string, prompt: string, source: string | n
 
 async function replayCommand(request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
   const { reply, source } = await loadReply(request, ctx);
-  ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : 'replay: no canned replies configured, answering with an example built from the output schema');
+  ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : `replay: no canned reply for this run, answering with ${request.exampleAnswer === undefined ? 'an example built from the output schema' : "the parser's example answer"}`);
   const file = join(request.scratchDir, `replay-envelope-${request.attempt}.json`);
   await writeFile(file, `${JSON.stringify(replayEnvelope(reply, request.prompt, source))}\n`);
   return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file] };
