@@ -17,6 +17,8 @@ export interface RunRoleOptions {
   registry: Registry;
   /** Adapter to use instead of the role's `cli`. */
   cli?: string;
+  /** Model name handed to the adapter as the role's `x-model` is (overrides it). */
+  model?: string;
   /** Seconds; overrides the role's config.timeout. */
   timeoutSec?: number;
   /** Retries after the first attempt; overrides config.max_retries. */

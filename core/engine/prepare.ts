@@ -91,6 +91,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   };
   let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
   if (options.cli) role = { ...role, cli: options.cli };
+  if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
   const built = await peers.buildPrompt({
     role,

@@ -2,7 +2,7 @@
  * "The user's checkout is byte-for-byte unchanged": a snapshot of every file in the working
  * tree (content hash and mode), `git status --porcelain`, HEAD (commit and branch) and the
  * index, taken before a run and compared after. Only supervisor's own state
- * (.supervisor/runs, .supervisor/worktrees and the .gitignore it writes) is left out.
+ * (.supervisor/runs, .supervisor/worktrees, .supervisor/workflows and the .gitignore it writes) is left out.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const STATE = new Set(['.git', '.supervisor/runs', '.supervisor/worktrees', '.supervisor/.gitignore']);
+const STATE = new Set(['.git', '.supervisor/runs', '.supervisor/worktrees', '.supervisor/workflows', '.supervisor/.gitignore']);
 
 function git(cwd: string, ...args: string[]): string {
   try {

@@ -1,0 +1,39 @@
+/**
+ * Where a workflow lives: its branches and folders. The integration branch is
+ * `supervisor/wf/<id>`; each task works on `supervisor/wf/<id>--<task-id>` (a ref cannot be
+ * both a branch and a folder of branches, so the task branches sit beside it, not under it).
+ */
+import { join } from 'node:path';
+import { statePaths } from '../../engine/state-dir.ts';
+
+export function integrationBranch(workflowId: string): string {
+  return `supervisor/wf/${workflowId}`;
+}
+
+export function taskBranch(workflowId: string, taskId: string): string {
+  return `supervisor/wf/${workflowId}--${taskId}`;
+}
+
+export interface WorkflowPaths {
+  /** `.supervisor/workflows/<id>/`: plan.json, events.jsonl, result.json. */
+  dir: string;
+  /** `.supervisor/worktrees/wf/<id>/`: one worktree per task, and one for the gates. */
+  worktrees: string;
+}
+
+export function workflowsDir(repoRoot: string): string {
+  return join(statePaths(repoRoot).root, 'workflows');
+}
+
+export function workflowPaths(repoRoot: string, workflowId: string): WorkflowPaths {
+  return { dir: join(workflowsDir(repoRoot), workflowId), worktrees: join(statePaths(repoRoot).worktrees, 'wf', workflowId) };
+}
+
+/** A task's worktree (under tasks/, so no task id can clash with the gates' folder). */
+export function taskWorktree(paths: WorkflowPaths, taskId: string): string {
+  return join(paths.worktrees, 'tasks', taskId);
+}
+
+export function gatesWorktree(paths: WorkflowPaths): string {
+  return join(paths.worktrees, 'gates');
+}

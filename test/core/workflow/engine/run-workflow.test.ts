@@ -1,0 +1,88 @@
+/**
+ * The workflow engine as a library, offline: replay answers every run (the parser's example,
+ * or canned replies per task, role and round), real temporary repositories, real git.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { builtinEntries } from '../../../../core/plugins/load.ts';
+import { createRegistry } from '../../../../core/registry.ts';
+import { resumeWorkflow, runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
+import { WorkflowStore } from '../../../../core/workflow/engine/store.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../../../helpers/checkout.ts';
+import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
+import { task, workflow } from './_workflow.ts';
+
+const registry = createRegistry(builtinEntries());
+
+async function setup(env: Record<string, string> = {}) {
+  const repo = await makeRepo({ 'README.md': '# demo\n' });
+  const before = snapshotCheckout(repo);
+  const options = { repoRoot: repo, homeDir: await tempDir(), env: { ...process.env, ...env }, registry, cli: { byRole: {}, all: 'replay' }, runDefaults: { graceMs: 200, backoffMs: 10 } };
+  return { repo, before, options };
+}
+
+const GAPS = (role: string, issue: string) => `role: ${role}\ntask_id: none\nstatus: gaps\nconfidence: high\nissues: ${issue}\n\nIssues found.\n`;
+
+describe('workflow engine (offline, replay)', () => {
+  it('runs a chain offline: every task integrated, pass, one worktree per task, events in order', async () => {
+    const { repo, before, options } = await setup();
+    const wf = workflow([task('a'), task('b', { depends_on: ['a'] }), task('c')]);
+    const result = await runWorkflow({ ...options, workflow: wf });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.equal(result.exit_code, 0);
+    assert.equal(result.branch, 'supervisor/wf/wf-test');
+    assert.deepEqual(result.tasks.map((t) => [t.id, t.status, t.rounds]), [['a', 'integrated', 1], ['b', 'integrated', 1], ['c', 'integrated', 1]]);
+    assert.deepEqual(result.tasks[0]!.runs.map((r) => r.role), ['worker', 'spec-reviewer', 'code-quality-reviewer']);
+    const events = new WorkflowStore(repo, 'wf-test').events();
+    const integratedA = events.findIndex((e) => e.kind === 'task_state' && e.task === 'a' && e.state === 'integrated');
+    const startedB = events.findIndex((e) => e.kind === 'run_started' && e.task === 'b');
+    assert.ok(integratedA >= 0 && startedB > integratedA, 'b starts only after a is integrated');
+    assert.equal(events.filter((e) => e.kind === 'worktree_created').length, 3);
+    assert.ok(git(repo, 'branch', '--list', 'supervisor/wf/wf-test--a').trim());
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a review loop: gaps in round 1, the issues in the round-2 prompt, pass in round 2; a task that stays gaps skips only its dependents', async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await mkdir(join(replies, 'loop'));
+    await writeFile(join(replies, 'loop', 'spec-reviewer-1.md'), GAPS('spec-reviewer', 'missing the --force flag (requirement 2)'));
+    await mkdir(join(replies, 'bad'));
+    await writeFile(join(replies, 'bad', 'spec-reviewer.md'), GAPS('spec-reviewer', 'never right'));
+    const { repo, before, options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const wf = workflow([task('loop'), task('bad', { max_rounds: 2 }), task('after-bad', { depends_on: ['bad'] }), task('free')]);
+    const result = await runWorkflow({ ...options, workflow: wf, jobs: 4 });
+    const byId = Object.fromEntries(result.tasks.map((t) => [t.id, t]));
+    assert.equal(byId.loop!.status, 'integrated');
+    assert.equal(byId.loop!.rounds, 2);
+    const round2 = byId.loop!.runs.find((r) => r.role === 'worker' && r.round === 2)!;
+    const { readFileSync } = await import('node:fs');
+    assert.match(readFileSync(join(repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /\[spec-reviewer\] missing the --force flag \(requirement 2\)/);
+    assert.equal(byId.bad!.status, 'gaps');
+    assert.deepEqual(byId.bad!.issues, ['[spec-reviewer] never right']);
+    assert.equal(byId['after-bad']!.status, 'skipped');
+    assert.match(byId['after-bad']!.issues[0]!, /depends on bad/);
+    assert.equal(byId.free!.status, 'integrated');
+    assert.equal(result.status, 'gaps');
+    assert.equal(result.exit_code, 1);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('refuses to start again while a run of the same plan is unfinished, and resumes it', async () => {
+    const { repo, options } = await setup();
+    const wf = workflow([task('a'), task('b', { depends_on: ['a'] })]);
+    const controller = new AbortController();
+    // Interrupt right after the first run starts.
+    const first = await runWorkflow({ ...options, workflow: wf, signal: controller.signal, onProgress: (e) => e.state === 'running' && controller.abort() });
+    assert.equal(first.status, 'interrupted');
+    assert.equal(first.exit_code, 130);
+    await assert.rejects(runWorkflow({ ...options, workflow: wf }), { code: 'WORKFLOW_UNFINISHED' });
+    const resumed = await resumeWorkflow('wf-test', options);
+    assert.equal(resumed.status, 'pass', JSON.stringify(resumed.tasks));
+    // A finished plan runs again under a new id.
+    const again = await runWorkflow({ ...options, workflow: wf });
+    assert.equal(again.workflow_id, 'wf-test-2');
+    assert.ok(repo);
+  });
+});
