@@ -27,6 +27,8 @@ export interface DoctorReport {
   git: ToolReport;
   repomix: ToolReport & { via: 'PATH' | 'node_modules' | null };
   adapters: AdapterReport[];
+  /** Plan readers (workflow files), with the file endings each reads. */
+  planReaders: { name: string; extensions: string[]; source: string }[];
   pluginFolders: { layer: string; dir: string; exists: boolean; files: string[] }[];
   stateDir: { path: string; exists: boolean; writable: boolean };
 }
@@ -89,6 +91,7 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
     git,
     repomix,
     adapters,
+    planReaders: registry.list().flatMap((e) => (e.plugin.kind === 'plan-reader' ? [{ name: e.plugin.name, extensions: e.plugin.extensions ?? [], source: e.source }] : [])),
     pluginFolders: pluginFolderReports,
     stateDir: { path: stateDir, exists: stateExists, writable },
   };
@@ -110,6 +113,9 @@ export function renderDoctor(report: DoctorReport): string {
       const quiet = Object.keys(a.quietEnv).length ? `\n       quiet env: ${Object.entries(a.quietEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
       return `  ${mark(a.found)}${a.name.padEnd(8)} ${a.found ? `${a.version ?? 'version unknown'}  ${a.path}` : `${a.bin} not on PATH`}${quiet}`;
     }),
+    '',
+    'plan readers (workflow files):',
+    ...report.planReaders.map((r) => `  ${r.name.padEnd(14)} ${r.extensions.length ? r.extensions.join(' ') : '(by detect only)'}  ${r.source}`),
     '',
     'plugin folders (later overrides earlier):',
     ...report.pluginFolders.map((f) => `  ${f.layer.padEnd(13)} ${f.dir}${f.exists ? `: ${f.files.length ? f.files.map((x) => x.split(/[\\/]/).pop()).join(', ') : 'empty'}` : ' (absent)'}`),

@@ -101,7 +101,7 @@ export const errors = {
   pluginUnknownKind: (file: string, kind: unknown) =>
     new SupervisorError('PLUGIN_UNKNOWN_KIND', `Plugin ${file} has unknown kind ${JSON.stringify(kind)}`, {
       details: { file, kind },
-      hint: 'kind must be one of: adapter, packer, parser.',
+      hint: 'kind must be one of: adapter, packer, parser, plan-reader.',
     }),
   pluginDuplicate: (file: string, kind: string, name: string, other: string) =>
     new SupervisorError('PLUGIN_DUPLICATE', `Plugin ${file} defines ${kind} "${name}", already defined by ${other} in the same folder`, {

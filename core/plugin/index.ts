@@ -8,6 +8,8 @@ export type * from './contracts.ts';
 export { PLUGIN_KINDS } from './contracts.ts';
 export { SupervisorError, errors, isSupervisorError } from '../errors.ts';
 export { exampleFromSchema } from './schema-example.ts';
+// For plan readers: the review levels of seed 003's plans and the reviewer roles each means.
+export { REVIEW_LEVELS, isReviewLevel, reviewersForLevel, type ReviewLevel } from '../workflow/review-levels.ts';
 // For packers: the core's own renderer, limits, binary test and path and PATH helpers, so that
 // every packer lays files out and caps them the way the core does.
 export { renderFence, renderFileSection, renderFiles, looksBinary, type FileText } from '../context/file-section.ts';

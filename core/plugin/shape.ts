@@ -36,7 +36,15 @@ const parserShape = v.looseObject({
   defaultSchema: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, 'the name of a built-in output schema'))),
 });
 
-const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape } as const;
+const planReaderShape = v.looseObject({
+  kind: v.literal('plan-reader'),
+  ...identity,
+  extensions: v.optional(v.array(v.pipe(v.string(), v.regex(/^\.[^\\/]+$/, 'a file name ending that starts with "." (".yaml")')))),
+  detect: v.optional(fn),
+  read: fn,
+});
+
+const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape, 'plan-reader': planReaderShape } as const;
 
 export type ShapeCheck =
   | { ok: true; plugin: Plugin }

@@ -6,6 +6,7 @@ import type { Plugin } from '../plugin/contracts.ts';
 import { adapters } from '../../plugins/adapters/index.ts';
 import { packers } from '../../plugins/packers/index.ts';
 import { parsers } from '../../plugins/parsers/index.ts';
+import { planReaders } from '../../plugins/plan-readers/index.ts';
 
 export interface BuiltinPlugin {
   /** Path relative to the project root, shown by `plugins list`. */
@@ -13,4 +14,4 @@ export interface BuiltinPlugin {
   plugin: Plugin;
 }
 
-export const builtinPlugins: readonly BuiltinPlugin[] = [...adapters, ...packers, ...parsers];
+export const builtinPlugins: readonly BuiltinPlugin[] = [...adapters, ...packers, ...parsers, ...planReaders];

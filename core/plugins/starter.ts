@@ -95,4 +95,39 @@ export default definePlugin({
 });
 `;
 
-export const STARTERS: Record<PluginKind, (name: string) => string> = { adapter, packer, parser };
+const planReader = (name: string) => `/**
+ * ${name}: a plan-reader plugin. It reads a plan file of your own format into supervisor's
+ * workflow model; supervisor fills the defaults (worker role, reviewers, max_rounds) and checks
+ * the plan (ids, dependencies, cycles, roles, CLIs) before anything runs.
+ *
+ * Use it:     supervisor workflow check plan.${name}   (or --reader ${name})
+ * Check it:   supervisor plugins check .supervisor/plugins/${name}.ts
+ */
+import { definePlugin } from 'supervisor/plugin';
+
+export default definePlugin({
+  kind: 'plan-reader',
+  name: '${name}',
+  description: 'Reads "- [ ] id: text" checklists as tasks (edit me)',
+  // Files ending so are read by this reader when no reader's detect() claims them.
+  extensions: ['.${name}'],
+  // Optional: claim a file by its name or text (tried before extensions).
+  detect: (file, text) => file.endsWith('.${name}') || text.startsWith('# ${name}'),
+
+  read(text, ctx) {
+    const tasks = [];
+    for (const [index, line] of text.split('\\n').entries()) {
+      const match = /^- \\[ \\] ([\\w.-]+): (.+)$/.exec(line);
+      if (!match) continue;
+      // Record the line, so errors about this task (unknown role, cycle, ...) name it.
+      ctx.locate(\`/tasks/\${tasks.length}\`, index + 1);
+      tasks.push({ id: match[1]!, title: match[2]!, task: match[2]! });
+    }
+    if (tasks.length === 0) throw ctx.error({ message: 'no "- [ ] id: text" lines found', line: 1 });
+    // Everything else (depends_on, worker, reviewers, cli, model, gates, ...) is optional.
+    return { name: '${name} plan', tasks };
+  },
+});
+`;
+
+export const STARTERS: Record<PluginKind, (name: string) => string> = { adapter, packer, parser, 'plan-reader': planReader };

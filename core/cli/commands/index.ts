@@ -9,5 +9,6 @@ import roles from './roles.ts';
 import plugins from './plugins.ts';
 import doctor from './doctor.ts';
 import emit from './emit.ts';
+import workflow from './workflow.ts';
 
-export const commands: CommandDef[] = [run, runs, prompt, pack, parse, roles, plugins, doctor, emit];
+export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, doctor, emit];

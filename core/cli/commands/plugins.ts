@@ -35,7 +35,7 @@ const create = defineCommand({
   describe: 'Write a typed, commented, working starter plugin into <repo>/.supervisor/plugins/',
   builder: (y) =>
     y
-      .positional('kind', { choices: PLUGIN_KINDS, describe: 'adapter, packer or parser' })
+      .positional('kind', { choices: PLUGIN_KINDS, describe: 'adapter, packer, parser or plan-reader' })
       .positional('name', { type: 'string', describe: 'Plugin name (letters, digits, - and _)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
   async run(args, ctx) {

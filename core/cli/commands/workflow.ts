@@ -1,0 +1,12 @@
+/**
+ * `supervisor workflow <subcommand>`: plans as DAGs of tasks. One file per subcommand in
+ * ./workflow/; adding one is an import and an entry in the list.
+ */
+import { defineCommand } from '../command.ts';
+import check from './workflow/check.ts';
+
+export default defineCommand({
+  command: 'workflow',
+  describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
+  subcommands: [check],
+});

@@ -1,0 +1,19 @@
+/** `supervisor workflow check <file>`: load and check a plan; print its normalised summary (or, with --json, the plan). */
+import { defineCommand } from '../../command.ts';
+import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
+
+export default defineCommand({
+  command: 'check <file>',
+  describe: 'Read a plan file (workflow YAML, plan markdown, ...) and check it without running anything; exit 0 when valid, 2 when not',
+  builder: (y) => y.positional('file', { type: 'string', describe: 'The plan file' }).option('reader', READER_OPTION),
+  async run(args, ctx) {
+    const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
+    if (ctx.options.json) {
+      ctx.out(JSON.stringify(workflow, null, 2));
+      return 0;
+    }
+    const { renderWorkflowSummary } = await import('../../../workflow/render-summary.ts');
+    ctx.out(renderWorkflowSummary(workflow, ctx.deps.cwd));
+    return 0;
+  },
+});

@@ -1,0 +1,82 @@
+/**
+ * The shape of what a plan reader returns (a WorkflowInput), checked with valibot: a reader is
+ * a plugin, so its answer is untrusted. Unknown fields are refused with a "did you mean".
+ * Meaning (ids, dependencies, roles) is checked afterwards, in check-workflow.ts.
+ */
+import * as v from 'valibot';
+import { escapePointerToken } from '../json-schema.ts';
+import { suggest } from '../roles/suggest.ts';
+import type { WorkflowInput } from './model.ts';
+import type { WorkflowProblem } from './errors.ts';
+
+const text = v.string('must be a string');
+const strings = v.array(v.string('must be a string'), 'must be a list of strings');
+const nullableText = v.nullable(v.string('must be a string or null'));
+const rounds = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'));
+
+const defaultsShape = v.strictObject({
+  worker: v.optional(text),
+  reviewers: v.optional(strings),
+  cli: v.optional(nullableText),
+  model: v.optional(nullableText),
+  max_rounds: v.optional(rounds),
+}, 'must be a mapping');
+
+const taskShape = v.strictObject({
+  id: text,
+  title: text,
+  task: text,
+  files: v.optional(strings),
+  depends_on: v.optional(strings),
+  worker: v.optional(text),
+  reviewers: v.optional(strings),
+  cli: v.optional(nullableText),
+  model: v.optional(nullableText),
+  gates: v.optional(strings),
+  max_rounds: v.optional(rounds),
+}, 'must be a mapping');
+
+const workflowShape = v.strictObject({
+  id: v.optional(text),
+  name: v.optional(text),
+  base: v.optional(nullableText),
+  jobs: v.optional(v.nullable(rounds)),
+  gates: v.optional(strings),
+  max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0')))),
+  defaults: v.optional(defaultsShape),
+  models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
+  tasks: v.array(taskShape, 'must be a list of tasks'),
+}, 'must be a mapping');
+
+/** Field names each strict object knows, by the pointer pattern of that object. */
+function knownFields(path: (string | number)[]): string[] {
+  const shape = path[0] === 'tasks' && path.length === 3 ? taskShape : path[0] === 'defaults' && path.length === 2 ? defaultsShape : workflowShape;
+  return Object.keys(shape.entries);
+}
+
+function taskId(value: unknown, path: (string | number)[]): string | undefined {
+  if (path[0] !== 'tasks' || typeof path[1] !== 'number') return undefined;
+  const id = (value as { tasks?: { id?: unknown }[] }).tasks?.[path[1]]?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The problems of a reader's answer; empty when it has the WorkflowInput shape. */
+export function inputShapeProblems(value: unknown): WorkflowProblem[] {
+  const result = v.safeParse(workflowShape, value);
+  if (result.success) return [];
+  return result.issues.map((issue) => {
+    const path = (issue.path ?? []).map((item) => item.key as string | number);
+    const pointer = path.map((key) => `/${escapePointerToken(String(key))}`).join('');
+    const task = taskId(value, path);
+    if (issue.type === 'strict_object' && issue.expected === 'never') {
+      const field = String(path[path.length - 1]);
+      return { code: 'WORKFLOW_INVALID', pointer, task, message: `unknown field "${field}" (not allowed here)${suggest(field, knownFields(path))}` };
+    }
+    const missing = issue.received === 'undefined';
+    return { code: 'WORKFLOW_INVALID', pointer, task, message: missing ? `missing: ${String(path[path.length - 1])} is required` : `${issue.message} (got ${issue.received})` };
+  });
+}
+
+export function isWorkflowInput(value: unknown): value is WorkflowInput {
+  return v.is(workflowShape, value);
+}

@@ -1,0 +1,71 @@
+/**
+ * A reader's WorkflowInput → the normalised Workflow: defaults filled in, the CLI of each task
+ * chosen (its own `cli`, else its model through the model table, else the defaults'), and the
+ * id made stable: `<slug of the name>-<short hash of the normalised plan>` unless the plan names one.
+ */
+import { createHash } from 'node:crypto';
+import { basename, extname } from 'node:path';
+import { cliForModel } from './model-cli.ts';
+import type { Workflow, WorkflowDefaults, WorkflowInput, WorkflowTask } from './model.ts';
+import { reviewersForLevel } from './review-levels.ts';
+
+export const DEFAULT_WORKER = 'worker';
+export const DEFAULT_MAX_ROUNDS = 3;
+
+/** "Codex Worker/Reviewer Parity: Phase 1" → "codex-worker-reviewer-parity-phase-1" (at most 40 characters). */
+export function slugify(name: string): string {
+  const slug = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  return slug || 'workflow';
+}
+
+/** The CLI a task runs on, or null (the role's own). A model the table cannot place stays null: the checks report it. */
+function taskCli(own: { cli?: string | null; model?: string | null }, defaults: WorkflowDefaults, models: Record<string, string>): string | null {
+  if (own.cli) return own.cli;
+  if (own.model) return cliForModel(own.model, models);
+  if (defaults.cli) return defaults.cli;
+  return defaults.model ? cliForModel(defaults.model, models) : null;
+}
+
+function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDefaults, models: Record<string, string>): WorkflowTask {
+  return {
+    id: task.id,
+    title: task.title.trim() || task.id,
+    task: task.task,
+    files: task.files ?? [],
+    depends_on: task.depends_on ?? [],
+    worker: task.worker ?? defaults.worker,
+    reviewers: task.reviewers ?? [...defaults.reviewers],
+    cli: taskCli(task, defaults, models),
+    model: task.model ?? defaults.model,
+    gates: task.gates ?? [],
+    max_rounds: task.max_rounds ?? defaults.max_rounds,
+  };
+}
+
+/** The short hash of everything that makes the plan what it is (not its id or where it was read from). */
+function planHash(workflow: Omit<Workflow, 'id' | 'source'>): string {
+  return createHash('sha256').update(JSON.stringify(workflow)).digest('hex').slice(0, 8);
+}
+
+export function resolveWorkflow(input: WorkflowInput, source: { file: string; reader: string }): Workflow {
+  const defaults: WorkflowDefaults = {
+    worker: input.defaults?.worker ?? DEFAULT_WORKER,
+    reviewers: input.defaults?.reviewers ?? reviewersForLevel('full'),
+    cli: input.defaults?.cli ?? null,
+    model: input.defaults?.model ?? null,
+    max_rounds: input.defaults?.max_rounds ?? DEFAULT_MAX_ROUNDS,
+  };
+  const models = { ...(input.models ?? {}) };
+  const plan = {
+    name: input.name?.trim() || basename(source.file, extname(source.file)),
+    base: input.base ?? null,
+    jobs: input.jobs ?? null,
+    gates: input.gates ?? [],
+    max_cost_usd: input.max_cost_usd ?? null,
+    defaults,
+    models,
+    tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
+  };
+  const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, defaults, models, tasks: plan.tasks };
+}
