@@ -4,9 +4,13 @@
  */
 import { defineCommand } from '../command.ts';
 import check from './workflow/check.ts';
+import list from './workflow/list.ts';
+import resume from './workflow/resume.ts';
+import run from './workflow/run.ts';
+import status from './workflow/status.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check],
+  subcommands: [check, run, resume, status, list],
 });
