@@ -85,4 +85,29 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(again.workflow_id, 'wf-test-2');
     assert.ok(repo);
   });
+
+  it("runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
+    const { repo, before, options } = await setup();
+    const onTip = 'test "$(git rev-parse HEAD)" = "$(git rev-parse supervisor/wf/wf-test)" && test "$(pwd)" != "' + repo + '"';
+    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { gates: [onTip] }) });
+    assert.equal(ok.status, 'pass', JSON.stringify(ok.notices));
+    assert.deepEqual(ok.gates, { passed: true, failed: null });
+    const bad = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { id: 'wf-gates', gates: ['exit 3'] }) });
+    assert.equal(bad.status, 'gaps');
+    assert.equal(bad.exit_code, 1);
+    assert.deepEqual(bad.gates, { passed: false, failed: 'exit 3' });
+    assert.ok(bad.tasks.every((t) => t.status === 'integrated'));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it("a v2 worker's git_range that is not the run's commits gives a notice (the engine's range counts)", async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await writeFile(join(replies, 'worker.md'), 'role: worker\ntask_id: a\nstatus: pass\ngit_range: 1234567..89abcde\nfiles_changed: x\n\nDone.\n');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    // Replay changes no file: give the worker a gate that commits, so the run has a range.
+    const commit = 'echo x > x.txt && git add x.txt && git -c user.name=t -c user.email=t@t commit -qm x';
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [commit] })]) });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.ok(result.notices.some((n) => /reported git_range 1234567\.\.89abcde, but its run's commits are/.test(n)), result.notices.join('\n'));
+  });
 });
