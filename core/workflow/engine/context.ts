@@ -86,6 +86,8 @@ export interface Engine {
   gates: { passed: boolean | null; failed: string | null };
   /** Worktrees created (the benchmark and a test count them: one per task). */
   worktreesCreated: number;
+  /** Worktree removals under way (waited for before the workflow ends). */
+  cleanups: Promise<void>[];
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;

@@ -8,7 +8,7 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, removeWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import { taskWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
@@ -149,6 +149,8 @@ async function integrate(engine: Engine, record: TaskRecord, head: string): Prom
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];
     setState(engine, record, 'integrated');
+    // The branch holds the work: the worktree goes now, beside the next task's start.
+    engine.cleanups.push(removeWorktree(engine.ops, taskWorktree(engine.paths, record.task.id)).catch(() => {}));
     await runGatesOnIntegration(engine, merged.tip);
     return 'done' as const;
   });

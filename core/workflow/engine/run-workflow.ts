@@ -4,6 +4,7 @@
  * unfinished run of the same plan is refused with the command that resumes it; a finished one
  * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ...
  */
+import { existsSync } from 'node:fs';
 import { resolveCommit } from '../../engine/start-point.ts';
 import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
@@ -57,6 +58,7 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     gates: { passed: null, failed: null },
     worktreesCreated: 0,
     integrationLock: Promise.resolve(),
+    cleanups: [],
     runRole,
   };
 }
@@ -169,8 +171,9 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
 
 /** Task worktrees go (the branches hold the work); so does the gates' worktree. */
 async function cleanUp(engine: Engine): Promise<void> {
-  for (const record of engine.tasks.values()) await removeWorktree(engine.ops, taskWorktree(engine.paths, record.task.id)).catch(() => {});
-  await removeWorktree(engine.ops, gatesWorktree(engine.paths)).catch(() => {});
+  await Promise.all(engine.cleanups);
+  const left = [...engine.tasks.values()].filter((r) => r.state !== 'integrated').map((r) => taskWorktree(engine.paths, r.task.id));
+  await Promise.all([...left, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
 }
 
 function statusOf(engine: Engine): WorkflowStatus {
