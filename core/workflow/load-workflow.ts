@@ -83,7 +83,7 @@ async function roleProblems(workflow: Workflow, input: WorkflowInput, options: L
         code: unknown ? 'WORKFLOW_UNKNOWN_ROLE' : 'WORKFLOW_ROLE_INVALID',
         pointer: use.pointer,
         task: use.task,
-        message: unknown ? `no role named "${role}"${error.hint ? ` (${error.hint.replace(/\.$/, '')})` : ''}` : `the role "${role}" does not load: ${error.message.split('\n')[0]}`,
+        message: unknown ? `no role named "${role}"${error.hint ? ` (${error.hint.replace(/\.$/, '')})` : ''}` : `the role "${role}" does not load [${error.code}]: ${error.message.replaceAll('\n', '\n    ')}`,
       });
     }
   }

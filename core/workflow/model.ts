@@ -31,7 +31,11 @@ export interface WorkflowTask {
   worker: string;
   /** Reviewer roles, run in order on the task's range after each worker round (may be empty). */
   reviewers: string[];
-  /** Adapter name; null: chosen from `model` through the model table, else the role's own. */
+  /**
+   * Adapter name. Loading resolves it: the task's own `cli`, else its own `model` through the
+   * model table (model-cli.ts), else `defaults.cli`, else `defaults.model` through the table;
+   * null: the role's own.
+   */
   cli: string | null;
   /** Model name handed to the adapter as `x-model` does; null: the role's own. */
   model: string | null;

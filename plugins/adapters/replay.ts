@@ -38,10 +38,14 @@ function withoutOptionalItems(schema: SchemaNode | undefined, value: unknown): u
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutOptionalItems(schema?.properties?.[key], item)]));
 }
 
-/** The default reply: a short explanation and a fenced JSON example that fits the output schema. */
+/**
+ * The default reply: a short explanation and a fenced JSON example that fits the output schema:
+ * the schema's own example answer (`examples[0]`) as it is, else one built from the schema.
+ */
 export function exampleReply(request: CommandRequest): string {
   const schema = request.outputSchema?.schema;
-  const example = schema ? withoutOptionalItems(schema as SchemaNode, exampleFromSchema(schema)) : DEFAULT_ANSWER;
+  const own = Array.isArray(schema?.examples) ? (schema.examples as unknown[])[0] : undefined;
+  const example = own ?? (schema ? withoutOptionalItems(schema as SchemaNode, exampleFromSchema(schema)) : DEFAULT_ANSWER);
   const from = request.outputSchema ? ` built from the "${request.outputSchema.name}" output schema` : '';
   return [
     `This answer comes from the replay adapter (offline, no model was called): an example${from}.`,

@@ -15,17 +15,28 @@ import { planLines, type PlanLine as Line } from './_markdown-lines.ts';
 
 type TaskInput = WorkflowInput['tasks'][number];
 
-const TASK_HEADING = /^Task[ \t]+(\d+)[ \t]*[:.)-][ \t]*(.*)$/i;
+const TASK_HEADING = /^Task[ \t]+(\d+)(?:[ \t]*[:.)-][ \t]*(.*))?$/i;
 const FIELD = /^\*\*([A-Za-z][A-Za-z ]*?):?\*\*:?[ \t]*(.*)$/;
 const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*)$/;
 
 const unquote = (value: string) => value.trim().replace(/^`+|`+$/g, '').trim();
 
-/** Paths in a Files list item: every `code span`, else the text after a "Modify:"-like label; line ranges (`a.md:94-138`) dropped. */
+/** Paths in a Files list item: every `code span`, else the first word after a "Modify:"-like label; line ranges (`a.md:94-138`) dropped. */
 function pathsOf(item: string): string[] {
   const spans = [...item.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim());
-  const candidates = spans.length ? spans : [item.replace(/^[A-Za-z ]+:[ \t]+/, '').trim()];
+  const candidates = spans.length ? spans : [item.replace(/^[A-Za-z ]+:[ \t]+/, '').trim().split(/\s+/)[0] ?? ''];
   return candidates.map((p) => p.replace(/:\d+(?:-\d+)?$/, '')).filter((p) => p && !/\s/.test(p));
+}
+
+/** Task numbers in a Depends on value: "3", "1, 2", "Task 1 and Task 2", "1-3" (a range). */
+function taskNumbers(value: string): string[] {
+  const numbers: string[] = [];
+  for (const m of value.matchAll(/(?:^|[\s,(])(?:tasks?[ \t-]*)?(\d+)(?:[ \t]*[-–][ \t]*(\d+))?\b/gi)) {
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Math.min(Number(m[2]), from + 100);
+    for (let n = from; n <= to; n++) numbers.push(String(n));
+  }
+  return numbers;
 }
 
 interface Section {
@@ -65,7 +76,7 @@ function taskFields(section: Section, index: number, ctx: PlanReadContext): Part
       at(line, 'depends_on');
       if (/^none\b/i.test(unquote(value)) || !value) out.depends_on = [];
       else {
-        const numbers = [...value.matchAll(/(?:^|[\s,(])(?:task[ \t-]*)?(\d+)\b/gi)].map((m) => `task-${m[1]}`);
+        const numbers = taskNumbers(value).map((n) => `task-${n}`);
         if (!numbers.length) throw fail(line, 'depends_on', `**Depends on:** must be none or task numbers (e.g. "1, 3"), not "${value}"`);
         out.depends_on = [...new Set(numbers)];
       }
@@ -106,7 +117,7 @@ function sections(lines: Line[]): { header: Line[]; tasks: Section[] } {
     const task = line.heading ? TASK_HEADING.exec(line.heading.text) : null;
     if (task) {
       if (!current) header = lines.slice(0, i);
-      current = { number: task[1]!.replace(/^0+(?=\d)/, ''), title: task[2]!.trim(), heading: line, lines: [] };
+      current = { number: task[1]!.replace(/^0+(?=\d)/, ''), title: (task[2] ?? '').trim(), heading: line, lines: [] };
       tasks.push(current);
       return;
     }
@@ -149,6 +160,7 @@ export default definePlugin({
   name: 'plan-markdown',
   description: 'Plan markdown as in seed 003: "### Task N: title" sections with **Files:**, **Model:**, **review:**, **Depends on:**',
   extensions: ['.md', '.markdown'],
-  detect: (file, text) => /\.(?:md|markdown)$/i.test(file) && /^ {0,3}#{2,4}[ \t]+Task[ \t]+\d+[ \t]*[:.)-]/im.test(text),
+  // Any file but a YAML or JSON one (whose comments could look like headings) that has a task heading: seed 003 itself is a .txt.
+  detect: (file, text) => !/\.(?:ya?ml|json)$/i.test(file) && /^ {0,3}#{2,4}[ \t]+Task[ \t]+\d+\b/im.test(text),
   read: readPlanMarkdown,
 });

@@ -18,6 +18,12 @@ function withReviewers(value: Mapping, pointer: string, ctx: PlanReadContext, ta
   return { ...rest, reviewers: reviewersForLevel(review) };
 }
 
+/** `id: 1` and `depends_on: [1]` name task "1": ids are text in the model. */
+function withStringIds(task: Mapping): Mapping {
+  const ids = { id: typeof task.id === 'number' ? String(task.id) : task.id };
+  return Array.isArray(task.depends_on) ? { ...task, ...ids, depends_on: task.depends_on.map(String) } : { ...task, ...ids };
+}
+
 export default definePlugin({
   kind: 'plan-reader',
   name: 'workflow-yaml',
@@ -25,9 +31,10 @@ export default definePlugin({
   extensions: ['.yaml', '.yml'],
   read(text, ctx) {
     const { value, lines } = ctx.parseYaml(text);
+    if (typeof value.id === 'number') value.id = String(value.id);
     for (const [pointer, line] of lines) ctx.locate(pointer, line);
     ctx.validate(schema, value);
-    const tasks = ((value.tasks ?? []) as Mapping[]).map((task, i) => withReviewers(task, `/tasks/${i}`, ctx, String(task.id)));
+    const tasks = ((value.tasks ?? []) as Mapping[]).map((task, i) => withReviewers(withStringIds(task), `/tasks/${i}`, ctx, String(task.id)));
     const defaults = value.defaults === undefined ? undefined : withReviewers(value.defaults as Mapping, '/defaults', ctx);
     return { ...value, ...(defaults ? { defaults } : {}), tasks } as WorkflowInput;
   },

@@ -126,7 +126,7 @@ describe('bad plugins', () => {
 });
 
 describe('plugins new and plugins check', () => {
-  for (const kind of ['adapter', 'packer', 'parser']) {
+  for (const kind of ['adapter', 'packer', 'parser', 'plan-reader']) {
     it(`a new ${kind} loads unchanged, passes check, and is listed`, async () => {
       const repo = await makeRepo();
       const created = await runCli(['plugins', 'new', kind, `my-${kind}`], { cwd: repo });

@@ -53,6 +53,23 @@ describe('loadWorkflow: workflow YAML', () => {
     assert.equal(workflow.id, 'my-flow');
   });
 
+  it('reads numeric ids and dependencies as text', async () => {
+    const workflow = await load({ 'plan.yaml': 'name: N\ntasks:\n  - {id: 1, title: A, task: x}\n  - {id: 2, title: B, task: y, depends_on: [1]}\n' }, 'plan.yaml');
+    assert.deepEqual(workflow.tasks.map((t) => [t.id, t.depends_on]), [['1', []], ['2', ['1']]]);
+  });
+
+  it('refuses a role that exists but does not load', async () => {
+    let caught: SupervisorError | undefined;
+    await assert.rejects(load({ 'plan.yaml': `name: R\ntasks:\n${task('a', '    worker: broken\n')}`, '.supervisor/roles/broken.yaml': 'extends: worker\ntimeout: 5\n' }, 'plan.yaml'), (e: SupervisorError) => ((caught = e), true));
+    assert.deepEqual([caught!.code, caught!.details.task, caught!.details.pointer, caught!.details.line], ['WORKFLOW_ROLE_INVALID', 'a', '/tasks/0/worker', 6]);
+    assert.match(caught!.message, /the role "broken" does not load \[ROLE_INVALID\]: [^]*timeout/);
+  });
+
+  it('refuses an unknown CLI as a default and in the model table', async () => {
+    await refused(`name: R\ndefaults:\n  cli: nope\ntasks:\n${task('a')}`, { code: 'WORKFLOW_UNKNOWN_CLI', pointer: '/defaults/cli', line: 3 });
+    await refused(`name: R\nmodels:\n  "my-*": nope\ntasks:\n${task('a', '    model: my-model\n')}`, { code: 'WORKFLOW_UNKNOWN_CLI', pointer: '/models/my-*', line: 3 });
+  });
+
   it('refuses a cycle, naming it', async () => {
     await refused(`name: C\ntasks:\n${task('a', '    depends_on: [c]\n')}${task('b', '    depends_on: [a]\n')}${task('c', '    depends_on: [b]\n')}`, {
       code: 'WORKFLOW_CYCLE', task: 'a', pointer: '/tasks/0/depends_on/0', line: 6, message: /a → c → b → a/,

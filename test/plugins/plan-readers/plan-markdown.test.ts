@@ -108,6 +108,20 @@ describe('plan-markdown: sections, fences and fields', () => {
     assert.match(t2!.task, /Do the second thing\.$/, 'trailing rules and blank lines are trimmed');
   });
 
+  it('reads plain Files items, Depends on ranges and a heading without a title', async () => {
+    const text = plan('### Task 1: A\n\nDo a.\n\n### Task 2: B\n\nDo b.\n\n### Task 3\n\n**Files:**\n- Create: src/new.ts (the new module)\n- src/other.ts\n\n**Depends on:** Tasks 1-2\n\nDo c.\n');
+    const [, , t3] = (await load(text)).tasks;
+    assert.deepEqual([t3!.title, t3!.files, t3!.depends_on], ['task-3', ['src/new.ts', 'src/other.ts'], ['task-1', 'task-2']]);
+  });
+
+  it('claims a plan file by its task headings whatever its name (seed 003 is a .txt), but never a YAML file', async () => {
+    const workflow = await loadPlanFrom({ 'seed-003.txt': seed003 }, 'seed-003.txt');
+    assert.equal(workflow.source.reader, 'plan-markdown');
+    assert.equal(workflow.tasks.length, 4);
+    const yaml = await loadPlanFrom({ 'plan.yaml': '### Task 1: a comment\nname: Y\ntasks:\n  - {id: a, title: A, task: x}\n' }, 'plan.yaml');
+    assert.equal(yaml.source.reader, 'workflow-yaml');
+  });
+
   it('refuses a dependency on a task that does not exist, at the Depends on line', async () => {
     await refused(plan('### Task 1: A\n\nDo a.\n\n### Task 2: B\n\n**Depends on:** 1, 7\n\nDo b.\n'), 'WORKFLOW_UNKNOWN_DEPENDENCY', 'task-2', '/tasks/1/depends_on/1', 13, /"task-7"/);
   });
