@@ -2,19 +2,20 @@
  * Replay: the offline adapter. Answers from canned model replies, no CLI, network or API key.
  *
  * Where replies come from (first that is set wins):
- *   1. env `SUPERVISOR_REPLAY`   a file, or a folder of files (one per attempt)
+ *   1. env `SUPERVISOR_REPLAY`   a file, or a folder (per attempt, or per task, role and round)
  *   2. role field `x-replay`     the same
- *   3. nothing set               an example answer built from the role's output schema
+ *   3. nothing set               the parser's example answer for the role, else one built from the output schema
  * Relative paths are tried against the folder supervisor runs in, then the run's working folder.
- * In a folder, files (not starting with ".") sorted by name answer attempts 1, 2, 3...; the last
- * one repeats. A folder laid out for workflows (it has subfolders, or files named after the
- * role) answers per task, role and round instead, from SUPERVISOR_TASK_ID, SUPERVISOR_ROLE and
+ * A folder of numbered files (1.md, 2.md, ...; not starting with ".") answers attempts 1, 2,
+ * 3...; the last one repeats. Any other folder is laid out by task, role and round (a
+ * workflow's replies), answering from SUPERVISOR_TASK_ID, SUPERVISOR_ROLE and
  * SUPERVISOR_ROUND (the engine sets them), first that exists:
  *   <dir>/<task-id>/<role>-<round>.md   <dir>/<task-id>/<role>.md   <dir>/<role>-<round>.md   <dir>/<role>.md
  * and else the default example. Any of these may itself be a folder of per-attempt files.
- * Without a folder or file: the parser's example answer for the role (`exampleAnswer`, e.g.
- * the v2 headers), else a fenced JSON example built from the output schema. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
- * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
+ * The default comes from the role's parser (`exampleAnswer`: e.g. v2 headers for the v2 roles),
+ * else it is a fenced JSON example built from the output schema. The reply is printed by a
+ * real process (`supervisor __emit`) inside a Claude-like JSON envelope with estimated token
+ * counts and cost 0, so the whole pipeline runs as for a CLI.
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -92,9 +93,9 @@ const REPLY_EXTENSIONS = ['.md', '.txt', ''];
 /** In a workflow-layout folder, the reply for this task, role and round (see the file comment); undefined: not that layout; null: the layout, no reply for this run. */
 async function pickByRole(dir: string, request: CommandRequest, ctx: AdapterContext): Promise<string | null | undefined> {
   const role = ctx.env.SUPERVISOR_ROLE ?? request.role.name;
-  const entries = await readdir(dir, { withFileTypes: true });
-  const layout = entries.some((e) => (e.isDirectory() && !e.name.startsWith('.')) || e.name.replace(/\.[^.]*$/, '') === role || e.name.startsWith(`${role}-`));
-  if (!layout) return undefined;
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+  const numbered = entries.every((e) => e.isFile() && /^\d+$/.test(e.name.replace(/\.[^.]*$/, '')));
+  if (numbered) return undefined;
   const task = ctx.env.SUPERVISOR_TASK_ID;
   const round = ctx.env.SUPERVISOR_ROUND;
   const stems = [

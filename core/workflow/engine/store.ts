@@ -23,7 +23,10 @@ export interface WorkflowEvent {
   [key: string]: unknown;
 }
 
-/** The folder is git-ignored by itself: an older `.supervisor/.gitignore` does not name it. */
+/**
+ * Each workflow's folder is git-ignored by itself (an older `.supervisor/.gitignore` does not
+ * name it), while plan files a person keeps in `.supervisor/workflows/` stay visible to git.
+ */
 const IGNORE_ALL = '# Written by supervisor: workflow state stays out of git.\n*\n';
 
 export class WorkflowStore {
@@ -44,8 +47,7 @@ export class WorkflowStore {
   /** Creates the folder and writes the plan (a new workflow). */
   create(workflow: Workflow): void {
     mkdirSync(this.dir, { recursive: true });
-    const ignore = join(this.dir, '..', '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, IGNORE_ALL);
+    writeFileSync(join(this.dir, '.gitignore'), IGNORE_ALL);
     writeFileSync(join(this.dir, 'plan.json'), `${JSON.stringify(workflow, null, 2)}\n`);
   }
 
