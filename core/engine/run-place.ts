@@ -29,7 +29,7 @@ async function callerWorkspace(given: NonNullable<RunRoleOptions['workspace']>, 
   if (!head.ok || !branch.ok || branch.stdout.trim() !== given.branch) {
     throw errors.usage(`The workspace ${given.path} is not a git worktree on branch ${given.branch}`, 'Create it with: git worktree add <path> <branch>');
   }
-  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, callerBranch: given.branch };
+  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch };
 }
 
 /** Settles the run's place (see the file comment); `open` is false for --dry-run (nothing is created). */

@@ -158,7 +158,7 @@ function logEarlyWorkspace(place: RunPlace, log: RunLog): Workspace {
     path: workspace.path,
     base: workspace.base,
     reason: null,
-    ...(workspace.callerBranch ? { caller_branch: workspace.callerBranch } : {}),
+    ...(workspace.branch ? { caller_branch: workspace.branch } : {}),
     ...(review ? { review: { base: review.base, head: review.head, spec: review.spec } } : {}),
   });
   return workspace;
@@ -200,7 +200,7 @@ async function finishWorkspace(
   input: FinishInput,
 ): Promise<{ changes: WorkspaceChanges | null; kept: boolean }> {
   if (workspace.mode !== 'worktree') return { changes: null, kept: false };
-  let kept = options.keepWorktree === true || workspace.callerBranch !== undefined;
+  let kept = options.keepWorktree === true || workspace.branch !== undefined;
   let changes: WorkspaceChanges | null = null;
   // A caller-owned worktree left uncommitted on request (a reviewer's): the caller discards it.
   const commit = options.workspace?.commit !== false;
@@ -215,7 +215,7 @@ async function finishWorkspace(
       input.notice(`could not commit the run's changes (${clip(String(error instanceof Error ? error.message : error), 300)}); the worktree is kept at ${workspace.path}`);
     }
   }
-  if (workspace.callerBranch) {
+  if (workspace.branch) {
     // The caller's worktree: it stays, and saying so on every run would be noise.
   } else if (kept) {
     input.notice(`worktree kept at ${workspace.path} (remove it with: git worktree remove --force ${workspace.path})`);

@@ -17,8 +17,8 @@ export interface Workspace {
   base: string | null;
   /** Why the run is in place, when it is. */
   reason: string | null;
-  /** A caller-owned worktree (`RunRoleOptions.workspace`): the run commits onto this branch and never removes it. */
-  callerBranch?: string;
+  /** The branch the worktree must stay on and commit to (a caller's, `RunRoleOptions.workspace`); the worktree is the caller's and is never removed. Undefined: detached, committed on `supervisor/<run-id>`. */
+  branch?: string;
 }
 
 export interface RepoState {
@@ -121,15 +121,15 @@ export async function commitWorkspace(workspace: Workspace, runId: string, messa
   const head = (await run(['rev-parse', 'HEAD'])).trim();
   if (head === workspace.base) return null;
   // A caller-owned worktree has its branch checked out: the commit has moved it already.
-  const branch = workspace.callerBranch ?? branchName(runId);
-  if (!workspace.callerBranch) await run(['branch', branch, head]);
+  const branch = workspace.branch ?? branchName(runId);
+  if (!workspace.branch) await run(['branch', branch, head]);
   const names = await run(['diff', '--name-only', '-z', '--no-renames', workspace.base, head]);
   return { branch, gitRange: `${workspace.base}..${head}`, filesChanged: names.split('\0').filter(Boolean) };
 }
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
-  if (workspace.mode !== 'worktree' || workspace.callerBranch) return;
+  if (workspace.mode !== 'worktree' || workspace.branch) return;
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });
