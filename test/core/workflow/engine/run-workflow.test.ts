@@ -110,4 +110,14 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
     assert.ok(result.notices.some((n) => /reported git_range 1234567\.\.89abcde, but its run's commits are/.test(n)), result.notices.join('\n'));
   });
+
+  it('exit 3 when every failed task failed for want of a valid answer (as run); the dependents are skipped', async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await writeFile(join(replies, 'worker.md'), 'I did it, trust me.');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a'), task('b', { depends_on: ['a'] })]), runDefaults: { ...options.runDefaults, retries: 0 } });
+    assert.equal(result.status, 'gaps');
+    assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'skipped']);
+    assert.equal(result.exit_code, 3);
+  });
 });
