@@ -12,7 +12,8 @@
 //      code-quality-reviewer, --jobs 1; on a small repository (10 files) and a large one
 //      (--files). Reported: wall time per task, the part spent inside runRole (its runs), and
 //      the workflow's own part (worktree, review ranges, merges, state events).
-//   3. one worktree per task: a task of three rounds (the spec reviewer says gaps twice).
+//   3. one worktree per task: a task of three rounds (the spec reviewer says gaps twice); and
+//      how many checkouts were made (worktree slots are reused from task to task: at most --jobs).
 // Not part of npm test: timing is noisy.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -124,15 +125,18 @@ const largeOverhead = await overhead(large, 'large');
 
 // 3. One worktree for a task of three rounds.
 const three = await run(small, workflow('three-rounds', [task('three', ['spec-reviewer'])]), 1, baseEnv);
-const worktrees = new WorkflowStore(small, 'three-rounds').events().filter((e) => e.kind === 'worktree_created').length;
+const ready = new WorkflowStore(small, 'three-rounds').events().filter((e) => e.kind === 'worktree_ready');
+const worktrees = ready.length;
+const slotsMade = (id: string, repo: string) => new WorkflowStore(repo, id).events().filter((e) => e.kind === 'worktree_ready' && e.created).length;
 
 const report = {
   parallel: { tasks: TASKS, jobs: 4, sleep_ms: SLEEP_MS, wall_ms: Math.round(parallel.wall), ideal_ms: ideal, ratio: Number((parallel.wall / ideal).toFixed(3)), target: 1.15 },
   overhead_small_repo: smallOverhead,
   overhead_large_repo: { files: Number(values.files), ...largeOverhead },
-  three_rounds: { rounds: three.result.tasks[0]!.rounds, runs: three.result.tasks[0]!.runs.length, worktrees_created: worktrees },
+  three_rounds: { rounds: three.result.tasks[0]!.rounds, runs: three.result.tasks[0]!.runs.length, worktrees: worktrees },
+  checkouts_made: { parallel: slotsMade('parallel', small), 'overhead-large': slotsMade('overhead-large', large) },
 };
-if (process.env.BENCH_DEBUG) console.error(small);
+if (process.env.BENCH_DEBUG) console.error(small, large);
 if (values.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
@@ -141,5 +145,6 @@ if (values.json) {
   for (const [label, o] of [['small repo (10 files)', smallOverhead], [`large repo (${values.files} files)`, largeOverhead]] as const) {
     console.log(`overhead per task, ${label}: ${o.per_task_ms} ms (runs: ${o.in_runs_per_task_ms} ms for worker + 2 reviewers; workflow's own: ${o.workflow_own_per_task_ms} ms)`);
   }
-  console.log(`three rounds: ${report.three_rounds.rounds} rounds, ${report.three_rounds.runs} runs, ${report.three_rounds.worktrees_created} worktree created`);
+  console.log(`three rounds: ${report.three_rounds.rounds} rounds, ${report.three_rounds.runs} runs, ${report.three_rounds.worktrees} worktree`);
+  console.log(`checkouts made: ${report.checkouts_made.parallel} for ${TASKS} tasks at --jobs 4; ${report.checkouts_made['overhead-large']} for ${TASKS} tasks at --jobs 1 on the large repo`);
 }

@@ -123,7 +123,8 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.ok(firstRunning(list, 'b') > integrated(list, 'a') && firstRunning(list, 'c') > integrated(list, 'a'));
     assert.ok(firstRunning(list, 'd') > Math.max(integrated(list, 'b'), integrated(list, 'c')));
     assert.equal(byId(result).b!.rounds, 3);
-    assert.equal(list.filter((e) => e.kind === 'worktree_created' && e.task === 'b').length, 1, 'one worktree for three rounds');
+    assert.equal(list.filter((e) => e.kind === 'worktree_ready' && e.task === 'b').length, 1, 'one worktree for three rounds');
+    assert.ok(list.filter((e) => e.kind === 'worktree_ready' && (e as { created?: boolean }).created).length <= 3, 'at most --jobs checkouts for four tasks');
     assert.deepEqual(new Set(calls(w).filter((c) => c.task === 'b').map((c) => (c as unknown as { cwd: string }).cwd)).size, 1, 'every run of b in the same folder');
     for (const t of ['a', 'b', 'c', 'd']) assert.ok(git(w.repo, 'show', `${result.branch}:work/${t}.txt`));
     assertCheckoutUnchanged(w.repo, w.before);

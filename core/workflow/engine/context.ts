@@ -84,10 +84,9 @@ export interface Engine {
   halt: 'stopped' | 'interrupted' | null;
   notices: string[];
   gates: { passed: boolean | null; failed: string | null };
-  /** Worktrees created (the benchmark and a test count them: one per task). */
-  worktreesCreated: number;
-  /** Worktree removals under way (waited for before the workflow ends). */
-  cleanups: Promise<void>[];
+  /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
+  slots: string[];
+  freeSlots: string[];
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;

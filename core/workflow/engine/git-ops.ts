@@ -40,27 +40,55 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
   return (await gitOrThrow(ops.repoRoot, ['merge-base', a, b], ops.env)).trim();
 }
 
-async function isWorktreeOn(path: string, branch: string, env: GitEnv): Promise<boolean> {
-  if (!existsSync(path)) return false;
-  const head = await git(path, ['symbolic-ref', '-q', '--short', 'HEAD'], env);
-  return head.ok && head.stdout.trim() === branch;
-}
-
 /**
- * The task's one worktree on its branch: made once (the branch from `start`, the integration
- * tip, when it does not exist yet), reused for every round, and brought back to the branch's
- * last commit when it holds anything else (a run killed mid-way, a reviewer's edits).
+ * Puts the task's branch (made from `start`, the integration tip, when it does not exist yet)
+ * in the worktree slot at `path`: a free slot of ours is switched to it (a forced checkout,
+ * then clean: whatever a killed run or a reviewer left goes), anything else there is replaced
+ * by a new worktree. The task keeps it for every round.
  */
 export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
-  if (await isWorktreeOn(path, branch, ops.env)) {
-    await resetWorktree(path, ops.env);
-    return { created: false };
+  await ensureBranch(ops, branch, start);
+  if (existsSync(path) && (await git(path, ['rev-parse', '--is-inside-work-tree'], ops.env)).ok) {
+    await git(path, ['merge', '--abort'], ops.env);
+    const switched = await git(path, ['checkout', '-q', '-f', branch], ops.env);
+    if (switched.ok) {
+      await gitOrThrow(path, ['clean', '-q', '-fd'], ops.env);
+      return { created: false };
+    }
   }
   if (existsSync(path)) await removeWorktree(ops, path);
   await mkdir(dirname(path), { recursive: true });
-  await ensureBranch(ops, branch, start);
-  await gitOrThrow(ops.repoRoot, ['worktree', 'add', '-q', path, branch], ops.env);
+  await addWorktree(ops, ['-q', path, branch]);
   return { created: true };
+}
+
+let adding: Promise<unknown> = Promise.resolve();
+
+/**
+ * `git worktree add`, one at a time in this process, retried briefly: while one is being made,
+ * another `add` that checks which branches are checked out can read its half-written admin
+ * folder ("failed to read .git/worktrees/<n>/commondir") and fail.
+ */
+function addWorktree(ops: GitOps, args: string[]): Promise<void> {
+  const work = async () => {
+    for (let attempt = 0; ; attempt++) {
+      const result = await git(ops.repoRoot, ['worktree', 'add', ...args], ops.env);
+      if (result.ok) return;
+      if (attempt >= 4 || !/failed to read .*worktrees|could not lock/i.test(result.stderr)) {
+        throw new Error(`git worktree add ${args.join(' ')} failed: ${result.stderr.trim()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  };
+  const next = adding.then(work, work);
+  adding = next.catch(() => {});
+  return next;
+}
+
+/** Frees a slot for the next task: detached, so its branch can be checked out elsewhere. */
+export async function releaseWorktree(path: string, env: GitEnv): Promise<void> {
+  await git(path, ['merge', '--abort'], env);
+  await git(path, ['checkout', '-q', '--detach'], env);
 }
 
 /** Drops whatever is not committed on the worktree's branch (a merge in progress included). */
@@ -140,5 +168,5 @@ export async function detachedWorktreeAt(ops: GitOps, path: string, commit: stri
     await removeWorktree(ops, path);
   }
   await mkdir(dirname(path), { recursive: true });
-  await gitOrThrow(ops.repoRoot, ['worktree', 'add', '-q', '--detach', path, commit], ops.env);
+  await addWorktree(ops, ['-q', '--detach', path, commit]);
 }

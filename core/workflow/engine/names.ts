@@ -29,9 +29,13 @@ export function workflowPaths(repoRoot: string, workflowId: string): WorkflowPat
   return { dir: join(workflowsDir(repoRoot), workflowId), worktrees: join(statePaths(repoRoot).worktrees, 'wf', workflowId) };
 }
 
-/** A task's worktree (under tasks/, so no task id can clash with the gates' folder). */
-export function taskWorktree(paths: WorkflowPaths, taskId: string): string {
-  return join(paths.worktrees, 'tasks', taskId);
+/**
+ * The n-th worktree slot. A task takes a free slot (switched to its branch: only the files that
+ * differ are written) or makes a new one, and keeps it for all its rounds; so at most `--jobs`
+ * checkouts of the repository are ever made, however many tasks the plan has.
+ */
+export function slotWorktree(paths: WorkflowPaths, n: number): string {
+  return join(paths.worktrees, 'slots', String(n));
 }
 
 export function gatesWorktree(paths: WorkflowPaths): string {

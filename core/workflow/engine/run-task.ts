@@ -8,9 +8,9 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, removeWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
-import { taskWorktree } from './names.ts';
+import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
 
@@ -76,15 +76,23 @@ function stopOn(engine: Engine, record: TaskRecord, outcome: RunOutcome, role: s
   return null;
 }
 
+/** The task in a worktree slot of its own for all its rounds; the slot is freed for the next task after. */
 export async function runTask(engine: Engine, record: TaskRecord): Promise<void> {
-  const { task } = record;
-  const worktree = taskWorktree(engine.paths, task.id);
-  const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
-  const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
-  if (created) {
-    engine.worktreesCreated++;
-    engine.store.event('worktree_created', { task: task.id, path: worktree });
+  const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length);
+  if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
+  try {
+    const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
+    engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    await rounds(engine, record, worktree);
+  } finally {
+    await releaseWorktree(worktree, engine.ops.env);
+    engine.freeSlots.push(worktree);
   }
+}
+
+async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
+  const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
   let feedback: Feedback = [];
   let conflicts: string[] = [];
@@ -149,8 +157,6 @@ async function integrate(engine: Engine, record: TaskRecord, head: string): Prom
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];
     setState(engine, record, 'integrated');
-    // The branch holds the work: the worktree goes now, beside the next task's start.
-    engine.cleanups.push(removeWorktree(engine.ops, taskWorktree(engine.paths, record.task.id)).catch(() => {}));
     await runGatesOnIntegration(engine, merged.tip);
     return 'done' as const;
   });

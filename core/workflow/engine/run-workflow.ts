@@ -10,8 +10,8 @@ import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
-import { gatesWorktree, integrationBranch, taskBranch, taskWorktree, workflowPaths } from './names.ts';
+import { ensureBranch, isAncestor, releaseWorktree, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { gatesWorktree, integrationBranch, slotWorktree, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
@@ -56,9 +56,9 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     halt: null,
     notices: [],
     gates: { passed: null, failed: null },
-    worktreesCreated: 0,
+    slots: [],
+    freeSlots: [],
     integrationLock: Promise.resolve(),
-    cleanups: [],
     runRole,
   };
 }
@@ -155,6 +155,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
   await ensureBranch(engine.ops, engine.integration, engine.base);
+  await adoptSlots(engine);
   await restore(engine, events);
   return drive(engine);
 }
@@ -169,11 +170,19 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
   return finishResult(engine, startedAt);
 }
 
-/** Task worktrees go (the branches hold the work); so does the gates' worktree. */
+/** The worktree slots go (the branches hold the work); so does the gates' worktree. */
 async function cleanUp(engine: Engine): Promise<void> {
-  await Promise.all(engine.cleanups);
-  const left = [...engine.tasks.values()].filter((r) => r.state !== 'integrated').map((r) => taskWorktree(engine.paths, r.task.id));
-  await Promise.all([...left, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+  await Promise.all([...engine.slots, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+}
+
+/** Slots a killed run left: detached (so their branches are free again) and reused. */
+async function adoptSlots(engine: Engine): Promise<void> {
+  for (let n = 0; existsSync(slotWorktree(engine.paths, n)); n++) {
+    const path = slotWorktree(engine.paths, n);
+    await releaseWorktree(path, engine.ops.env);
+    engine.slots.push(path);
+  }
+  engine.freeSlots = [...engine.slots].reverse();
 }
 
 function statusOf(engine: Engine): WorkflowStatus {
@@ -222,6 +231,6 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     finished_at: (engine.options.now?.() ?? new Date()).toISOString(),
   };
   engine.store.writeResult(result);
-  engine.store.event('workflow_finished', { status, exit_code: result.exit_code, tip, worktrees_created: engine.worktreesCreated });
+  engine.store.event('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.slots.length });
   return result;
 }

@@ -39,7 +39,8 @@ describe('workflow engine (offline, replay)', () => {
     const integratedA = events.findIndex((e) => e.kind === 'task_state' && e.task === 'a' && e.state === 'integrated');
     const startedB = events.findIndex((e) => e.kind === 'run_started' && e.task === 'b');
     assert.ok(integratedA >= 0 && startedB > integratedA, 'b starts only after a is integrated');
-    assert.equal(events.filter((e) => e.kind === 'worktree_created').length, 3);
+    assert.equal(events.filter((e) => e.kind === 'worktree_ready').length, 3, 'one worktree per task');
+    assert.ok(events.filter((e) => e.kind === 'worktree_ready' && e.created).length <= 2, 'at most --jobs checkouts are made');
     assert.ok(git(repo, 'branch', '--list', 'supervisor/wf/wf-test--a').trim());
     assertCheckoutUnchanged(repo, before);
   });
