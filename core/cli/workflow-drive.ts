@@ -69,10 +69,12 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
   const { createProgressView } = await import('../workflow/engine/progress.ts');
   const view = createProgressView((text) => void ctx.deps.stderr.write(text), ctx.deps.stderr.isTTY === true, taskIds);
   const controller = new AbortController();
-  const stopListening = ctx.deps.onInterrupt(() => {
-    if (!controller.signal.aborted) ctx.warn('interrupt: ending every run and recording the workflow as interrupted (resumable)');
-    controller.abort();
-  });
+  // The handler may be told which signal stopped us (SIGINT, SIGHUP, SIGTERM): the reason sets the exit code.
+  const onStop = (signal?: unknown) => {
+    if (!controller.signal.aborted) ctx.warn(`interrupt${typeof signal === 'string' ? ` (${signal})` : ''}: ending every run and recording the workflow as interrupted (resumable)`);
+    controller.abort(typeof signal === 'string' ? signal : 'SIGINT');
+  };
+  const stopListening = ctx.deps.onInterrupt(onStop);
   let result: WorkflowResult;
   try {
     result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => ctx.warn(`notice: ${message}`) });

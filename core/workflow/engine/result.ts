@@ -79,9 +79,10 @@ export function addMetrics(into: WorkflowMetrics, add: WorkflowMetrics): Workflo
  * 0 pass; 130 interrupted; otherwise 1, or (as `run`) 3 / 4 when every task that failed
  * failed for that one reason (no valid answer / the CLI failed).
  */
-export function workflowExitCode(status: WorkflowStatus, failedRunCodes: number[]): ExitCode {
+export function workflowExitCode(status: WorkflowStatus, failedRunCodes: number[], stopSignal?: unknown): ExitCode {
   if (status === 'pass') return EXIT.ok;
-  if (status === 'interrupted') return EXIT.interrupted;
+  // Ctrl-C 130; a hang-up or a TERM as the shell reports them (128 + the signal's number).
+  if (status === 'interrupted') return stopSignal === 'SIGHUP' ? (129 as ExitCode) : stopSignal === 'SIGTERM' ? (143 as ExitCode) : EXIT.interrupted;
   if (status === 'gaps' && failedRunCodes.length > 0) {
     if (failedRunCodes.every((c) => c === EXIT.noValidOutput)) return EXIT.noValidOutput;
     if (failedRunCodes.every((c) => c === EXIT.cliFailed)) return EXIT.cliFailed;

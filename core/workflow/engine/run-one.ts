@@ -109,7 +109,8 @@ export async function runOne(
     finished_at: result.finished_at,
     git_range: result.git_range,
   });
-  if (result.exit_code === EXIT.interrupted) return { kind: 'halted' };
+  // Interrupted (130, or 129/143 for a hang-up or TERM): the task is not judged on this run.
+  if (result.exit_code === EXIT.interrupted || options.signal?.aborted) return { kind: 'halted' };
   return { kind: 'ran', result };
 }
 

@@ -219,7 +219,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     workflow_id: engine.workflow.id,
     name: engine.workflow.name,
     status,
-    exit_code: workflowExitCode(status, onlyErrors && engine.gates.passed !== false ? failedCodes : []),
+    exit_code: workflowExitCode(status, onlyErrors && engine.gates.passed !== false ? failedCodes : [], engine.options.signal?.reason),
     branch: engine.integration,
     git_range: `${engine.base}..${tip}`,
     tasks,
