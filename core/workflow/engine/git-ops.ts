@@ -47,47 +47,46 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
  * by a new worktree. The task keeps it for every round.
  */
 export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
-  await ensureBranch(ops, branch, start);
-  if (existsSync(path) && (await git(path, ['rev-parse', '--is-inside-work-tree'], ops.env)).ok) {
-    await git(path, ['merge', '--abort'], ops.env);
-    const switched = await git(path, ['checkout', '-q', '-f', branch], ops.env);
-    if (switched.ok) {
-      await gitOrThrow(path, ['clean', '-q', '-fd'], ops.env);
-      return { created: false };
-    }
+  // Few git calls: between waves of tasks this is on the critical path.
+  const exists = (await revParse(ops, `refs/heads/${branch}`)) !== null;
+  if (existsSync(path)) {
+    const switched = await git(path, ['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])], ops.env);
+    if (switched.ok) return { created: false };
+    await removeWorktree(ops, path);
   }
-  if (existsSync(path)) await removeWorktree(ops, path);
+  await ensureBranch(ops, branch, start);
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', path, branch]);
   return { created: true };
 }
 
-let adding: Promise<unknown> = Promise.resolve();
-
 /**
- * `git worktree add`, one at a time in this process, retried briefly: while one is being made,
- * another `add` that checks which branches are checked out can read its half-written admin
- * folder ("failed to read .git/worktrees/<n>/commondir") and fail.
+ * `git worktree add`, retried briefly: while one worktree is being made, another `add` (ours
+ * in parallel, or another process's) can read its half-written admin folder ("failed to read
+ * .git/worktrees/<n>/commondir") and fail. A moment later it is whole. (Not serialised: the
+ * first wave of tasks would wait for each other's checkouts.)
  */
-function addWorktree(ops: GitOps, args: string[]): Promise<void> {
-  const work = async () => {
-    for (let attempt = 0; ; attempt++) {
-      const result = await git(ops.repoRoot, ['worktree', 'add', ...args], ops.env);
-      if (result.ok) return;
-      if (attempt >= 4 || !/failed to read .*worktrees|could not lock/i.test(result.stderr)) {
-        throw new Error(`git worktree add ${args.join(' ')} failed: ${result.stderr.trim()}`);
-      }
-      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await git(ops.repoRoot, ['worktree', 'add', ...args], ops.env);
+    if (result.ok) return;
+    if (attempt >= 8 || !/failed to read .*worktrees|could not lock/i.test(result.stderr)) {
+      throw new Error(`git worktree add ${args.join(' ')} failed: ${result.stderr.trim()}`);
     }
-  };
-  const next = adding.then(work, work);
-  adding = next.catch(() => {});
-  return next;
+    await new Promise((r) => setTimeout(r, 25 * (attempt + 1)));
+  }
 }
 
-/** Frees a slot for the next task: detached, so its branch can be checked out elsewhere. */
-export async function releaseWorktree(path: string, env: GitEnv): Promise<void> {
+/**
+ * Frees a slot for the next task: detached (so its branch can be checked out elsewhere) and
+ * clean. After a normal task nothing is left (the worker's run commits everything, reviewers'
+ * edits are reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go.
+ */
+export async function releaseWorktree(path: string, env: GitEnv, thorough = false): Promise<void> {
+  if (!thorough && (await git(path, ['checkout', '-q', '--detach'], env)).ok) return;
   await git(path, ['merge', '--abort'], env);
+  await git(path, ['reset', '-q', '--hard'], env);
+  await git(path, ['clean', '-q', '-fd'], env);
   await git(path, ['checkout', '-q', '--detach'], env);
 }
 

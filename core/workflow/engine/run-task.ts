@@ -86,7 +86,7 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     await rounds(engine, record, worktree);
   } finally {
-    await releaseWorktree(worktree, engine.ops.env);
+    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
     engine.freeSlots.push(worktree);
   }
 }

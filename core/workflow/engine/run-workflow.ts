@@ -179,7 +179,7 @@ async function cleanUp(engine: Engine): Promise<void> {
 async function adoptSlots(engine: Engine): Promise<void> {
   for (let n = 0; existsSync(slotWorktree(engine.paths, n)); n++) {
     const path = slotWorktree(engine.paths, n);
-    await releaseWorktree(path, engine.ops.env);
+    await releaseWorktree(path, engine.ops.env, true);
     engine.slots.push(path);
   }
   engine.freeSlots = [...engine.slots].reverse();
