@@ -116,7 +116,9 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
     }
     const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
-    const range = `${await mergeBase(engine.ops, tip, head)}..${head}`;
+    const base = await mergeBase(engine.ops, tip, head);
+    const range = `${base}..${head}`;
+    if (base === head) notice(engine, `${task.id}: round ${round}: the task's branch holds no change of its own yet (nothing for the reviewers to review)`);
     if (result.status === 'gaps') {
       feedback = [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }];
     } else {
