@@ -105,11 +105,10 @@ function cliProblems(workflow: Workflow, input: WorkflowInput, adapters: string[
       if (!adapters.includes(own.cli)) problems.push({ code: 'WORKFLOW_UNKNOWN_CLI', pointer: `/tasks/${i}/cli`, task: task.id, message: unknown(own.cli) });
       return;
     }
-    const pointer = own.model ? `/tasks/${i}/model` : '/defaults/model';
+    // A CLI the plan's models or defaults gave is reported there; the built-in table names built-in adapters.
     if (task.cli === null && task.model !== null) {
+      const pointer = own.model ? `/tasks/${i}/model` : '/defaults/model';
       problems.push({ code: 'WORKFLOW_UNKNOWN_MODEL', pointer, task: task.id, message: `no CLI is known for the model "${task.model}" (the model table and the plan's models: map none to it)` });
-    } else if (task.cli !== null && task.cli !== workflow.defaults.cli && !adapters.includes(task.cli) && task.model !== null) {
-      problems.push({ code: 'WORKFLOW_UNKNOWN_CLI', pointer, task: task.id, message: `the model "${task.model}" runs on ${unknown(task.cli)}` });
     }
   });
   return problems;

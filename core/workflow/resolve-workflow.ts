@@ -32,7 +32,7 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     title: task.title.trim() || task.id,
     task: task.task,
     files: task.files ?? [],
-    depends_on: task.depends_on ?? [],
+    depends_on: [...new Set(task.depends_on ?? [])],
     worker: task.worker ?? defaults.worker,
     reviewers: task.reviewers ?? [...defaults.reviewers],
     cli: taskCli(task, defaults, models),

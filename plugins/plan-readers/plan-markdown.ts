@@ -116,7 +116,7 @@ function sections(lines: Line[]): { header: Line[]; tasks: Section[] } {
   lines.forEach((line, i) => {
     const task = line.heading ? TASK_HEADING.exec(line.heading.text) : null;
     if (task) {
-      if (!current) header = lines.slice(0, i);
+      if (tasks.length === 0) header = lines.slice(0, i);
       current = { number: task[1]!.replace(/^0+(?=\d)/, ''), title: (task[2] ?? '').trim(), heading: line, lines: [] };
       tasks.push(current);
       return;

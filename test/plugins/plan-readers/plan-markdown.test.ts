@@ -122,6 +122,14 @@ describe('plan-markdown: sections, fences and fields', () => {
     assert.equal(yaml.source.reader, 'workflow-yaml');
   });
 
+  it('reads tasks after an interlude, and keeps the header to what precedes the first task', async () => {
+    const workflow = await load(plan('### Task 1: A\n\nDo a.\n\n## Interlude\n\nNot a task.\n\n### Task 2: B\n\nDo b.\n'));
+    const [t1, t2] = workflow.tasks;
+    assert.doesNotMatch(t1!.task, /Interlude/);
+    assert.match(t2!.task, /\*\*Goal:\*\* Make it small\.\n\n## Your task\n\n### Task 2: B\n\nDo b\.$/);
+    assert.doesNotMatch(t2!.task, /Do a\.|Interlude/);
+  });
+
   it('refuses a dependency on a task that does not exist, at the Depends on line', async () => {
     await refused(plan('### Task 1: A\n\nDo a.\n\n### Task 2: B\n\n**Depends on:** 1, 7\n\nDo b.\n'), 'WORKFLOW_UNKNOWN_DEPENDENCY', 'task-2', '/tasks/1/depends_on/1', 13, /"task-7"/);
   });
