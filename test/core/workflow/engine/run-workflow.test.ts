@@ -90,8 +90,11 @@ describe('workflow engine (offline, replay)', () => {
   it("runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
     const { repo, before, options } = await setup();
     const onTip = 'test "$(git rev-parse HEAD)" = "$(git rev-parse supervisor/wf/wf-test)" && test "$(pwd)" != "' + repo + '"';
-    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { gates: [onTip] }) });
-    assert.equal(ok.status, 'pass', JSON.stringify(ok.notices));
+    // The worker's own gate sees the workflow's ids; the workflow's gate runs on the integration tip.
+    const ids = 'test "$SUPERVISOR_WORKFLOW_ID" = wf-test && test "$SUPERVISOR_TASK_ID" = a && test "$SUPERVISOR_ROUND" = 1 && test "$SUPERVISOR_ROLE" = worker';
+    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [ids] })], { gates: [onTip] }) });
+    assert.equal(ok.status, 'pass', JSON.stringify(ok, null, 2));
+    assert.equal(ok.tasks[0]!.runs.length, 1, 'the worker passed its gate at once');
     assert.deepEqual(ok.gates, { passed: true, failed: null });
     const bad = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { id: 'wf-gates', gates: ['exit 3'] }) });
     assert.equal(bad.status, 'gaps');
