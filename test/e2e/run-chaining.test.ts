@@ -74,4 +74,14 @@ describe('supervisor run --base / --review', () => {
     assert.ok(bad instanceof Error && /exit 2/.test(bad.message), String(bad));
     assertCheckoutUnchanged(repo, before);
   });
+
+  it('--dry-run --review shows the range\'s diff in the prompt and creates nothing', async () => {
+    const { repo, before } = await repoWithFeature();
+    const { runCli } = await import('../helpers/run-cli.ts');
+    const dry = await runCli(['run', 'reviewer', '--task', 'review', '--review', 'main..feature', '--dry-run', '--json'], { cwd: repo });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match((JSON.parse(dry.stdout) as { prompt: string }).prompt, /\+export const a = 2; \/\/ FEATURE-MARK/);
+    assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1);
+    assertCheckoutUnchanged(repo, before);
+  });
 });
