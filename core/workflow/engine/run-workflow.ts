@@ -22,15 +22,27 @@ function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
   return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
 }
 
-/** The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). */
+function unfinished(store: WorkflowStore): boolean {
+  const result = store.result();
+  return !result || result.status === 'interrupted' || result.status === 'stopped';
+}
+
+/**
+ * The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). An
+ * unfinished run of the same file, even of an edited version of it, is refused with the command
+ * that resumes it: a new run never quietly starts beside it.
+ */
 async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string> {
   const id = options.workflow.id;
+  for (const other of listWorkflowIds(options.repoRoot)) {
+    const store = new WorkflowStore(options.repoRoot, other);
+    if (store.plan().source.file === options.workflow.source.file && unfinished(store)) throw engineErrors.unfinished(other, options.workflow.source.file);
+  }
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
     const store = new WorkflowStore(options.repoRoot, candidate);
     if (store.exists()) {
-      const result = store.result();
-      if (!result || result.status === 'interrupted' || result.status === 'stopped') throw engineErrors.unfinished(candidate, options.workflow.source.file);
+      if (unfinished(store)) throw engineErrors.unfinished(candidate, options.workflow.source.file);
       continue;
     }
     if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;

@@ -79,6 +79,8 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(first.status, 'interrupted');
     assert.equal(first.exit_code, 130);
     await assert.rejects(runWorkflow({ ...options, workflow: wf }), { code: 'WORKFLOW_UNFINISHED' });
+    // The same file edited meanwhile (another id) is refused too.
+    await assert.rejects(runWorkflow({ ...options, workflow: { ...wf, id: 'wf-test-edited' } }), { code: 'WORKFLOW_UNFINISHED' });
     const resumed = await resumeWorkflow('wf-test', options);
     assert.equal(resumed.status, 'pass', JSON.stringify(resumed.tasks));
     // A finished plan runs again under a new id.
