@@ -77,7 +77,7 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
   const stopListening = ctx.deps.onInterrupt(onStop);
   let result: WorkflowResult;
   try {
-    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => ctx.warn(`notice: ${message}`) });
+    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => view.note(`notice: ${message}`) });
   } finally {
     view.stop();
     stopListening();

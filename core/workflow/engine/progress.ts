@@ -17,6 +17,8 @@ interface Row {
 
 export interface ProgressView {
   update(event: ProgressEvent): void;
+  /** A line of its own (a notice): above the live table, which is drawn again below it. */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -49,13 +51,13 @@ function renderTable(rows: Row[], now: number): string[] {
 
 /** Lines per state change (not a terminal), or a live table (a terminal). */
 export function createProgressView(write: (text: string) => void, isTTY: boolean, taskIds: string[], now: () => number = Date.now): ProgressView {
-  if (!isTTY) return { update: (event) => write(`${describeProgress(event)}\n`), stop: () => {} };
+  if (!isTTY) return { update: (event) => write(`${describeProgress(event)}\n`), note: (line) => write(`${line}\n`), stop: () => {} };
   const rows = new Map<string, Row>(taskIds.map((task) => [task, { task, state: 'pending', round: 0, role: '', cli: '', cost: 0, since: null, done: null }]));
   let drawn = 0;
-  const draw = () => {
+  const draw = (above = '') => {
     const lines = renderTable([...rows.values()], now());
-    // Up over the last table, clear to the end of the screen, draw again.
-    write(`${drawn ? `\x1b[${drawn}A` : ''}\x1b[0J${lines.join('\n')}\n`);
+    // Up over the last table, clear to the end of the screen, (a note,) draw again.
+    write(`${drawn ? `\x1b[${drawn}A` : ''}\x1b[0J${above}${lines.join('\n')}\n`);
     drawn = lines.length;
   };
   const timer = setInterval(draw, 1000);
@@ -72,6 +74,9 @@ export function createProgressView(write: (text: string) => void, isTTY: boolean
       if (event.state === 'running' && row.since === null) row.since = now();
       row.done = FINAL.has(event.state) ? now() : null;
       draw();
+    },
+    note(line) {
+      draw(`${line}\n`);
     },
     stop() {
       clearInterval(timer);

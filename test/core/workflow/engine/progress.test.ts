@@ -18,8 +18,10 @@ describe('workflow progress on stderr', () => {
     const view = createProgressView((t) => (out += t), true, ['a', 'b'], () => now);
     view.update({ task: 'a', state: 'running', round: 1, role: 'worker', cli: 'claude', cost_usd: 0 });
     now = 66_000;
+    view.note('notice: something to know');
     view.update({ task: 'a', state: 'integrated', round: 1, cost_usd: 0.25 });
     view.stop();
+    assert.match(out, /\x1b\[3A\x1b\[0Jnotice: something to know\nTASK/, 'a note goes above the table, which is drawn again');
     const frames = out.split('\x1b[0J');
     const last = frames.at(-1)!;
     assert.match(last, /^TASK\s+STATE\s+ROUND\s+CLI\s+COST\s+ELAPSED$/m);
