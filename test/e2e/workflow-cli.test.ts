@@ -4,7 +4,7 @@
  * the progress on stderr (one line per state change when stderr is not a terminal).
  */
 import assert from 'node:assert/strict';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -67,5 +67,18 @@ describe('supervisor workflow (CLI, offline)', () => {
     assert.equal(status.code, 2);
     assert.match(status.stderr, /No workflow "nope"/);
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*').trim(), '');
+  });
+
+  it('--max-rounds caps every task\'s rounds: a reviewer that never passes ends the task gaps after that many rounds (exit 1)', async () => {
+    const { repo, plan, before } = await project();
+    const replies = join(repo, '..', `${repo.split('/').pop()}-replies`);
+    await mkdir(replies);
+    await writeFile(join(replies, 'spec-reviewer.md'), 'role: spec-reviewer\ntask_id: x\nstatus: gaps\nconfidence: high\nissues: never good enough\n\nIssues found.\n');
+    const run = await runCli(['workflow', 'run', plan, '--cli', 'replay', '--base', 'HEAD', '--jobs', '3', '--max-rounds', '1', '--json'], { cwd: repo, env: { SUPERVISOR_REPLAY: replies } });
+    assert.equal(run.code, 1, run.stderr);
+    const result = JSON.parse(run.stdout) as { status: string; tasks: { id: string; status: string; rounds: number; issues: string[] }[] };
+    assert.deepEqual(result.tasks.map((t) => [t.status, t.rounds]), [['gaps', 1], ['gaps', 1], ['gaps', 1], ['skipped', 0]]);
+    assert.deepEqual(result.tasks[0]!.issues, ['[spec-reviewer] never good enough']);
+    assertCheckoutUnchanged(repo, before);
   });
 });
