@@ -87,6 +87,8 @@ export interface Engine {
   /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
   slots: string[];
   freeSlots: string[];
+  /** How many times the workflow was resumed: slot names of this process (see slotWorktree). */
+  generation: number;
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;

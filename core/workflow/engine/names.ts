@@ -32,10 +32,15 @@ export function workflowPaths(repoRoot: string, workflowId: string): WorkflowPat
 /**
  * The n-th worktree slot. A task takes a free slot (switched to its branch: only the files that
  * differ are written) or makes a new one, and keeps it for all its rounds; so at most `--jobs`
- * checkouts of the repository are ever made, however many tasks the plan has.
+ * checkouts of the repository are ever made, however many tasks the plan has. Each resume
+ * uses new names (its generation): a CLI orphaned by kill -9 may still be writing in the old.
  */
-export function slotWorktree(paths: WorkflowPaths, n: number): string {
-  return join(paths.worktrees, 'slots', String(n));
+export function slotWorktree(paths: WorkflowPaths, n: number, generation = 0): string {
+  return join(slotsDir(paths), generation ? `${generation}-${n}` : String(n));
+}
+
+export function slotsDir(paths: WorkflowPaths): string {
+  return join(paths.worktrees, 'slots');
 }
 
 export function gatesWorktree(paths: WorkflowPaths): string {

@@ -78,7 +78,7 @@ function stopOn(engine: Engine, record: TaskRecord, outcome: RunOutcome, role: s
 
 /** The task in a worktree slot of its own for all its rounds; the slot is freed for the next task after. */
 export async function runTask(engine: Engine, record: TaskRecord): Promise<void> {
-  const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length);
+  const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
     const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;

@@ -4,14 +4,15 @@
  * unfinished run of the same plan is refused with the command that resumes it; a finished one
  * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ...
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveCommit } from '../../engine/start-point.ts';
 import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, isAncestor, releaseWorktree, removeWorktree, revParse, type GitOps } from './git-ops.ts';
-import { gatesWorktree, integrationBranch, slotWorktree, taskBranch, workflowPaths } from './names.ts';
+import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
@@ -70,6 +71,7 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     gates: { passed: null, failed: null },
     slots: [],
     freeSlots: [],
+    generation: 0,
     integrationLock: Promise.resolve(),
     runRole,
   };
@@ -167,7 +169,8 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
   await ensureBranch(engine.ops, engine.integration, engine.base);
-  await adoptSlots(engine);
+  engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
+  await dropStaleSlots(engine);
   await restore(engine, events);
   return drive(engine);
 }
@@ -187,14 +190,15 @@ async function cleanUp(engine: Engine): Promise<void> {
   await Promise.all([...engine.slots, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
 }
 
-/** Slots a killed run left: detached (so their branches are free again) and reused. */
-async function adoptSlots(engine: Engine): Promise<void> {
-  for (let n = 0; existsSync(slotWorktree(engine.paths, n)); n++) {
-    const path = slotWorktree(engine.paths, n);
-    await releaseWorktree(path, engine.ops.env, true);
-    engine.slots.push(path);
-  }
-  engine.freeSlots = [...engine.slots].reverse();
+/**
+ * Slots a killed run left go (their branches are then free to check out again); anything
+ * uncommitted in them is dropped, as a task caught mid-run restarts from its branch's last
+ * commit. New slots get new names, so a CLI the kill orphaned cannot write into them.
+ */
+async function dropStaleSlots(engine: Engine): Promise<void> {
+  const dir = slotsDir(engine.paths);
+  if (!existsSync(dir)) return;
+  await Promise.all(readdirSync(dir).map((name) => removeWorktree(engine.ops, join(dir, name)).catch(() => {})));
 }
 
 function statusOf(engine: Engine): WorkflowStatus {
