@@ -6,8 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT } from '../../errors.ts';
-import { isSupervisorError } from '../../errors.ts';
+import { EXIT, isSupervisorError } from '../../errors.ts';
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 
