@@ -50,14 +50,3 @@ export async function settlePlace(options: RunRoleOptions, runId: string, worktr
     throw errors.worktreeFailed(repoRoot, error);
   }
 }
-
-/** What the CLI and gates learn about the run beside SUPERVISOR_RUN_ID (request.ts). */
-export function roleEnv(role: string, workflow: RunRoleOptions['workflow']): Record<string, string> {
-  const env: Record<string, string> = { SUPERVISOR_ROLE: role };
-  if (workflow) {
-    env.SUPERVISOR_WORKFLOW_ID = workflow.id;
-    env.SUPERVISOR_TASK_ID = workflow.task;
-    env.SUPERVISOR_ROUND = String(workflow.round);
-  }
-  return env;
-}
