@@ -3,7 +3,8 @@
  * or canned replies per task, role and round), real temporary repositories, real git.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
@@ -125,5 +126,17 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(result.status, 'gaps');
     assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'skipped']);
     assert.equal(result.exit_code, 3);
+  });
+
+  it('exit 4 when every failed task failed because its CLI could not run (as run)', async () => {
+    // A PATH with git and nothing else: no claude to run.
+    const bin = await tempDir('sv-git-only-');
+    await symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
+    const { repo, before, options } = await setup({ PATH: bin });
+    const result = await runWorkflow({ ...options, cli: { byRole: {}, all: 'claude' }, workflow: workflow([task('a'), task('b')]), runDefaults: { ...options.runDefaults, retries: 0 } });
+    assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'error']);
+    assert.match(result.tasks[0]!.issues.join('\n'), /claude/);
+    assert.equal(result.exit_code, 4);
+    assertCheckoutUnchanged(repo, before);
   });
 });
