@@ -58,7 +58,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   for (const variable of resolved.unknownVariables) host.notice(`context: ignored unknown variable ${variable}`);
   const packers = opts.packers?.length ? opts.packers : strings(context.packers).length ? strings(context.packers) : [...DEFAULT_PACKERS];
   const gitChosen = packers.includes(GIT_DIFF_PACKER);
-  const git = resolveGit(context, resolved, gitChosen);
+  const git = { ...resolveGit(context, resolved, gitChosen), ...(opts.gitRange ? { range: opts.gitRange } : {}) };
   const request = (patterns: string[], skipFiles: Iterable<string>): PackRequest => ({
     repoRoot: guard.root,
     include: patterns,

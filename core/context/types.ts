@@ -33,6 +33,8 @@ export interface PackOptions {
    * Default: scan, and leave out what looks like a secret.
    */
   secretScan?: boolean;
+  /** Review this commit range instead of the staged change (the git parts; see GitWanted.range). */
+  gitRange?: { base: string; head: string };
   /** Environment packers see (PATH for git / repomix); default process.env. */
   env?: Record<string, string | undefined>;
 }

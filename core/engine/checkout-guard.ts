@@ -2,9 +2,9 @@
  * What a CLI did outside its worktree. The user's checkout (HEAD, its branch, the index,
  * `git status`, the state on disk of every changed or untracked file) and the repository's branch
  * list are recorded before the CLI starts and compared after: any difference is named.
- * Supervisor's own state (`.supervisor/runs`, `.supervisor/worktrees`, the `.gitignore` it
- * writes there) is left out, as are the `supervisor/<run-id>` branches that runs (this one or
- * others in parallel) create; the rest of `.supervisor/` (roles, plugins) is the user's and counts.
+ * Supervisor's own state (`.supervisor/runs`, `worktrees`, `workflows`, `cache`, the `.gitignore`
+ * it writes there) is left out, as are the `supervisor/<run-id>` branches that runs (this one or
+ * others in parallel) create and the `supervisor/wf/...` branches a workflow moves; the rest of `.supervisor/` (roles, plugins) is the user's and counts.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { isRunId } from './run-id.ts';
 const STAT_MAX_FILES = 20000;
 const SHOWN = 8;
 /** What runs write in the checkout themselves (see state-dir.ts). */
-const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/.gitignore'];
+const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/workflows', '.supervisor/cache', '.supervisor/.gitignore'];
 
 export interface CheckoutState {
   head: string;
@@ -65,7 +65,8 @@ function readBranches(refs: string): Map<string, string> {
     const [id, name] = line.split(' ');
     if (!id || !name) continue;
     const short = name.replace(/^refs\/heads\//, '');
-    if (short.startsWith('supervisor/') && isRunId(short.slice('supervisor/'.length))) continue;
+    // Runs in parallel make their branches; a workflow moves its integration and task branches.
+    if (short.startsWith('supervisor/') && (isRunId(short.slice('supervisor/'.length)) || short.startsWith('supervisor/wf/'))) continue;
     branches.set(short, id);
   }
   return branches;

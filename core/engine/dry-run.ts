@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRoleOptions } from './options.ts';
 import { cliPolicy } from '../sandbox/policy.ts';
-import { prepareRun, type PreparedRun } from './prepare.ts';
+import { prepareRun, type PackPlace, type PreparedRun } from './prepare.ts';
+import { resolveCommit, resolveReviewRange } from './start-point.ts';
 import { adapterContext, buildRequest, commandEnv, commandFor } from './request.ts';
 import { newRunId } from './run-id.ts';
 import { statePaths } from './state-dir.ts';
@@ -52,8 +53,20 @@ function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
+/**
+ * --base / --review / a caller's worktree, without making anything: the refs are checked, a
+ * reviewed range gives the git parts, files come from the caller's worktree or the checkout.
+ */
+async function dryRunPlace(options: RunRoleOptions): Promise<PackPlace | undefined> {
+  if (options.base !== undefined) await resolveCommit(options.repoRoot, options.base, '--base', options.env);
+  const review = options.review === undefined ? null : await resolveReviewRange(options.repoRoot, options.review, options.base, options.env);
+  if (!review && !options.workspace) return undefined;
+  if (review && !options.workspace) options.onNotice?.(`dry run: files are read from your checkout; the run reads them at ${review.head.slice(0, 7)}`);
+  return { contextRoot: options.workspace?.path ?? options.repoRoot, ...(review ? { gitRange: review } : {}) };
+}
+
 export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult> {
-  const prepared = await prepareRun(options);
+  const prepared = await prepareRun(options, await dryRunPlace(options));
   const { role, built, peers } = prepared;
   const notice = (message: string) => {
     prepared.notices.push(message);

@@ -24,6 +24,8 @@ export interface RunRoleOptions {
   sandbox?: string | Record<string, unknown>;
   /** --allow-host: "host:port" entries the sandboxed CLI may reach, besides the role's and the adapter's. */
   allowHosts?: string[];
+  /** Model name handed to the adapter as the role's `x-model` is (overrides it). */
+  model?: string;
   /** Seconds; overrides the role's config.timeout. */
   timeoutSec?: number;
   /** Retries after the first attempt; overrides config.max_retries. */
@@ -56,6 +58,22 @@ export interface RunRoleOptions {
   onEvent?: (event: RunEvent) => void;
   /** One-line notices for the user. */
   onNotice?: (message: string) => void;
+  /** Start the worktree from this commit or branch instead of HEAD (`--base`). */
+  base?: string;
+  /**
+   * What a reviewer reviews (`--review`): `<base>..<head>`, or a branch meaning its commits since
+   * the merge base with `base` (else HEAD). The git parts come from that range and the
+   * worktree is checked out at its head.
+   */
+  review?: string;
+  /** The workflow this run belongs to: the CLI and gates see SUPERVISOR_WORKFLOW_ID, _TASK_ID, _ROUND. */
+  workflow?: { id: string; task: string; round: number };
+  /**
+   * Run in an existing worktree the caller owns, on the branch it has checked out: the run
+   * packs from it, commits onto that branch (unless `commit` is false: the caller discards
+   * the changes) and never removes it. A workflow task's rounds share one worktree this way.
+   */
+  workspace?: { path: string; branch: string; commit?: boolean };
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;
 }

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { roleLoadOptions } from '../roles/load-options.ts';
-import { answerFormat } from '../output/answer-format.ts';
+import { answerFormat, exampleAnswer } from '../output/answer-format.ts';
 import { wantsLegacyGrammar } from '../output/legacy.ts';
 import type { ParseOutputOptions } from '../output/parse-output.ts';
 import { resolveVerdict, type Verdict } from '../output/verdict.ts';
@@ -48,6 +48,8 @@ export interface PreparedRun {
   formatText: string;
   /** The answer's field that holds the verdict, and its words (schema `x-verdict` or config.verdict_field). */
   verdict: Verdict;
+  /** The parser's example answer for the role, for offline adapters (CommandRequest.exampleAnswer). */
+  exampleAnswer?: string;
   /** Notices gathered before the run log existed. */
   notices: string[];
   /** Where the CLI and the gates run (the `none` sandbox by default). */
@@ -81,7 +83,13 @@ export function roleEditsFiles(role: Role): boolean {
   return role.config.allow_edits === true;
 }
 
-export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> {
+/** Where the prompt is packed from when not the repository root (see run-place.ts). */
+export interface PackPlace {
+  contextRoot: string;
+  gitRange?: { base: string; head: string };
+}
+
+export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Promise<PreparedRun> {
   const peers = await resolvePeers(options.peers);
   const { registry } = options;
   const notices: string[] = [];
@@ -92,6 +100,7 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
   refuseUntrustedGates(role, options);
   if (options.cli) role = { ...role, cli: options.cli };
+  if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   // A sandbox that cannot run here is a configuration error, before anything starts.
@@ -101,7 +110,8 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
     task: options.task,
     targets: options.targets ?? [],
     extraContext: options.extraContext ?? {},
-    repoRoot: options.repoRoot,
+    repoRoot: place?.contextRoot ?? options.repoRoot,
+    ...(place?.gitRange ? { gitRange: place.gitRange } : {}),
     ...(options.trustedRepo ? { trustedRepo: true } : {}),
     registry,
     instructionsAsArguments: adapter.instructions === 'argument',
@@ -120,7 +130,11 @@ export async function prepareRun(options: RunRoleOptions): Promise<PreparedRun> 
   // A template's prompt already shows the schema's fields and an example; a plain prompt does not.
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
   const verdict = resolveVerdict(built.outputSchema, role);
-  return { role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices, sandbox };
+  const example = exampleAnswer(reading);
+  return {
+    role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices, sandbox,
+    ...(example === undefined ? {} : { exampleAnswer: example }),
+  };
 }
 
 /**

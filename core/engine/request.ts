@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { withoutExtensions } from '../output/verdict.ts';
 import type { AdapterContext, CommandRequest, CommandSpec } from '../plugin/contracts.ts';
 import { callHook } from '../plugins/call-hook.ts';
+import type { RunRoleOptions } from './options.ts';
 import { roleEditsFiles, type PreparedRun } from './prepare.ts';
 
 export interface RequestInput {
@@ -45,6 +46,7 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
       extensions: role.extensions,
       extensionFiles: Object.fromEntries(Object.keys(role.extensions).flatMap((key) => (role.sources[key] ? [[key, role.sources[key]]] : []))),
     },
+    ...(prepared.exampleAnswer === undefined ? {} : { exampleAnswer: prepared.exampleAnswer }),
   };
 }
 
@@ -75,4 +77,15 @@ export function cliEnv(
   run: { runId: string; attempt: number },
 ): Record<string, string | undefined> {
   return { ...base, ...commandEnv(prepared, spec), ...runEnv(run.runId, run.attempt) };
+}
+
+/** What the CLI and gates learn about the run's role and workflow, beside SUPERVISOR_RUN_ID. */
+export function roleEnv(role: string, workflow: RunRoleOptions['workflow']): Record<string, string> {
+  const env: Record<string, string> = { SUPERVISOR_ROLE: role };
+  if (workflow) {
+    env.SUPERVISOR_WORKFLOW_ID = workflow.id;
+    env.SUPERVISOR_TASK_ID = workflow.task;
+    env.SUPERVISOR_ROUND = String(workflow.round);
+  }
+  return env;
 }

@@ -7,7 +7,7 @@
  * escaped its worktree fails the run as `escaped_worktree`), processes the run left behind
  * are ended, and a stop signal (Ctrl-C, SIGHUP, SIGTERM) stops packing and committing too.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin/contracts.ts';
 import { describeStop, stopExitCode } from '../process/stop-signals.ts';
@@ -18,7 +18,11 @@ import { boundGit, linkProblem } from './bound-git.ts';
 import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
+import { resolvePeers } from './peers.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
+import { nothingToReviewNotice } from './review-notice.ts';
+import { needsEarlyPlace, settlePlace, type RunPlace } from './run-place.ts';
+import { roleEnv } from './request.ts';
 import { changeNotices } from './change-notices.ts';
 import { snakeKeys } from '../text/snake-keys.ts';
 import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
@@ -36,12 +40,21 @@ export type { RunResult } from './result.ts';
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
-  const [prepared, repo] = await untilStopped(Promise.all([prepareRun(options), inspectRepo(options.repoRoot, { env: options.env })]), options.signal);
+  const repo = await untilStopped(inspectRepo(options.repoRoot, { env: options.env }), options.signal);
   // No checkout to isolate, and in place the CLI would write into git's own files.
   if (repo.bare) throw errors.bareRepository(options.repoRoot);
+  const early = needsEarlyPlace(options) ? await openEarly(options) : null;
+  let prepared: PreparedRun;
+  try {
+    const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
+    prepared = await untilStopped(prepareRun(options, place), options.signal);
+  } catch (error) {
+    if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+    throw error;
+  }
   const { peers, role } = prepared;
-  const startedAt = peers.now();
-  const runId = newRunId(role.name, startedAt, peers.randomHex);
+  const startedAt = early?.startedAt ?? peers.now();
+  const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
   const notices: string[] = [...prepared.notices];
@@ -51,18 +64,21 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     options.onNotice?.(message);
   };
   logStart(log, prepared, options, runId);
+  const nothing = nothingToReviewNotice(role, prepared.built, early?.place.review ?? null);
+  if (nothing) notice(nothing);
   for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
   // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
   // read while the worktree is made: `git worktree add` changes nothing there.
-  const inWorktree = !repo.bare && inPlaceReason(options.worktree !== false, repo) === null;
+  const inWorktree = early !== null || inPlaceReason(options.worktree !== false, repo) === null;
   const [workspace, checkout] = await Promise.all([
-    openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
+    early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
     inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
   ]);
+  const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
   let loop: LoopOutcome;
   try {
-    loop = await attemptLoop({ prepared, log, workspace, runId, env: options.env, signal: options.signal, notice });
+    loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });
   } catch (error) {
     // A plugin bug mid-run: what the earlier attempts did is committed (or the worktree kept)
     // like at the end of any run, then the error goes on.
@@ -271,11 +287,15 @@ async function finishWorkspace(
   input: FinishInput,
 ): Promise<{ changes: WorkspaceChanges | null; kept: boolean; failure: Failure | null }> {
   if (workspace.mode !== 'worktree') return { changes: null, kept: false, failure: null };
-  let kept = options.keepWorktree === true;
+  // A caller's worktree (a workflow task's) is the caller's: it always stays.
+  const callers = workspace.branch !== undefined;
+  let kept = options.keepWorktree === true || callers;
   let changes: WorkspaceChanges | null = null;
   let failure: Failure | null = null;
+  // Left uncommitted on request (a reviewer's edits in a caller's worktree): the caller discards them.
+  const commit = options.workspace?.commit !== false;
   // Ctrl-C means "stop now": the partial work is dropped unless the user asked to keep it.
-  if (!input.interrupted) {
+  if (!input.interrupted && commit) {
     const title = options.task.split('\n')[0]!.trim().slice(0, 60);
     const message = `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`;
     try {
@@ -297,7 +317,9 @@ async function finishWorkspace(
     kept = true;
     failure ??= { class: 'workspace_broken', detail: errors.workspaceBroken(workspace.path, broken).message };
   }
-  if (kept) {
+  if (callers && failure?.class !== 'workspace_broken') {
+    // The caller's worktree: it stays, and saying so on every run would be noise.
+  } else if (kept) {
     input.notice(
       failure?.class === 'workspace_broken'
         ? `the folder ${workspace.path} is kept for inspection; nothing was committed and your checkout was not touched (remove it with: rm -rf ${workspace.path} && git worktree prune)`
@@ -325,4 +347,30 @@ function saveFailure(error: unknown, signal: AbortSignal | undefined): Failure {
 async function keptBranch(workspace: Workspace, runId: string, options: RunRoleOptions): Promise<string> {
   const branch = await attachWorkspaceBranch(workspace, runId, options.env).catch(() => null);
   return branch ? ` on branch ${branch}` : '';
+}
+
+/**
+ * --base, --review or a caller's worktree: the place is settled before packing, under a run id
+ * made from the role as named (the loaded role's name is not known yet).
+ */
+async function openEarly(options: RunRoleOptions): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+  const peers = await resolvePeers(options.peers);
+  const startedAt = peers.now();
+  const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
+  const paths = ensureStateDir(options.repoRoot);
+  return { place: await settlePlace(options, runId, paths.worktrees), runId, startedAt };
+}
+
+function logEarlyWorkspace(place: RunPlace, log: RunLog): Workspace {
+  const { workspace, review } = place;
+  log.event('workspace_ready', {
+    mode: workspace.mode,
+    path: workspace.path,
+    base: workspace.base,
+    reason: null,
+    ...(workspace.git ? { git_dir: workspace.git.gitDir, common_dir: workspace.git.commonDir } : {}),
+    ...(workspace.branch ? { caller_branch: workspace.branch } : {}),
+    ...(review ? { review: { base: review.base, head: review.head, spec: review.spec } } : {}),
+  });
+  return workspace;
 }

@@ -24,7 +24,7 @@ export interface Workspace {
   reason: string | null;
   /** Where the worktree's git dir is (found when it was made); git for it is bound to this. */
   git?: BoundWorktree;
-  /** The branch the worktree must stay on and commit to (a caller's); undefined: detached, committed on `supervisor/<run-id>`. */
+  /** The branch the worktree must stay on and commit to (a caller's, `RunRoleOptions.workspace`); the worktree is the caller's and is never removed. Undefined: detached, committed on `supervisor/<run-id>`. */
   branch?: string;
 }
 
@@ -103,6 +103,8 @@ export interface OpenWorkspaceOptions {
   repo: RepoState;
   /** The environment git runs with (the run's). */
   env?: GitEnv;
+  /** The commit the worktree starts from (--base, the reviewed head); default HEAD. */
+  start?: string;
 }
 
 export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Workspace> {
@@ -111,10 +113,11 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const reason = inPlaceReason(options.useWorktree, repo);
   if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
   const path = join(options.worktreesDir, options.runId);
-  const workspace: Workspace = { mode: 'worktree', path, base: repo.head, reason: null };
+  const start = options.start ?? repo.head;
+  const workspace: Workspace = { mode: 'worktree', path, base: start, reason: null };
   const existed = existsSync(path);
   try {
-    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, repo.head], env);
+    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, start], env);
     workspace.git = await locateWorktree(repoRoot, path, env);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
@@ -237,7 +240,7 @@ export async function attachWorkspaceBranch(workspace: Workspace, runId: string,
 
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
-  if (workspace.mode !== 'worktree') return;
+  if (workspace.mode !== 'worktree' || workspace.branch) return;
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });

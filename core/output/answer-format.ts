@@ -23,6 +23,17 @@ function fallbackFormat(parser: string, opts: AnswerFormatOptions): string {
   return [...lines, '', `The result must validate against this JSON Schema ("${opts.schema.name}"):`, '', '```json', JSON.stringify(opts.schema.schema, null, 2), '```'].join('\n');
 }
 
+/** The parser's example answer for the role (undefined when it has none or its hook fails: an example is a convenience). */
+export function exampleAnswer(opts: AnswerFormatOptions): string | undefined {
+  const parser = opts.registry.get('parser', opts.parser ?? DEFAULT_PARSER);
+  try {
+    const text = parser.exampleAnswer?.(parserContext(opts));
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The role's parser's answer format. Throws PLUGIN_NOT_FOUND for an unknown parser, PLUGIN_HOOK when its hook fails. */
 export function answerFormat(opts: AnswerFormatOptions): string {
   const name = opts.parser ?? DEFAULT_PARSER;

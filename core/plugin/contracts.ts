@@ -83,6 +83,11 @@ export interface CommandRequest {
    * that gave it: a path in an `x-` field is relative to that file, as every path in a role is.
    */
   role: { name: string; baseRole: string | null; extensions: Record<string, unknown>; extensionFiles?: Record<string, string> };
+  /**
+   * A complete, valid answer for this role in its parser's format (the parser's `exampleAnswer`),
+   * when the parser gives one: what an offline adapter (replay) answers with by default.
+   */
+  exampleAnswer?: string;
 }
 
 /** The exact process to start. The core spawns it with an argument array, never a shell. */
@@ -198,6 +203,11 @@ export interface GitWanted {
   unstaged: boolean;
   /** The full content of the staged files, part `changed_files`. */
   changedFiles: boolean;
+  /**
+   * A commit range to review instead of the staged change (`run --review`, workflow reviewers):
+   * `staged` and `changedFiles` then mean the diff `base..head` and its files.
+   */
+  range?: { base: string; head: string };
 }
 
 export interface PackRequest {
@@ -367,6 +377,12 @@ export interface ParserHooks {
    * the answer is read by this parser in the format its instructions define.
    */
   formatInstructions?(ctx: ParserContext): string;
+  /**
+   * Optional: one complete answer this parser accepts for the role in `ctx.role` (a calm
+   * "done, nothing found" answer). The replay adapter answers with it offline; without it,
+   * replay builds a fenced JSON example from the output schema.
+   */
+  exampleAnswer?(ctx: ParserContext): string;
   /**
    * Optional: the name of the built-in output schema answers for this parser are validated
    * against when `supervisor parse --parser <name>` names no role and no --schema. Default: generic.

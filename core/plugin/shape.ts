@@ -40,6 +40,7 @@ const parserShape = v.looseObject({
   ...identity,
   parse: fn,
   formatInstructions: v.optional(fn),
+  exampleAnswer: v.optional(fn),
   defaultSchema: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, 'the name of a built-in output schema'))),
 });
 

@@ -35,6 +35,8 @@ export interface BuildPromptOptions {
   /** false: no secret scan of what is packed (--no-secret-scan). */
   secretScan?: boolean;
   notice?: (m: string) => void;
+  /** Review this commit range instead of the staged change. */
+  gitRange?: { base: string; head: string };
 }
 
 export interface PromptStats {
@@ -165,6 +167,7 @@ export async function buildPrompt(opts: BuildPromptOptions, deps?: Partial<Packi
     tokenizer,
     ...(opts.secretScan === false ? { secretScan: false } : {}),
     ...(opts.notice ? { notice: opts.notice } : {}),
+    ...(opts.gitRange ? { gitRange: opts.gitRange } : {}),
   };
   const chosen = chooseTemplate(role);
   const flow = chosen === null ? await legacyFlow(opts, pack, packing, instructions) : await templateFlow(chosen, opts, pack, packing, instructions, outputSchema);

@@ -2,15 +2,22 @@
  * Replay: the offline adapter. Answers from canned model replies, no CLI, network or API key.
  *
  * Where replies come from (first that is set wins):
- *   1. env `SUPERVISOR_REPLAY`   a file, or a folder of files (one per attempt)
+ *   1. env `SUPERVISOR_REPLAY`   a file, or a folder (per attempt, or per task, role and round)
  *   2. role field `x-replay`     the same
- *   3. nothing set               an example answer built from the role's output schema
+ *   3. nothing set               the parser's example answer for the role, else one built from the output schema
  * A relative path in `x-replay` is relative to the role file that gives it, as every path in a
  * role is; one in SUPERVISOR_REPLAY is tried against the folder supervisor runs in, then the
  * run's working folder.
- * In a folder, files (not starting with ".") sorted by name answer attempts 1, 2, 3...; the last
- * one repeats. The reply is printed by a real process (`supervisor __emit`) inside a Claude-like
- * JSON envelope with estimated token counts and cost 0, so the whole pipeline runs as for a CLI.
+ * A folder of numbered files (1.md, 2.md, ...; not starting with ".") answers attempts 1, 2,
+ * 3...; the last one repeats. Any other folder is laid out by task, role and round (a
+ * workflow's replies), answering from SUPERVISOR_TASK_ID, SUPERVISOR_ROLE and
+ * SUPERVISOR_ROUND (the engine sets them), first that exists:
+ *   <dir>/<task-id>/<role>-<round>.md   <dir>/<task-id>/<role>.md   <dir>/<role>-<round>.md   <dir>/<role>.md
+ * and else the default example. Any of these may itself be a folder of per-attempt files.
+ * The default comes from the role's parser (`exampleAnswer`: e.g. v2 headers for the v2 roles),
+ * else it is a fenced JSON example built from the output schema. The reply is printed by a
+ * real process (`supervisor __emit`) inside a Claude-like JSON envelope with estimated token
+ * counts and cost 0, so the whole pipeline runs as for a CLI.
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -83,10 +90,46 @@ async function pickFile(path: string, attempt: number): Promise<string> {
   return join(path, chosen);
 }
 
+/** The default answer: the parser's own example for the role, else one built from the schema. */
+function defaultReply(request: CommandRequest): string {
+  return request.exampleAnswer ?? exampleReply(request);
+}
+
+const REPLY_EXTENSIONS = ['.md', '.txt', ''];
+
+/** In a workflow-layout folder, the reply for this task, role and round (see the file comment); undefined: not that layout; null: the layout, no reply for this run. */
+async function pickByRole(dir: string, request: CommandRequest, ctx: AdapterContext): Promise<string | null | undefined> {
+  const role = ctx.env.SUPERVISOR_ROLE ?? request.role.name;
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+  const numbered = entries.every((e) => e.isFile() && /^\d+$/.test(e.name.replace(/\.[^.]*$/, '')));
+  if (numbered) return undefined;
+  const task = ctx.env.SUPERVISOR_TASK_ID;
+  const round = ctx.env.SUPERVISOR_ROUND;
+  const stems = [
+    ...(task ? [join(task, `${role}-${round ?? 1}`), join(task, role)] : []),
+    `${role}-${round ?? 1}`,
+    role,
+  ];
+  for (const stem of stems) {
+    for (const ext of REPLY_EXTENSIONS) {
+      const candidate = join(dir, stem + ext);
+      if (await exists(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
 async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
   const setting = envOrRoleSetting(request, ctx, REPLAY_ENV, REPLAY_EXTENSION);
-  if (!setting) return { reply: exampleReply(request), source: null };
-  const file = await pickFile(await resolveSource(setting, request), request.attempt);
+  if (!setting) return { reply: defaultReply(request), source: null };
+  const source = await resolveSource(setting, request);
+  let chosen: string | null = source;
+  if ((await stat(source)).isDirectory()) {
+    const byRole = await pickByRole(source, request, ctx);
+    if (byRole !== undefined) chosen = byRole;
+  }
+  if (chosen === null) return { reply: defaultReply(request), source: null };
+  const file = await pickFile(chosen, request.attempt);
   return { reply: await readFile(file, 'utf8'), source: file };
 }
 
@@ -112,7 +155,7 @@ export function replayEnvelope(reply: string, prompt: string, source: string | n
 
 async function replayCommand(request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
   const { reply, source } = await loadReply(request, ctx);
-  ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : 'replay: no canned replies configured, answering with an example built from the output schema');
+  ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : `replay: no canned reply for this run, answering with ${request.exampleAnswer === undefined ? 'an example built from the output schema' : "the parser's example answer"}`);
   const file = join(request.scratchDir, `replay-envelope-${request.attempt}.json`);
   await writeFile(file, `${JSON.stringify(replayEnvelope(reply, request.prompt, source))}\n`);
   return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file] };

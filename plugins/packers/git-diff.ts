@@ -101,9 +101,10 @@ export default definePlugin({
     const want = request.git ?? STAGED_ONLY;
     const notices: string[] = [];
     const diffs: string[] = [];
-    // What "the change" is: the staged one. (A reviewed commit range would go here: every diff
-    // and name list below takes it, so the same exclusions and secret scan apply to it.)
-    const change = ['--cached'];
+    // What "the change" is: a reviewed commit range, else the staged change. Every diff and name
+    // list below takes it, so the same exclusions and secret scan apply to it.
+    const change = want.range ? [want.range.base, want.range.head] : ['--cached'];
+    const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
     let changed: string[] | undefined;
     if (want.staged || want.changedFiles) {
       // --no-renames: both names of a renamed file, so either can be judged.
@@ -115,7 +116,7 @@ export default definePlugin({
     const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
     const excluded = await createExclusion(request, ctx, allNames);
     for (const [on, title, extra] of [
-      [want.staged, 'Git Diff (Staged)', change],
+      [want.staged, stagedTitle, change],
       [want.unstaged, 'Git Diff (Unstaged)', []],
     ] as const) {
       if (!on) continue;

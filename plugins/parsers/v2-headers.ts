@@ -8,7 +8,7 @@
 import { definePlugin, errors, isSupervisorError, type ParserContext } from '../../core/plugin/index.ts';
 import { legacyGitRange, legacyIssues, legacyVerdict } from './lib/legacy-grammar.ts';
 import { acceptanceViolations, expectedV2Role, V2_ROLES, type Violation } from './lib/v2-contract.ts';
-import { v2FormatInstructions } from './lib/v2-format.ts';
+import { v2ExampleAnswer, v2FormatInstructions } from './lib/v2-format.ts';
 import { looksLikeV2, readV2Result } from './lib/v2-headers-grammar.ts';
 
 function format(violations: Violation[]): string {
@@ -91,5 +91,6 @@ export default definePlugin({
     );
   },
   formatInstructions: (ctx) => v2FormatInstructions(expectedV2Role(ctx.role)),
+  exampleAnswer: (ctx) => v2ExampleAnswer(expectedV2Role(ctx.role)),
   defaultSchema: 'v2-result',
 });

@@ -42,6 +42,8 @@ export default defineCommand({
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('sandbox', { type: 'string', describe: "Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's (default: the role's, else none)" })
       .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port the sandboxed CLI may reach, besides its model API (repeatable; a loopback port is forwarded)' })
+      .option('base', { type: 'string', describe: 'Start the worktree from this commit or branch instead of HEAD' })
+      .option('review', { type: 'string', describe: 'Review <base>..<head>, or a branch (its commits since the merge base with --base/HEAD): the git parts come from it, the worktree is at its head' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
@@ -71,6 +73,8 @@ export default defineCommand({
       maxCostUsd: await roleSettingArg(args, 'max-cost-usd', 'max_cost_usd'),
       // yargs has checked it against its choices.
       ...(args.tokenizer === undefined ? {} : { tokenizer: args.tokenizer as TokenizerName }),
+      ...(typeof args.base === 'string' ? { base: args.base } : {}),
+      ...(typeof args.review === 'string' ? { review: args.review } : {}),
       graceMs: envMs(ctx, 'SUPERVISOR_KILL_GRACE_MS'),
       backoffMs: envMs(ctx, 'SUPERVISOR_RETRY_BACKOFF_MS'),
       onNotice: (message: string) => ctx.warn(`notice: ${message}`),

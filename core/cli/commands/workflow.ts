@@ -4,10 +4,14 @@
  */
 import { defineCommand } from '../command.ts';
 import check from './workflow/check.ts';
+import list from './workflow/list.ts';
+import resume from './workflow/resume.ts';
+import run from './workflow/run.ts';
+import status from './workflow/status.ts';
 import plan from './workflow/plan.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan],
+  subcommands: [check, plan, run, resume, status, list],
 });

@@ -7,6 +7,17 @@ const EXAMPLES: Record<V2Role, string> = {
   'code-quality-reviewer': 'role: code-quality-reviewer\ntask_id: 7f3c2a9e\nstatus: pass\nconfidence: high\n\nCode quality review passed. Strengths: small functions, clear names. No detector findings.',
 };
 
+/** One answer the v2 contract accepts for the role: done, nothing found (replay's offline default). */
+export function v2ExampleAnswer(role: V2Role | undefined): string {
+  const who = role ?? 'worker';
+  const headers = [`role: ${who}`, 'task_id: none', 'status: pass'];
+  // A worker's pass needs a range; an offline answer made no commit, so it names none.
+  if (who === 'worker') headers.push('git_range: HEAD..HEAD', 'files_changed: ');
+  else headers.push('confidence: high');
+  const body = who === 'worker' ? 'Offline example answer: nothing was changed.' : 'Offline example answer: no issues found.';
+  return `${headers.join('\n')}\n\n${body}\n`;
+}
+
 export function v2FormatInstructions(role: V2Role | undefined): string {
   const rows = ACCEPTANCE_MATRIX.filter((row) => role === undefined || row.role === role).map(
     (row) => `- ${row.role} with status ${row.statuses.join(' or ')}: ${row.required.join(', ')}`,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,7 @@ describe('replay adapter', () => {
     assert.equal(extraction.metrics.costUsd, 0);
     assert.equal(extraction.metrics.inputTokens, Math.ceil(req.prompt.length / 4));
     assert.ok((extraction.metrics.durationMs ?? 0) > 0, 'measured duration');
-    assert.match(notices[0] ?? '', /no canned replies/);
+    assert.match(notices[0] ?? '', /no canned reply for this run/);
   });
 
   it('gets the role\'s output schema from the engine and answers a whole run with an example of it', async () => {
@@ -131,5 +131,40 @@ describe('replay adapter', () => {
   it('reads its own envelope like a claude result (an empty reply is empty_output)', async () => {
     const got = await replay.extract(processResult({ stdout: JSON.stringify(replayEnvelope('', 'p', null)) }), request(), context());
     assert.equal(got.failure?.class, 'empty_output');
+  });
+
+  it('answers a whole run of every built-in role offline, the v2 roles included (the parser supplies the example)', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const roles = (await readdir(fileURLToPath(new URL('../../../roles', import.meta.url)))).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5));
+    assert.ok(roles.includes('worker') && roles.includes('spec-reviewer') && roles.includes('code-quality-reviewer'), roles.join(', '));
+    for (const role of roles) {
+      const run = await runCli(['run', role, '--cli', 'replay', '--task', 'Validate the arguments of add()', '--target', 'math.js', '--json'], { cwd: repo });
+      const result = JSON.parse(run.stdout) as { status: string; failure: unknown; output: unknown };
+      // A valid answer every time; oneshot's llm-chat answer has `action`, not `status`, so its
+      // run status is the status table's business, not replay's.
+      assert.equal(result.failure, null, `${role}: ${JSON.stringify(result.failure)} ${run.stderr}`);
+      assert.ok(result.output, role);
+      if (role !== 'oneshot') assert.equal(result.status, 'pass', role);
+    }
+  });
+
+  it('a workflow replay folder answers per task, role and round: <task>/<role>-<round>, <task>/<role>, <role>-<round>, <role>, then the default', async () => {
+    const dir = await tempDir('sv-replies-');
+    await mkdir(join(dir, 't1'));
+    await writeFile(join(dir, 't1', 'worker-2.md'), 't1 worker round 2');
+    await writeFile(join(dir, 't1', 'worker.md'), 't1 worker');
+    await writeFile(join(dir, 'worker-3.md'), 'any worker round 3');
+    await writeFile(join(dir, 'spec-reviewer.md'), 'any spec reviewer');
+    const reply = async (task: string, role: string, round: number, exampleAnswer?: string) => {
+      const req = await scratchRequest({ role: { name: role, baseRole: null, extensions: {} }, ...(exampleAnswer ? { exampleAnswer } : {}) });
+      const env = { SUPERVISOR_REPLAY: dir, SUPERVISOR_TASK_ID: task, SUPERVISOR_ROLE: role, SUPERVISOR_ROUND: String(round) };
+      const spec = await replay.command(req, context(env));
+      return JSON.parse(await readFile(spec.args.at(-1) ?? '', 'utf8')).result as string;
+    };
+    assert.equal(await reply('t1', 'worker', 2), 't1 worker round 2');
+    assert.equal(await reply('t1', 'worker', 1), 't1 worker');
+    assert.equal(await reply('t2', 'worker', 3), 'any worker round 3');
+    assert.equal(await reply('t2', 'spec-reviewer', 1), 'any spec reviewer');
+    assert.equal(await reply('t2', 'code-quality-reviewer', 1, 'role: code-quality-reviewer\n'), 'role: code-quality-reviewer\n');
   });
 });

@@ -1,0 +1,14 @@
+/** `supervisor workflow list`: every workflow recorded in this repository, newest first. */
+import { defineCommand } from '../../command.ts';
+
+export default defineCommand({
+  command: 'list',
+  describe: 'Workflows recorded in this repository, newest first, with their status',
+  async run(_args, ctx) {
+    const { listWorkflows } = await import('../../../workflow/engine/status.ts');
+    const { renderWorkflowList } = await import('../../../workflow/engine/render.ts');
+    const items = listWorkflows(ctx.repoRoot);
+    ctx.out(ctx.options.json ? JSON.stringify(items, null, 2) : renderWorkflowList(items));
+    return 0;
+  },
+});

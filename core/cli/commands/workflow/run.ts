@@ -1,0 +1,26 @@
+/** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
+import { defineCommand } from '../../command.ts';
+import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
+
+export default defineCommand({
+  command: 'run <file>',
+  describe: 'Run a plan: each task implemented in its own worktree, reviewed in a loop, merged into supervisor/wf/<id>; your checkout is never touched',
+  builder: (y) =>
+    driveOptions(y.positional('file', { type: 'string', describe: 'The plan file' }).option('reader', READER_OPTION))
+      .option('base', { type: 'string', describe: "Commit or branch the integration branch starts from (default: the plan's base, else HEAD)" })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Show the tasks, their order and CLIs; start nothing, create nothing' }),
+  async run(args, ctx) {
+    const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
+    const options = await engineOptions(args, ctx);
+    if (typeof args.base === 'string') options.base = args.base;
+    if (args['dry-run'] === true) {
+      const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
+      const plan = dryRunWorkflow({ ...options, workflow });
+      ctx.out(ctx.options.json ? JSON.stringify(plan, null, 2) : renderDryRun(plan));
+      return 0;
+    }
+    const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
+    return driveWorkflow(ctx, workflow.tasks.map((t) => t.id), (extra) => runWorkflow({ ...options, ...extra, workflow }));
+  },
+});

@@ -1,0 +1,88 @@
+/**
+ * What `workflow run` and `workflow resume` share: their options, turning them into engine
+ * options, Ctrl-C (ends every run's process tree, records `interrupted`, exit 130), progress
+ * on stderr, and printing the result on stdout.
+ */
+import type { Argv } from 'yargs';
+import { errors } from '../errors.ts';
+import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.ts';
+import type { WorkflowResult } from '../workflow/engine/result.ts';
+import type { Args } from './command.ts';
+import type { CliContext } from './context.ts';
+import { positive } from './numbers.ts';
+
+export function driveOptions(y: Argv): Argv {
+  return y
+    .option('jobs', { type: 'string', describe: 'Tasks at once (default: the plan\'s, else 2)' })
+    .option('cli', { type: 'string', array: true, default: [] as string[], describe: 'Adapter for every role (NAME), or for one role (ROLE=NAME); repeatable' })
+    .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
+    .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
+    .option('sandbox', { type: 'string', describe: 'Sandbox for every run (passed to run)' });
+}
+
+function cliChoice(values: string[]): CliChoice | undefined {
+  if (!values.length) return undefined;
+  const choice: CliChoice = { byRole: {} };
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq < 0) {
+      if (!value.trim()) throw errors.usage('--cli needs an adapter name, or ROLE=NAME');
+      choice.all = value.trim();
+    } else {
+      const role = value.slice(0, eq).trim();
+      const name = value.slice(eq + 1).trim();
+      if (!role || !name) throw errors.usage(`--cli ${value}: give ROLE=NAME, e.g. --cli spec-reviewer=codex`);
+      choice.byRole[role] = name;
+    }
+  }
+  return choice;
+}
+
+/** Checks adapter names early: a typo is a usage error before anything runs. */
+export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<WorkflowRunOptions, 'workflow'>> {
+  const registry = await ctx.registry();
+  const cli = cliChoice((args.cli as string[]).map(String));
+  for (const name of [cli?.all, ...Object.values(cli?.byRole ?? {})]) if (name) registry.get('adapter', name);
+  const graceMs = Number(ctx.deps.env.SUPERVISOR_KILL_GRACE_MS);
+  const backoffMs = Number(ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS);
+  const { cliForModel } = await import('../workflow/model-cli.ts');
+  return {
+    repoRoot: ctx.repoRoot,
+    homeDir: ctx.deps.homeDir,
+    env: ctx.deps.env,
+    registry,
+    jobs: positive(args, 'jobs', { integer: true, max: 64 }),
+    maxRounds: positive(args, 'max-rounds', { integer: true, max: 50 }),
+    maxCostUsd: positive(args, 'max-cost-usd'),
+    ...(cli ? { cli } : {}),
+    ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
+    cliForModel,
+    runDefaults: {
+      ...(Number.isFinite(graceMs) && ctx.deps.env.SUPERVISOR_KILL_GRACE_MS ? { graceMs } : {}),
+      ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
+    },
+  };
+}
+
+/** Runs the engine with Ctrl-C and progress wired, prints the result, returns the exit code. */
+export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (extra: Pick<WorkflowRunOptions, 'signal' | 'onProgress' | 'onNotice'>) => Promise<WorkflowResult>): Promise<number> {
+  const { createProgressView } = await import('../workflow/engine/progress.ts');
+  const view = createProgressView((text) => void ctx.deps.stderr.write(text), ctx.deps.stderr.isTTY === true, taskIds);
+  const controller = new AbortController();
+  // The handler may be told which signal stopped us (SIGINT, SIGHUP, SIGTERM): the reason sets the exit code.
+  const onStop = (signal?: unknown) => {
+    if (!controller.signal.aborted) ctx.warn(`interrupt${typeof signal === 'string' ? ` (${signal})` : ''}: ending every run and recording the workflow as interrupted (resumable)`);
+    controller.abort(typeof signal === 'string' ? signal : 'SIGINT');
+  };
+  const stopListening = ctx.deps.onInterrupt(onStop);
+  let result: WorkflowResult;
+  try {
+    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => view.note(`notice: ${message}`) });
+  } finally {
+    view.stop();
+    stopListening();
+  }
+  const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
+  ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));
+  return result.exit_code;
+}

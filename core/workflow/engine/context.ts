@@ -1,0 +1,131 @@
+/**
+ * What every part of a running workflow shares: the options, the store, the task records,
+ * the money spent, and why the workflow is halting (cost ceiling, Ctrl-C). Task state changes
+ * go through `setState`, so each one is an event on disk and a progress line.
+ */
+import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
+import type { Registry } from '../../registry.ts';
+import type { Workflow, WorkflowTask } from '../model.ts';
+import type { GitOps } from './git-ops.ts';
+import type { WorkflowPaths } from './names.ts';
+import { emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord } from './result.ts';
+import type { TaskState, WorkflowStore } from './store.ts';
+
+/** Which CLI runs what: `--cli NAME` for every role, `--cli ROLE=NAME` for one. */
+export interface CliChoice {
+  all?: string;
+  byRole: Record<string, string>;
+}
+
+export interface ProgressEvent {
+  task: string;
+  state: TaskState;
+  round: number;
+  /** The role running now (running state). */
+  role?: string;
+  cli?: string;
+  cost_usd: number;
+  reason?: string;
+}
+
+export interface WorkflowRunOptions {
+  workflow: Workflow;
+  repoRoot: string;
+  homeDir: string;
+  env: Record<string, string | undefined>;
+  registry: Registry;
+  /** Tasks at once (default: the plan's, else 2). */
+  jobs?: number;
+  /** Commit or branch the integration branch starts from (default: the plan's base, else HEAD). */
+  base?: string;
+  cli?: CliChoice;
+  /** Overrides every task's max_rounds. */
+  maxRounds?: number;
+  maxCostUsd?: number;
+  signal?: AbortSignal;
+  /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
+  cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
+  /** Passed to every run as `sandbox`, when the single-step engine knows that option. */
+  sandbox?: string;
+  onProgress?: (event: ProgressEvent) => void;
+  onNotice?: (message: string) => void;
+  /** The single-step engine (tests may wrap it); default core/engine's runRole. */
+  runRole?: (options: RunRoleOptions) => Promise<RunResult>;
+  /** Extra RunRoleOptions for every run (grace and backoff knobs, tests' peers). */
+  runDefaults?: Partial<RunRoleOptions>;
+  now?: () => Date;
+}
+
+export interface TaskRecord {
+  task: WorkflowTask;
+  branch: string;
+  state: TaskState;
+  /** The round running now, or the last one run. */
+  round: number;
+  rounds: number;
+  issues: string[];
+  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; duration_ms: number; cost_known: boolean })[];
+  /** Exit code of the run that made the task fail (3, 4 ...), for the workflow's exit code. */
+  failedExitCode: number | null;
+}
+
+export interface Engine {
+  options: WorkflowRunOptions;
+  workflow: Workflow;
+  store: WorkflowStore;
+  ops: GitOps;
+  paths: WorkflowPaths;
+  integration: string;
+  base: string;
+  jobs: number;
+  tasks: Map<string, TaskRecord>;
+  spent: number;
+  maxCostUsd: number | null;
+  halt: 'stopped' | 'interrupted' | null;
+  notices: string[];
+  gates: { passed: boolean | null; failed: string | null };
+  /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
+  slots: string[];
+  freeSlots: string[];
+  /** How many times the workflow was resumed: slot names of this process (see slotWorktree). */
+  generation: number;
+  /** Serialises merges into the integration branch and the gates that follow. */
+  integrationLock: Promise<unknown>;
+  runRole: (options: RunRoleOptions) => Promise<RunResult>;
+}
+
+export function notice(engine: Engine, message: string): void {
+  engine.notices.push(message);
+  engine.store.event('notice', { message });
+  engine.options.onNotice?.(message);
+}
+
+export function taskCost(record: TaskRecord): number {
+  return record.runs.reduce((sum, r) => sum + (r.cost_usd ?? 0), 0);
+}
+
+export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string } = {}): void {
+  record.state = state;
+  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(extra.reason ? { reason: extra.reason } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}) });
+  engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...extra });
+}
+
+/** Runs `work` alone on the integration branch (merges and gates never overlap). */
+export function withIntegrationLock<T>(engine: Engine, work: () => Promise<T>): Promise<T> {
+  const next = engine.integrationLock.then(work, work);
+  engine.integrationLock = next.catch(() => {});
+  return next;
+}
+
+export function recordMetrics(record: TaskRecord): WorkflowMetrics {
+  const metrics = emptyMetrics();
+  for (const run of record.runs) {
+    metrics.cost_usd += run.cost_usd ?? 0;
+    metrics.cost_known &&= run.cost_known;
+    metrics.input_tokens += run.input_tokens ?? 0;
+    metrics.output_tokens += run.output_tokens ?? 0;
+    metrics.runs += 1;
+    metrics.duration_ms += run.duration_ms;
+  }
+  return metrics;
+}

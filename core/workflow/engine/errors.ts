@@ -1,0 +1,27 @@
+/** The workflow engine's errors (stable codes; exit 2 unless the code says otherwise). */
+import { SupervisorError } from '../../errors.ts';
+
+export const engineErrors = {
+  unfinished: (id: string, file: string) =>
+    new SupervisorError('WORKFLOW_UNFINISHED', `An unfinished run of this workflow exists: ${id} (from ${file})`, {
+      details: { workflow_id: id, file },
+      hint: `Continue it with: supervisor workflow resume ${id}   (see: supervisor workflow status ${id})`,
+    }),
+  notFound: (id: string, known: string[]) =>
+    new SupervisorError('WORKFLOW_NOT_FOUND', `No workflow "${id}" in this repository`, {
+      details: { workflow_id: id, known },
+      hint: known.length ? `Known workflows: ${known.slice(0, 5).join(', ')} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
+    }),
+  finished: (id: string, status: string) =>
+    new SupervisorError('WORKFLOW_FINISHED', `The workflow ${id} has finished (${status}); there is nothing to resume`, {
+      details: { workflow_id: id, status },
+      hint: 'Run the plan again with: supervisor workflow run <file> (a new run gets a new id).',
+    }),
+  busy: (id: string, pid: number) =>
+    new SupervisorError('WORKFLOW_BUSY', `The workflow ${id} is running now (process ${pid})`, {
+      details: { workflow_id: id, pid },
+      hint: 'Wait for it to finish, or stop it (Ctrl-C) before resuming.',
+    }),
+  badCliOption: (value: string) =>
+    new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),
+};

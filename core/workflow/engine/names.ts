@@ -1,0 +1,48 @@
+/**
+ * Where a workflow lives: its branches and folders. The integration branch is
+ * `supervisor/wf/<id>`; each task works on `supervisor/wf/<id>--<task-id>` (a ref cannot be
+ * both a branch and a folder of branches, so the task branches sit beside it, not under it).
+ */
+import { join } from 'node:path';
+import { statePaths } from '../../engine/state-dir.ts';
+
+export function integrationBranch(workflowId: string): string {
+  return `supervisor/wf/${workflowId}`;
+}
+
+export function taskBranch(workflowId: string, taskId: string): string {
+  return `supervisor/wf/${workflowId}--${taskId}`;
+}
+
+export interface WorkflowPaths {
+  /** `.supervisor/workflows/<id>/`: plan.json, events.jsonl, result.json. */
+  dir: string;
+  /** `.supervisor/worktrees/wf/<id>/`: one worktree per task, and one for the gates. */
+  worktrees: string;
+}
+
+export function workflowsDir(repoRoot: string): string {
+  return join(statePaths(repoRoot).root, 'workflows');
+}
+
+export function workflowPaths(repoRoot: string, workflowId: string): WorkflowPaths {
+  return { dir: join(workflowsDir(repoRoot), workflowId), worktrees: join(statePaths(repoRoot).worktrees, 'wf', workflowId) };
+}
+
+/**
+ * The n-th worktree slot. A task takes a free slot (switched to its branch: only the files that
+ * differ are written) or makes a new one, and keeps it for all its rounds; so at most `--jobs`
+ * checkouts of the repository are ever made, however many tasks the plan has. Each resume
+ * uses new names (its generation): a CLI orphaned by kill -9 may still be writing in the old.
+ */
+export function slotWorktree(paths: WorkflowPaths, n: number, generation = 0): string {
+  return join(slotsDir(paths), generation ? `${generation}-${n}` : String(n));
+}
+
+export function slotsDir(paths: WorkflowPaths): string {
+  return join(paths.worktrees, 'slots');
+}
+
+export function gatesWorktree(paths: WorkflowPaths): string {
+  return join(paths.worktrees, 'gates');
+}

@@ -1,0 +1,33 @@
+/** Human text for workflow results, status and the list (stdout without --json). */
+import type { WorkflowResult } from './result.ts';
+
+function money(n: number, known: boolean): string {
+  return `$${n.toFixed(4)}${known ? '' : ' (at least; some CLIs report no cost)'}`;
+}
+
+export function renderWorkflowResult(result: WorkflowResult): string {
+  const lines = [`workflow ${result.workflow_id}: ${result.status} (exit ${result.exit_code})`, `branch: ${result.branch}  (${result.git_range.split('..').map((s) => s.slice(0, 7)).join('..')})`];
+  for (const task of result.tasks) {
+    lines.push(`  ${task.status.padEnd(11)} ${task.id}  rounds ${task.rounds}  ${money(task.metrics.cost_usd, task.metrics.cost_known)}  ${task.branch}`);
+    for (const issue of task.issues.slice(0, 5)) lines.push(`              - ${issue}`);
+  }
+  if (result.gates.passed === false) lines.push(`gate failed on the integration branch: ${result.gates.failed}`);
+  lines.push(`cost: ${money(result.metrics.cost_usd, result.metrics.cost_known)} over ${result.metrics.runs} runs`);
+  if (result.status === 'pass') lines.push(`Merge it when satisfied: git merge ${result.branch}`);
+  if (result.status === 'interrupted' || result.status === 'stopped') lines.push(`Resume with: supervisor workflow resume ${result.workflow_id}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export interface WorkflowSummary {
+  workflow_id: string;
+  name: string;
+  status: string;
+  file: string;
+  started_at: string | null;
+  tasks: Record<string, number>;
+}
+
+export function renderWorkflowList(items: WorkflowSummary[]): string {
+  if (!items.length) return 'No workflows in this repository yet.\n';
+  return `${items.map((w) => `${w.workflow_id}  ${w.status.padEnd(11)} ${w.started_at ?? '-'}  ${Object.entries(w.tasks).map(([s, n]) => `${n} ${s}`).join(', ')}`).join('\n')}\n`;
+}

@@ -1,0 +1,165 @@
+/**
+ * One task, start to end: its one worktree on its branch; per round the worker, then the
+ * reviewers in order on the task's range (read-only: their edits are dropped); gaps send the
+ * reviewers' issues into the worker's next round; all pass → merge into the integration
+ * branch; a conflict → one more worker round on the new tip, then `blocked` if it still
+ * conflicts. The task's branch always stays.
+ */
+import { EXIT } from '../../errors.ts';
+import type { RunResult } from '../../engine/run-role.ts';
+import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { runGatesOnIntegration } from './integration-gates.ts';
+import { slotWorktree } from './names.ts';
+import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
+import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
+
+type Feedback = WorkerRound['feedback'];
+
+function finish(engine: Engine, record: TaskRecord, state: 'gaps' | 'error' | 'blocked', issues: string[], exitCode: number | null = null): void {
+  record.issues = issues;
+  record.failedExitCode = exitCode;
+  setState(engine, record, state, { reason: issues[0] ?? state });
+}
+
+/** The v2 worker's own git_range against the range supervisor recorded: the engine's is the truth. */
+async function checkWorkerRange(engine: Engine, record: TaskRecord, result: RunResult): Promise<void> {
+  const claimed = result.output?.git_range;
+  if (typeof claimed !== 'string' || !result.git_range) return;
+  const [cb, ch] = claimed.split(/\.\.\.?/);
+  const [eb, eh] = result.git_range.split('..');
+  const [rb, rh] = await Promise.all([revParse(engine.ops, cb ?? ''), revParse(engine.ops, ch ?? '')]);
+  if (rb === eb && rh === eh) return;
+  notice(engine, `${record.task.id}: the worker reported git_range ${claimed}, but its run's commits are ${result.git_range}; the engine's range counts`);
+}
+
+/** After the conflict round: the merge must be committed and free of conflict markers. */
+async function conflictResolved(engine: Engine, head: string, tip: string, files: string[]): Promise<string | null> {
+  if (!(await isAncestor(engine.ops, tip, head))) return `the merge of the integration branch was not committed; conflicting files: ${files.join(', ')}`;
+  const marked = await filesWithMarkers(engine.ops, head, files);
+  return marked.length ? `conflict markers remain in: ${marked.join(', ')}` : null;
+}
+
+/** The reviewers in order on `range`; the first that does not pass ends the round. */
+async function review(engine: Engine, record: TaskRecord, worktree: string, head: string, range: string): Promise<{ feedback: Feedback } | { outcome: RunOutcome }> {
+  const feedback: Feedback = [];
+  for (const role of record.task.reviewers) {
+    const outcome = await runOne(engine, record, role, {
+      task: reviewerPrompt(record.task, range),
+      workspace: { path: worktree, branch: record.branch, commit: false },
+      review: range,
+      targets: existingTargets(worktree, record.task.files),
+    });
+    // Read-only: whatever the reviewer changed or committed goes.
+    await resetWorktree(worktree, engine.ops.env, head);
+    if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
+    if (outcome.result.status !== 'pass') {
+      feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
+      break;
+    }
+  }
+  return { feedback };
+}
+
+/** A run that ended the task (error) or the workflow's progress (halted); null: go on. */
+function stopOn(engine: Engine, record: TaskRecord, outcome: RunOutcome, role: string): 'stop' | null {
+  if (outcome.kind === 'halted') return 'stop';
+  if (outcome.kind === 'failed') {
+    finish(engine, record, 'error', [outcome.issue], outcome.exitCode);
+    return 'stop';
+  }
+  if (outcome.result.status === 'error') {
+    const issues = outcome.result.issues.length ? outcome.result.issues : [`${role} ended with status error`];
+    finish(engine, record, 'error', issues.map((i) => `[${role}] ${i}`), outcome.result.exit_code === EXIT.gaps ? EXIT.gaps : outcome.result.exit_code);
+    return 'stop';
+  }
+  return null;
+}
+
+/** The task in a worktree slot of its own for all its rounds; the slot is freed for the next task after. */
+export async function runTask(engine: Engine, record: TaskRecord): Promise<void> {
+  const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
+  if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
+  try {
+    const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
+    engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    await rounds(engine, record, worktree);
+  } finally {
+    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
+    engine.freeSlots.push(worktree);
+  }
+}
+
+async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
+  const { task } = record;
+  const maxRounds = engine.options.maxRounds ?? task.max_rounds;
+  let feedback: Feedback = [];
+  let conflicts: string[] = [];
+  let conflictTip: string | null = null;
+  let round = Math.max(record.round, 1);
+  for (;;) {
+    record.round = round;
+    record.rounds = Math.max(record.rounds, round);
+    const worker = await runOne(engine, record, task.worker, {
+      task: workerPrompt(task, { round, feedback, conflicts }),
+      workspace: { path: worktree, branch: record.branch },
+      targets: existingTargets(worktree, task.files),
+      gates: task.gates,
+    });
+    if (stopOn(engine, record, worker, task.worker)) return;
+    const result = (worker as { result: RunResult }).result;
+    await checkWorkerRange(engine, record, result);
+    const head = await headOf(worktree, engine.ops.env);
+    if (conflictTip) {
+      const problem = await conflictResolved(engine, head, conflictTip, conflicts);
+      if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
+    }
+    const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const base = await mergeBase(engine.ops, tip, head);
+    const range = `${base}..${head}`;
+    if (base === head) notice(engine, `${task.id}: round ${round}: the task's branch holds no change of its own yet (nothing for the reviewers to review)`);
+    if (result.status === 'gaps') {
+      feedback = [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }];
+    } else {
+      const reviewed = await review(engine, record, worktree, head, range);
+      if ('outcome' in reviewed) {
+        if (reviewed.outcome.kind === 'ran') stopOn(engine, record, reviewed.outcome, reviewed.outcome.result.role);
+        else stopOn(engine, record, reviewed.outcome, task.reviewers[0] ?? 'reviewer');
+        return;
+      }
+      feedback = reviewed.feedback;
+    }
+    conflicts = [];
+    if (!feedback.length) {
+      const merged = await integrate(engine, record, head);
+      if (merged === 'done') return;
+      if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
+      conflictTip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+      conflicts = await startConflictMerge(worktree, conflictTip, engine.ops.env);
+      engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
+      notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
+      if (!conflicts.length) conflicts = merged;
+      round++;
+      continue;
+    }
+    if (round >= maxRounds) {
+      return finish(engine, record, 'gaps', feedback.flatMap(({ role, issues }) => issues.map((i) => `[${role}] ${i}`)));
+    }
+    round++;
+  }
+}
+
+/** Merges the task's head into the integration branch, then runs the workflow's gates there. */
+async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
+  setState(engine, record, 'integrating');
+  return withIntegrationLock(engine, async () => {
+    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, `supervisor workflow ${engine.workflow.id}: merge task ${record.task.id} (${record.task.title})`);
+    if (!merged.ok) return merged.conflicts;
+    engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
+    record.issues = [];
+    setState(engine, record, 'integrated');
+    await runGatesOnIntegration(engine, merged.tip);
+    return 'done' as const;
+  });
+}

@@ -1,0 +1,252 @@
+/**
+ * `workflow run` and `workflow resume`: set up (state folder, integration branch at the base),
+ * schedule the tasks, and write the result. A new run never continues an earlier one: an
+ * unfinished run of the same plan is refused with the command that resumes it; a finished one
+ * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ...
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveCommit } from '../../engine/start-point.ts';
+import { alive } from '../../engine/runs-store.ts';
+import type { WorkflowTask } from '../model.ts';
+import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
+import { engineErrors } from './errors.ts';
+import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
+import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { schedule } from './schedule.ts';
+import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
+
+const DEFAULT_JOBS = 2;
+
+function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
+}
+
+function unfinished(store: WorkflowStore): boolean {
+  const result = store.result();
+  return !result || result.status === 'interrupted' || result.status === 'stopped';
+}
+
+/**
+ * The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). An
+ * unfinished run of the same file, even of an edited version of it, is refused with the command
+ * that resumes it: a new run never quietly starts beside it.
+ */
+async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string> {
+  const id = options.workflow.id;
+  for (const other of listWorkflowIds(options.repoRoot)) {
+    const store = new WorkflowStore(options.repoRoot, other);
+    if (store.plan().source.file === options.workflow.source.file && unfinished(store)) throw engineErrors.unfinished(other, options.workflow.source.file);
+  }
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? id : `${id}-${n}`;
+    const store = new WorkflowStore(options.repoRoot, candidate);
+    if (store.exists()) {
+      if (unfinished(store)) throw engineErrors.unfinished(candidate, options.workflow.source.file);
+      continue;
+    }
+    if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
+    return candidate;
+  }
+}
+
+function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
+  const workflow = { ...options.workflow, id };
+  const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
+  return {
+    options: { ...options, workflow },
+    workflow,
+    store,
+    ops: { repoRoot: options.repoRoot, env: options.env },
+    paths: workflowPaths(options.repoRoot, id),
+    integration: integrationBranch(id),
+    base,
+    jobs: Math.max(1, Math.floor(options.jobs ?? workflow.jobs ?? DEFAULT_JOBS)),
+    tasks: new Map(workflow.tasks.map((t) => [t.id, newRecord(id, t)])),
+    spent: 0,
+    maxCostUsd: maxCost ?? null,
+    halt: null,
+    notices: [],
+    gates: { passed: null, failed: null },
+    slots: [],
+    freeSlots: [],
+    generation: 0,
+    integrationLock: Promise.resolve(),
+    runRole,
+  };
+}
+
+async function defaultRunRole(): Promise<Engine['runRole']> {
+  return (await import('../../engine/run-role.ts')).runRole;
+}
+
+export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
+  const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
+  const id = await freshId(options, ops);
+  const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', '--base', options.env);
+  const store = new WorkflowStore(options.repoRoot, id, options.now);
+  const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
+  store.create(engine.workflow);
+  await ensureBranch(ops, engine.integration, base);
+  store.event('workflow_started', {
+    workflow_id: id,
+    file: options.workflow.source.file,
+    base,
+    branch: engine.integration,
+    jobs: engine.jobs,
+    max_cost_usd: engine.maxCostUsd,
+    max_rounds: options.maxRounds ?? null,
+    cli: options.cli ?? null,
+    pid: process.pid,
+  });
+  for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+  return drive(engine);
+}
+
+/** Rebuilds the task records from the events: final states stay, anything caught mid-way runs again from its branch. */
+async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
+  for (const event of events) {
+    const record = typeof event.task === 'string' ? engine.tasks.get(event.task) : undefined;
+    if (!record) continue;
+    if (event.kind === 'task_state') {
+      record.state = event.state as TaskState;
+      record.round = typeof event.round === 'number' ? event.round : record.round;
+      record.rounds = Math.max(record.rounds, record.round);
+      record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
+    } else if (event.kind === 'run_finished' && typeof event.run_id === 'string') {
+      const cost = typeof event.cost_usd === 'number' ? event.cost_usd : null;
+      engine.spent += cost ?? 0;
+      record.runs.push({
+        run_id: event.run_id,
+        role: String(event.role),
+        round: Number(event.round),
+        status: String(event.status),
+        exit_code: Number(event.exit_code),
+        cost_usd: cost,
+        started_at: String(event.started_at ?? event.ts),
+        finished_at: String(event.finished_at ?? event.ts),
+        input_tokens: typeof event.input_tokens === 'number' ? event.input_tokens : null,
+        output_tokens: typeof event.output_tokens === 'number' ? event.output_tokens : null,
+        duration_ms: typeof event.duration_ms === 'number' ? event.duration_ms : 0,
+        cost_known: event.cost_known !== false,
+      });
+    }
+  }
+  for (const record of engine.tasks.values()) {
+    if (FINAL_TASK_STATES.includes(record.state)) continue;
+    // Killed between the merge and its event: git says whether the task is in.
+    const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
+    if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
+      record.issues = [];
+      setState(engine, record, 'integrated', { reason: 'found merged on resume' });
+      continue;
+    }
+    record.issues = [];
+    setState(engine, record, 'pending', { reason: 'resumed' });
+  }
+}
+
+export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+  const store = new WorkflowStore(options.repoRoot, id, options.now);
+  if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
+  const finished = store.result();
+  if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+  const events = store.events();
+  const pid = ownerPid(events);
+  if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
+  const started = events.find((e) => e.kind === 'workflow_started') ?? ({} as WorkflowEvent);
+  const workflow = store.plan();
+  const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
+  const merged: WorkflowRunOptions = {
+    ...options,
+    workflow,
+    jobs: options.jobs ?? (started.jobs as number | undefined),
+    maxCostUsd: options.maxCostUsd ?? ((started.max_cost_usd as number | null) ?? undefined),
+    maxRounds: options.maxRounds ?? ((started.max_rounds as number | null) ?? undefined),
+    ...(cli ? { cli } : {}),
+  };
+  const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
+  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
+  await ensureBranch(engine.ops, engine.integration, engine.base);
+  engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
+  await dropStaleSlots(engine);
+  await restore(engine, events);
+  return drive(engine);
+}
+
+async function drive(engine: Engine): Promise<WorkflowResult> {
+  const startedAt = engine.options.now?.() ?? new Date();
+  try {
+    await schedule(engine);
+  } finally {
+    await cleanUp(engine);
+  }
+  return finishResult(engine, startedAt);
+}
+
+/** The worktree slots go (the branches hold the work); so does the gates' worktree. */
+async function cleanUp(engine: Engine): Promise<void> {
+  await Promise.all([...engine.slots, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+}
+
+/**
+ * Slots a killed run left go (their branches are then free to check out again); anything
+ * uncommitted in them is dropped, as a task caught mid-run restarts from its branch's last
+ * commit. New slots get new names, so a CLI the kill orphaned cannot write into them.
+ */
+async function dropStaleSlots(engine: Engine): Promise<void> {
+  const dir = slotsDir(engine.paths);
+  if (!existsSync(dir)) return;
+  await Promise.all(readdirSync(dir).map((name) => removeWorktree(engine.ops, join(dir, name)).catch(() => {})));
+}
+
+function statusOf(engine: Engine): WorkflowStatus {
+  const records = [...engine.tasks.values()];
+  if (engine.options.signal?.aborted) return 'interrupted';
+  const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
+  if (unfinished) return engine.halt === 'interrupted' ? 'interrupted' : 'stopped';
+  if (records.every((r) => r.state === 'integrated') && engine.gates.passed !== false) return 'pass';
+  return 'gaps';
+}
+
+async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
+  const status = statusOf(engine);
+  for (const record of engine.tasks.values()) {
+    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
+    // Caught mid-run by Ctrl-C or the ceiling: pending again, resumable.
+    setState(engine, record, 'pending', { reason: status });
+  }
+  if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
+  const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
+  const tasks = [...engine.tasks.values()].map((record) => ({
+    id: record.task.id,
+    title: record.task.title,
+    status: record.state,
+    rounds: record.rounds,
+    branch: record.branch,
+    issues: record.issues,
+    metrics: recordMetrics(record),
+    runs: record.runs.map(({ input_tokens: _i, output_tokens: _o, duration_ms: _d, cost_known: _k, ...run }) => run),
+  }));
+  const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
+  const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
+  const result: WorkflowResult = {
+    workflow_id: engine.workflow.id,
+    name: engine.workflow.name,
+    status,
+    exit_code: workflowExitCode(status, onlyErrors && engine.gates.passed !== false ? failedCodes : [], engine.options.signal?.reason),
+    branch: engine.integration,
+    git_range: `${engine.base}..${tip}`,
+    tasks,
+    gates: engine.gates,
+    metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
+    notices: engine.notices,
+    state_dir: engine.store.dir,
+    started_at: startedAt.toISOString(),
+    finished_at: (engine.options.now?.() ?? new Date()).toISOString(),
+  };
+  engine.store.writeResult(result);
+  engine.store.event('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.slots.length });
+  return result;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env -S node --import tsx
+// The workflow engine's speed: does it keep --jobs busy, and what does it cost per task?
+//
+//   node --import tsx scripts/bench/workflow.ts [--sleep-ms 3000] [--tasks 8] [--files 5000] [--repeat 3] [--json]
+//
+// A fake `claude` (a shell script) answers every run with a captured-style JSON envelope in the
+// v2 format of the role it runs for, after sleeping $FAKE_SLEEP_S seconds when set. Three cases,
+// in-process through runWorkflow on real temporary repositories:
+//   1. parallelism: 8 independent tasks (worker only) whose CLI sleeps --sleep-ms, --jobs 4;
+//      the ideal is two waves (2 × sleep); the target is within 1.15× of it.
+//   2. overhead per task: the CLI answers at once; each task is worker → spec-reviewer →
+//      code-quality-reviewer, --jobs 1; on a small repository (10 files) and a large one
+//      (--files). Reported: wall time per task, the part spent inside runRole (its runs), and
+//      the workflow's own part (worktree, review ranges, merges, state events).
+//   3. one worktree per task: a task of three rounds (the spec reviewer says gaps twice); and
+//      how many checkouts were made (worktree slots are reused from task to task: at most --jobs).
+// Not part of npm test: timing is noisy.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadRegistry } from '../../core/plugins/load.ts';
+import { runWorkflow } from '../../core/workflow/engine/run-workflow.ts';
+import { WorkflowStore } from '../../core/workflow/engine/store.ts';
+import type { Workflow, WorkflowTask } from '../../core/workflow/model.ts';
+
+const { values } = parseArgs({
+  options: {
+    'sleep-ms': { type: 'string', default: '3000' },
+    tasks: { type: 'string', default: '8' },
+    files: { type: 'string', default: '5000' },
+    repeat: { type: 'string', default: '3' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const SLEEP_MS = Number(values['sleep-ms']);
+const TASKS = Number(values.tasks);
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: 'ignore' });
+}
+
+function makeRepo(files: number): string {
+  const root = mkdtempSync(join(tmpdir(), `sv-wfbench-${files}-`));
+  git(root, 'init', '-q', '-b', 'main');
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, 'src', `d${Math.floor(i / 100)}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
+  }
+  writeFileSync(join(root, 'README.md'), '# bench\n');
+  git(root, 'add', '-A');
+  git(root, '-c', 'user.name=b', '-c', 'user.email=b@b', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'init');
+  return root;
+}
+
+function envelope(result: string): string {
+  return JSON.stringify({
+    type: 'result', subtype: 'success', is_error: false, duration_ms: 1, num_turns: 1, session_id: 'bench', total_cost_usd: 0.001, result,
+    usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+  });
+}
+
+/** The fake CLI: sleeps $FAKE_SLEEP_S (worker only), answers for $SUPERVISOR_ROLE; task "three"'s spec reviewer says gaps in rounds 1 and 2. */
+function fakeClaude(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'sv-wfbench-bin-'));
+  writeFileSync(join(bin, 'worker.json'), envelope('role: worker\ntask_id: bench\nstatus: pass\ngit_range: HEAD..HEAD\nfiles_changed: \n\nDone.'));
+  for (const role of ['spec-reviewer', 'code-quality-reviewer']) writeFileSync(join(bin, `${role}.json`), envelope(`role: ${role}\ntask_id: bench\nstatus: pass\nconfidence: high\n\nFine.`));
+  writeFileSync(join(bin, 'gaps.json'), envelope('role: spec-reviewer\ntask_id: bench\nstatus: gaps\nconfidence: high\nissues: not yet\n\nIssues found.'));
+  writeFileSync(
+    join(bin, 'claude'),
+    [
+      '#!/bin/sh',
+      'cat > /dev/null',
+      `if [ "$SUPERVISOR_ROLE" = worker ] && [ -n "$FAKE_SLEEP_S" ]; then sleep "$FAKE_SLEEP_S"; fi`,
+      `if [ "$SUPERVISOR_TASK_ID" = three ] && [ "$SUPERVISOR_ROLE" = spec-reviewer ] && [ "$SUPERVISOR_ROUND" -lt 3 ]; then cat "${bin}/gaps.json"; exit 0; fi`,
+      `cat "${bin}/$SUPERVISOR_ROLE.json"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(join(bin, 'claude'), 0o755);
+  return bin;
+}
+
+function task(id: string, reviewers: string[]): WorkflowTask {
+  return { id, title: id, task: `Do ${id}.`, files: [], depends_on: [], worker: 'worker', reviewers, cli: 'claude', model: null, gates: [], max_rounds: 3 };
+}
+
+function workflow(id: string, tasks: WorkflowTask[]): Workflow {
+  return {
+    id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], max_cost_usd: null,
+    defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks,
+  };
+}
+
+async function run(repo: string, wf: Workflow, jobs: number, env: Record<string, string | undefined>) {
+  const registry = await loadRegistry({ repoRoot: repo, homeDir: repo, extraPaths: [], cwd: repo, userPlugins: false });
+  const t0 = performance.now();
+  const result = await runWorkflow({ workflow: wf, repoRoot: repo, homeDir: repo, env, registry, jobs });
+  const wall = performance.now() - t0;
+  if (result.status !== 'pass') throw new Error(`bench workflow ${wf.id} ended ${result.status}: ${JSON.stringify(result.tasks.map((t) => [t.id, t.status, t.issues]))}`);
+  const inRuns = result.tasks.reduce((sum, t) => sum + t.metrics.duration_ms, 0);
+  return { wall, inRuns, result };
+}
+
+const bin = fakeClaude();
+const baseEnv = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+const small = makeRepo(10);
+
+// 1. Parallelism (after a warm-up workflow: module loading is not the scheduler's), --repeat
+//    times: the median counts (the machine's load moves single runs a lot).
+await run(small, workflow('warm-parallel', [task('w', [])]), 1, baseEnv);
+const ids = Array.from({ length: TASKS }, (_, i) => `t${i + 1}`);
+const walls: number[] = [];
+for (let n = 1; n <= Number(values.repeat); n++) {
+  walls.push((await run(small, workflow(n === 1 ? 'parallel' : `parallel-${n}`, ids.map((id) => task(id, []))), 4, { ...baseEnv, FAKE_SLEEP_S: String(SLEEP_MS / 1000) })).wall);
+}
+const parallel = { wall: [...walls].sort((a, b) => a - b)[Math.floor(walls.length / 2)]! };
+const ideal = Math.ceil(TASKS / 4) * SLEEP_MS;
+
+// 2. Overhead per task (warm-up workflow first, so module loading is not counted).
+const overhead = async (repo: string, label: string) => {
+  await run(repo, workflow(`warm-${label}`, [task('w', ['spec-reviewer', 'code-quality-reviewer'])]), 1, baseEnv);
+  const { wall, inRuns } = await run(repo, workflow(`overhead-${label}`, ids.map((id) => task(id, ['spec-reviewer', 'code-quality-reviewer']))), 1, baseEnv);
+  return { per_task_ms: Math.round(wall / TASKS), in_runs_per_task_ms: Math.round(inRuns / TASKS), workflow_own_per_task_ms: Math.round((wall - inRuns) / TASKS) };
+};
+const smallOverhead = await overhead(small, 'small');
+const large = makeRepo(Number(values.files));
+const largeOverhead = await overhead(large, 'large');
+
+// 3. One worktree for a task of three rounds.
+const three = await run(small, workflow('three-rounds', [task('three', ['spec-reviewer'])]), 1, baseEnv);
+const ready = new WorkflowStore(small, 'three-rounds').events().filter((e) => e.kind === 'worktree_ready');
+const worktrees = ready.length;
+const slotsMade = (id: string, repo: string) => new WorkflowStore(repo, id).events().filter((e) => e.kind === 'worktree_ready' && e.created).length;
+
+const report = {
+  parallel: { tasks: TASKS, jobs: 4, sleep_ms: SLEEP_MS, wall_ms: Math.round(parallel.wall), walls_ms: walls.map(Math.round), ideal_ms: ideal, ratio: Number((parallel.wall / ideal).toFixed(3)), target: 1.15 },
+  overhead_small_repo: smallOverhead,
+  overhead_large_repo: { files: Number(values.files), ...largeOverhead },
+  three_rounds: { rounds: three.result.tasks[0]!.rounds, runs: three.result.tasks[0]!.runs.length, worktrees: worktrees },
+  checkouts_made: { parallel: slotsMade('parallel', small), 'overhead-large': slotsMade('overhead-large', large) },
+};
+if (process.env.BENCH_DEBUG) console.error(small, large);
+if (values.json) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const p = report.parallel;
+  console.log(`parallel: ${p.tasks} tasks × ${p.sleep_ms} ms, --jobs ${p.jobs}: median ${p.wall_ms} ms of [${p.walls_ms.join(', ')}], ideal ${p.ideal_ms} ms → ${p.ratio}× (target ≤ ${p.target}×) ${p.ratio <= p.target ? 'OK' : 'OVER'}`);
+  for (const [label, o] of [['small repo (10 files)', smallOverhead], [`large repo (${values.files} files)`, largeOverhead]] as const) {
+    console.log(`overhead per task, ${label}: ${o.per_task_ms} ms (runs: ${o.in_runs_per_task_ms} ms for worker + 2 reviewers; workflow's own: ${o.workflow_own_per_task_ms} ms)`);
+  }
+  console.log(`three rounds: ${report.three_rounds.rounds} rounds, ${report.three_rounds.runs} runs, ${report.three_rounds.worktrees} worktree`);
+  console.log(`checkouts made: ${report.checkouts_made.parallel} for ${TASKS} tasks at --jobs 4; ${report.checkouts_made['overhead-large']} for ${TASKS} tasks at --jobs 1 on the large repo`);
+}

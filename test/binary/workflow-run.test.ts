@@ -1,0 +1,271 @@
+/**
+ * `supervisor workflow run` end to end, through the built binary, on real temporary
+ * repositories, with the fake claude in script mode (it really edits and commits files; what
+ * it does depends on the task, role and round supervisor tells it). After every workflow the
+ * user's checkout is byte-for-byte unchanged.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
+import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+
+const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
+const seed003 = fileURLToPath(new URL('../fixtures/plans/seed-003.md', import.meta.url));
+
+interface Result {
+  workflow_id: string;
+  status: string;
+  exit_code: number;
+  branch: string;
+  git_range: string;
+  tasks: { id: string; status: string; rounds: number; branch: string; issues: string[]; runs: { run_id: string; role: string; round: number; status: string }[] }[];
+  metrics: { cost_usd: number; runs: number };
+}
+interface Event {
+  ts: string;
+  kind: string;
+  task?: string;
+  state?: string;
+  role?: string;
+  round?: number;
+}
+
+interface World {
+  box: Sandbox;
+  repo: string;
+  script: string;
+  env: Record<string, string>;
+  before: ReturnType<typeof snapshotCheckout>;
+}
+
+/** A sandboxed binary, a repository, the fake claude (through a wrapper: the sandbox PATH has no node) and its script folder. */
+async function world(files: Record<string, string> = { 'README.md': '# demo\n', 'shared.txt': 'base\n' }): Promise<World> {
+  const box = await makeSandbox();
+  const fakes = await tempDir('sv-fakes-');
+  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
+  await chmod(join(fakes, 'claude'), 0o755);
+  const script = await tempDir('sv-script-');
+  const repo = await makeRepo(files);
+  const env = { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' };
+  return { box, repo, script, env, before: snapshotCheckout(repo) };
+}
+
+async function step(w: World, name: string, body: Record<string, unknown>): Promise<void> {
+  const file = join(w.script, `${name}.json`);
+  await mkdir(join(file, '..'), { recursive: true });
+  await writeFile(file, JSON.stringify(body));
+}
+
+async function plan(w: World, yaml: string): Promise<string> {
+  const file = join(w.repo, '..', `${w.repo.split('/').pop()}-plan.yaml`);
+  await writeFile(file, yaml);
+  return file;
+}
+
+async function runWf(w: World, args: string[]): Promise<{ code: number | null; result: Result; stderr: string }> {
+  const run = await w.box.run(['workflow', 'run', ...args, '--json'], { cwd: w.repo, env: w.env });
+  let result: Result;
+  try {
+    result = JSON.parse(run.stdout) as Result;
+  } catch {
+    throw new Error(`stdout is not one JSON document (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`);
+  }
+  return { code: run.code, result, stderr: run.stderr };
+}
+
+function events(w: World, id: string): Event[] {
+  return readFileSync(join(w.repo, '.supervisor', 'workflows', id, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Event);
+}
+
+const at = (list: Event[], pred: (e: Event) => boolean) => list.findIndex(pred);
+const firstRunning = (list: Event[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'running');
+const integrated = (list: Event[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'integrated');
+const calls = (w: World) => (existsSync(join(w.script, '.calls.jsonl')) ? readFileSync(join(w.script, '.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; role: string; round: number; pid: number }) : []);
+const byId = (r: Result) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
+
+const yamlTasks = (tasks: { id: string; deps?: string[]; review?: string }[]) =>
+  `name: test flow\ntasks:\n${tasks.map((t) => `  - id: ${t.id}\n    title: task ${t.id}\n    task: Do ${t.id}.\n    cli: claude\n${t.deps ? `    depends_on: [${t.deps.join(', ')}]\n` : ''}${t.review ? `    review: ${t.review}\n` : ''}`).join('')}`;
+
+describe('supervisor workflow run, from the binary', binarySuite(), () => {
+  it("runs seed 003's plan as is: tasks 1–3 at once, task 4 only after task 3 is integrated", async () => {
+    const w = await world();
+    const file = join(w.repo, '..', 'seed-003-plan.md');
+    await copyFile(seed003, file);
+    await step(w, 'worker', { delay_ms: 300 });
+    const { code, result, stderr } = await runWf(w, [file, '--base', 'HEAD', '--jobs', '4']);
+    assert.equal(code, 0, stderr);
+    assert.equal(result.status, 'pass');
+    assert.deepEqual(result.tasks.map((t) => [t.id, t.status]), [['task-1', 'integrated'], ['task-2', 'integrated'], ['task-3', 'integrated'], ['task-4', 'integrated']]);
+    const list = events(w, result.workflow_id);
+    const firstIntegrated = Math.min(...['task-1', 'task-2', 'task-3'].map((t) => integrated(list, t)));
+    for (const t of ['task-1', 'task-2', 'task-3']) assert.ok(firstRunning(list, t) < firstIntegrated, `${t} started before any of tasks 1–3 was integrated`);
+    assert.ok(firstRunning(list, 'task-4') > integrated(list, 'task-3'), 'task 4 starts after task 3 is integrated');
+    // Model "opus" chose claude; task 4 (review: spec-only) had one reviewer.
+    assert.deepEqual(byId(result)['task-4']!.runs.map((r) => r.role), ['worker', 'spec-reviewer']);
+    for (const t of ['task-1', 'task-2', 'task-3', 'task-4']) assert.match(git(w.repo, 'show', `${result.branch}:work/${t}.txt`), new RegExp(`done by ${t}`));
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('a diamond (a → b, c → d) integrates in dependency order; a task of three rounds makes one worktree', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'a' }, { id: 'b', deps: ['a'] }, { id: 'c', deps: ['a'] }, { id: 'd', deps: ['b', 'c'] }]));
+    await step(w, 'b/spec-reviewer-1', { reply: 'role: spec-reviewer\ntask_id: b\nstatus: gaps\nconfidence: high\nissues: not yet\n\nIssues found.\n' });
+    await step(w, 'b/spec-reviewer-2', { reply: 'role: spec-reviewer\ntask_id: b\nstatus: gaps\nconfidence: high\nissues: still not\n\nIssues found.\n' });
+    const { code, result, stderr } = await runWf(w, [file, '--jobs', '3']);
+    assert.equal(code, 0, stderr);
+    const list = events(w, result.workflow_id);
+    assert.ok(firstRunning(list, 'b') > integrated(list, 'a') && firstRunning(list, 'c') > integrated(list, 'a'));
+    assert.ok(firstRunning(list, 'd') > Math.max(integrated(list, 'b'), integrated(list, 'c')));
+    assert.equal(byId(result).b!.rounds, 3);
+    assert.equal(list.filter((e) => e.kind === 'worktree_ready' && e.task === 'b').length, 1, 'one worktree for three rounds');
+    assert.ok(list.filter((e) => e.kind === 'worktree_ready' && (e as { created?: boolean }).created).length <= 3, 'at most --jobs checkouts for four tasks');
+    assert.deepEqual(new Set(calls(w).filter((c) => c.task === 'b').map((c) => (c as unknown as { cwd: string }).cwd)).size, 1, 'every run of b in the same folder');
+    for (const t of ['a', 'b', 'c', 'd']) assert.ok(git(w.repo, 'show', `${result.branch}:work/${t}.txt`));
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it("a review loop passes in round 2 with the reviewer's issues in the worker's round-2 prompt; a failing task blocks only its dependents", async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'loop' }, { id: 'bad' }, { id: 'after-bad', deps: ['bad'] }, { id: 'free' }]));
+    await step(w, 'loop/spec-reviewer-1', { reply: 'role: spec-reviewer\ntask_id: loop\nstatus: gaps\nconfidence: high\nissues: missing the --force flag (requirement 2)\n\nIssues found.\n' });
+    await step(w, 'bad/worker', { edits: {}, reply: 'role: worker\ntask_id: bad\nstatus: error\nissues: the dependency is not installed\n\nCould not do it.\n' });
+    const { code, result, stderr } = await runWf(w, [file, '--jobs', '4']);
+    assert.equal(code, 1, stderr);
+    assert.equal(result.status, 'gaps');
+    const tasks = byId(result);
+    assert.equal(tasks.loop!.status, 'integrated');
+    assert.equal(tasks.loop!.rounds, 2);
+    const round2 = tasks.loop!.runs.find((r) => r.role === 'worker' && r.round === 2)!;
+    assert.match(readFileSync(join(w.repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /\[spec-reviewer\] missing the --force flag \(requirement 2\)/);
+    assert.equal(tasks.bad!.status, 'error');
+    assert.match(tasks.bad!.issues.join('\n'), /dependency is not installed/);
+    assert.equal(tasks['after-bad']!.status, 'skipped');
+    assert.match(tasks['after-bad']!.issues[0]!, /depends on bad, which ended error/);
+    assert.equal(tasks['after-bad']!.runs.length, 0);
+    assert.equal(tasks.free!.status, 'integrated');
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('two tasks edit the same lines: the second gets one more round on the new tip and resolves the conflict', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
+    await step(w, 'x/worker-1', { edits: { 'shared.txt': 'from x\n' } });
+    await step(w, 'y/worker-1', { edits: { 'shared.txt': 'from y\n' } });
+    for (const t of ['x', 'y']) await step(w, `${t}/worker-2`, { edits: { 'shared.txt': 'from x\nfrom y\n' } });
+    const { code, result, stderr } = await runWf(w, [file, '--jobs', '2']);
+    assert.equal(code, 0, stderr);
+    assert.equal(git(w.repo, 'show', `${result.branch}:shared.txt`), 'from x\nfrom y\n');
+    const second = result.tasks.find((t) => t.rounds === 2)!;
+    const prompt = readFileSync(join(w.repo, '.supervisor', 'runs', second.runs.at(-1)!.run_id, 'prompt.md'), 'utf8');
+    assert.match(prompt, /## Merge conflict[\s\S]*- shared\.txt/);
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('a conflict the extra round does not resolve blocks the task; its work stays on its branch', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
+    await step(w, 'x/worker-1', { edits: { 'shared.txt': 'from x\n' } });
+    await step(w, 'y/worker-1', { edits: { 'shared.txt': 'from y\n' } });
+    for (const t of ['x', 'y']) await step(w, `${t}/worker-2`, { edits: {} });
+    const { code, result, stderr } = await runWf(w, [file, '--jobs', '2']);
+    assert.equal(code, 1, stderr);
+    const blocked = result.tasks.find((t) => t.status === 'blocked')!;
+    const other = result.tasks.find((t) => t.status === 'integrated')!;
+    assert.ok(blocked && other, JSON.stringify(result.tasks));
+    assert.match(blocked.issues.join('\n'), /conflict/);
+    assert.equal(git(w.repo, 'show', `${result.branch}:shared.txt`), `from ${other.id}\n`);
+    assert.match(git(w.repo, 'log', '--format=%s', blocked.branch), new RegExp(`fake worker: ${blocked.id} round 1`), 'nothing lost');
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('stops at the cost ceiling (stopped, resumable) and a higher ceiling finishes it', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'a' }, { id: 'b' }, { id: 'c' }]));
+    // The fake claude reports $0.008295 per call: three runs per task.
+    const first = await runWf(w, [file, '--jobs', '1', '--max-cost-usd', '0.02']);
+    assert.equal(first.code, 1, first.stderr);
+    assert.equal(first.result.status, 'stopped');
+    assert.ok(first.result.metrics.cost_usd < 0.02 + 3 * 0.0083);
+    assert.ok(first.result.tasks.some((t) => t.status === 'pending'));
+    const again = await w.box.run(['workflow', 'run', file], { cwd: w.repo, env: w.env });
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /workflow resume/);
+    const resumed = await w.box.run(['workflow', 'resume', first.result.workflow_id, '--max-cost-usd', '1', '--json'], { cwd: w.repo, env: w.env });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal((JSON.parse(resumed.stdout) as Result).status, 'pass');
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('kill -9 in the middle, then resume: no integrated task runs again', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'a', review: 'none' }, { id: 'b', deps: ['a'], review: 'none' }]));
+    await step(w, 'b/worker-1', { hang: true });
+    const child = spawn(w.box.binary, ['workflow', 'run', file], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: 'ignore' });
+    await waitFor(() => calls(w).some((c) => c.task === 'b'));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    for (const c of calls(w).filter((c) => c.task === 'b')) tryKill(c.pid); // the orphaned fake
+    await step(w, 'b/worker-1', {});
+    const id = readdirNames(join(w.repo, '.supervisor', 'workflows'))[0]!;
+    const status = await w.box.run(['workflow', 'status', id, '--json'], { cwd: w.repo, env: w.env });
+    assert.equal((JSON.parse(status.stdout) as { status: string }).status, 'killed');
+    const resumed = await w.box.run(['workflow', 'resume', id, '--json'], { cwd: w.repo, env: w.env });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const result = JSON.parse(resumed.stdout) as Result;
+    assert.equal(result.status, 'pass');
+    assert.equal(calls(w).filter((c) => c.task === 'a').length, 1, 'a ran once');
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('Ctrl-C ends every run (no process left), records interrupted and exits 130', async () => {
+    const w = await world();
+    const file = await plan(w, yamlTasks([{ id: 'a', review: 'none' }, { id: 'b', review: 'none' }]));
+    await step(w, 'worker', { hang: true });
+    const child = spawn(w.box.binary, ['workflow', 'run', file, '--json'], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    await waitFor(() => calls(w).length === 2);
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.once('exit', (c) => r(c)));
+    assert.equal(code, 130);
+    const result = JSON.parse(stdout) as Result;
+    assert.equal(result.status, 'interrupted');
+    for (const c of calls(w)) assert.equal(isAlive(c.pid), false, `fake CLI ${c.pid} was ended`);
+    assertCheckoutUnchanged(w.repo, w.before);
+  });
+});
+
+function readdirNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tryKill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The workflow engine as a library, offline: replay answers every run (the parser's example,
+ * or canned replies per task, role and round), real temporary repositories, real git.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { builtinEntries } from '../../../../core/plugins/load.ts';
+import { createRegistry } from '../../../../core/registry.ts';
+import { resumeWorkflow, runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
+import { WorkflowStore } from '../../../../core/workflow/engine/store.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../../../helpers/checkout.ts';
+import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
+import { task, workflow } from './_workflow.ts';
+
+const registry = createRegistry(builtinEntries());
+
+async function setup(env: Record<string, string> = {}) {
+  const repo = await makeRepo({ 'README.md': '# demo\n' });
+  const before = snapshotCheckout(repo);
+  const options = { repoRoot: repo, homeDir: await tempDir(), env: { ...process.env, ...env }, registry, cli: { byRole: {}, all: 'replay' }, runDefaults: { graceMs: 200, backoffMs: 10 } };
+  return { repo, before, options };
+}
+
+const GAPS = (role: string, issue: string) => `role: ${role}\ntask_id: none\nstatus: gaps\nconfidence: high\nissues: ${issue}\n\nIssues found.\n`;
+
+describe('workflow engine (offline, replay)', () => {
+  it('runs a chain offline: every task integrated, pass, one worktree per task, events in order', async () => {
+    const { repo, before, options } = await setup();
+    const wf = workflow([task('a'), task('b', { depends_on: ['a'] }), task('c')]);
+    const result = await runWorkflow({ ...options, workflow: wf });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.equal(result.exit_code, 0);
+    assert.equal(result.branch, 'supervisor/wf/wf-test');
+    assert.deepEqual(result.tasks.map((t) => [t.id, t.status, t.rounds]), [['a', 'integrated', 1], ['b', 'integrated', 1], ['c', 'integrated', 1]]);
+    assert.deepEqual(result.tasks[0]!.runs.map((r) => r.role), ['worker', 'spec-reviewer', 'code-quality-reviewer']);
+    const events = new WorkflowStore(repo, 'wf-test').events();
+    const integratedA = events.findIndex((e) => e.kind === 'task_state' && e.task === 'a' && e.state === 'integrated');
+    const startedB = events.findIndex((e) => e.kind === 'run_started' && e.task === 'b');
+    assert.ok(integratedA >= 0 && startedB > integratedA, 'b starts only after a is integrated');
+    assert.equal(events.filter((e) => e.kind === 'worktree_ready').length, 3, 'one worktree per task');
+    assert.ok(events.filter((e) => e.kind === 'worktree_ready' && e.created).length <= 2, 'at most --jobs checkouts are made');
+    assert.ok(git(repo, 'branch', '--list', 'supervisor/wf/wf-test--a').trim());
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('a review loop: gaps in round 1, the issues in the round-2 prompt, pass in round 2; a task that stays gaps skips only its dependents', async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await mkdir(join(replies, 'loop'));
+    await writeFile(join(replies, 'loop', 'spec-reviewer-1.md'), GAPS('spec-reviewer', 'missing the --force flag (requirement 2)'));
+    await mkdir(join(replies, 'bad'));
+    await writeFile(join(replies, 'bad', 'spec-reviewer.md'), GAPS('spec-reviewer', 'never right'));
+    const { repo, before, options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const wf = workflow([task('loop'), task('bad', { max_rounds: 2 }), task('after-bad', { depends_on: ['bad'] }), task('free')]);
+    const result = await runWorkflow({ ...options, workflow: wf, jobs: 4 });
+    const byId = Object.fromEntries(result.tasks.map((t) => [t.id, t]));
+    assert.equal(byId.loop!.status, 'integrated');
+    assert.equal(byId.loop!.rounds, 2);
+    const round2 = byId.loop!.runs.find((r) => r.role === 'worker' && r.round === 2)!;
+    const { readFileSync } = await import('node:fs');
+    assert.match(readFileSync(join(repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /\[spec-reviewer\] missing the --force flag \(requirement 2\)/);
+    assert.equal(byId.bad!.status, 'gaps');
+    assert.deepEqual(byId.bad!.issues, ['[spec-reviewer] never right']);
+    assert.equal(byId['after-bad']!.status, 'skipped');
+    assert.match(byId['after-bad']!.issues[0]!, /depends on bad/);
+    assert.equal(byId.free!.status, 'integrated');
+    assert.equal(result.status, 'gaps');
+    assert.equal(result.exit_code, 1);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('refuses to start again while a run of the same plan is unfinished, and resumes it', async () => {
+    const { repo, options } = await setup();
+    const wf = workflow([task('a'), task('b', { depends_on: ['a'] })]);
+    const controller = new AbortController();
+    // Interrupt right after the first run starts.
+    const first = await runWorkflow({ ...options, workflow: wf, signal: controller.signal, onProgress: (e) => e.state === 'running' && controller.abort() });
+    assert.equal(first.status, 'interrupted');
+    assert.equal(first.exit_code, 130);
+    await assert.rejects(runWorkflow({ ...options, workflow: wf }), { code: 'WORKFLOW_UNFINISHED' });
+    // The same file edited meanwhile (another id) is refused too.
+    await assert.rejects(runWorkflow({ ...options, workflow: { ...wf, id: 'wf-test-edited' } }), { code: 'WORKFLOW_UNFINISHED' });
+    const resumed = await resumeWorkflow('wf-test', options);
+    assert.equal(resumed.status, 'pass', JSON.stringify(resumed.tasks));
+    // A finished plan runs again under a new id.
+    const again = await runWorkflow({ ...options, workflow: wf });
+    assert.equal(again.workflow_id, 'wf-test-2');
+    assert.ok(repo);
+  });
+
+  it("runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
+    const { repo, before, options } = await setup();
+    const onTip = 'test "$(git rev-parse HEAD)" = "$(git rev-parse supervisor/wf/wf-test)" && test "$(pwd)" != "' + repo + '"';
+    // The worker's own gate sees the workflow's ids; the workflow's gate runs on the integration tip.
+    const ids = 'test "$SUPERVISOR_WORKFLOW_ID" = wf-test && test "$SUPERVISOR_TASK_ID" = a && test "$SUPERVISOR_ROUND" = 1 && test "$SUPERVISOR_ROLE" = worker';
+    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [ids] })], { gates: [onTip] }) });
+    assert.equal(ok.status, 'pass', JSON.stringify(ok, null, 2));
+    assert.equal(ok.tasks[0]!.runs.length, 1, 'the worker passed its gate at once');
+    assert.deepEqual(ok.gates, { passed: true, failed: null });
+    const bad = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { id: 'wf-gates', gates: ['exit 3'] }) });
+    assert.equal(bad.status, 'gaps');
+    assert.equal(bad.exit_code, 1);
+    assert.deepEqual(bad.gates, { passed: false, failed: 'exit 3' });
+    assert.ok(bad.tasks.every((t) => t.status === 'integrated'));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it("a v2 worker's git_range that is not the run's commits gives a notice (the engine's range counts)", async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await writeFile(join(replies, 'worker.md'), 'role: worker\ntask_id: a\nstatus: pass\ngit_range: 1234567..89abcde\nfiles_changed: x\n\nDone.\n');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    // Replay changes no file: give the worker a gate that commits, so the run has a range.
+    const commit = 'echo x > x.txt && git add x.txt && git -c user.name=t -c user.email=t@t commit -qm x';
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [commit] })]) });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.ok(result.notices.some((n) => /reported git_range 1234567\.\.89abcde, but its run's commits are/.test(n)), result.notices.join('\n'));
+  });
+
+  it('exit 3 when every failed task failed for want of a valid answer (as run); the dependents are skipped', async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await writeFile(join(replies, 'worker.md'), 'I did it, trust me.');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a'), task('b', { depends_on: ['a'] })]), runDefaults: { ...options.runDefaults, retries: 0 } });
+    assert.equal(result.status, 'gaps');
+    assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'skipped']);
+    assert.equal(result.exit_code, 3);
+  });
+
+  it('exit 4 when every failed task failed because its CLI could not run (as run)', async () => {
+    // A PATH with git and nothing else: no claude to run.
+    const bin = await tempDir('sv-git-only-');
+    await symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
+    const { repo, before, options } = await setup({ PATH: bin });
+    const result = await runWorkflow({ ...options, cli: { byRole: {}, all: 'claude' }, workflow: workflow([task('a'), task('b')]), runDefaults: { ...options.runDefaults, retries: 0 } });
+    assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'error']);
+    assert.match(result.tasks[0]!.issues.join('\n'), /claude/);
+    assert.equal(result.exit_code, 4);
+    assertCheckoutUnchanged(repo, before);
+  });
+});
