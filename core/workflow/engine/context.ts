@@ -45,7 +45,7 @@ export interface WorkflowRunOptions {
   signal?: AbortSignal;
   /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
   cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
-  /** Passed to every run as `sandbox`, when the single-step engine knows that option. */
+  /** Passed to every run as `sandbox` (run --sandbox). */
   sandbox?: string;
   onProgress?: (event: ProgressEvent) => void;
   onNotice?: (message: string) => void;

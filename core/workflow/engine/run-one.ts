@@ -57,7 +57,7 @@ export async function runOne(
     ...(cli ? { cli } : {}),
     ...(model ? { model } : {}),
     ...(budget === undefined ? {} : { maxCostUsd: budget }),
-    ...(options.sandbox ? ({ sandbox: options.sandbox } as Partial<RunRoleOptions>) : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     onEvent: (event) => {
       if (event.kind !== 'run_started') return;
