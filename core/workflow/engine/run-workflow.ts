@@ -84,7 +84,9 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
   const id = await freshId(options, ops);
-  const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', '--base', options.env);
+  // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
+  const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
+  const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', baseFrom, options.env);
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
   store.create(engine.workflow);
