@@ -2,6 +2,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bareRequest } from '../engine/bare-request.ts';
 import type { Args } from '../cli/command.ts';
 import type { CliContext } from '../cli/context.ts';
 import { readStream } from '../cli/text-arg.ts';
@@ -69,19 +70,8 @@ async function extractRequest(adapter: AdapterPlugin, setup: ParseSetup, scratch
     await writeFile(file, `${JSON.stringify(schema.schema, null, 2)}\n`);
     outputSchema = { name: schema.name, schema: schema.schema, file };
   }
-  return {
-    prompt: '',
-    cwd: ctx.repoRoot,
-    scratchDir,
-    ...(outputSchema ? { outputSchema } : {}),
-    instructionFiles: [],
-    flags: [],
-    config: {},
-    allowEdits: false,
-    stream: false,
-    attempt: 1,
-    role: { name: role?.name ?? 'parse', baseRole: role?.baseRole ?? null, extensions: setup.extensions },
-  };
+  const roleView = { name: role?.name ?? 'parse', baseRole: role?.baseRole ?? null, extensions: setup.extensions };
+  return bareRequest({ prompt: '', cwd: ctx.repoRoot, scratchDir, role: roleView, ...(outputSchema ? { outputSchema } : {}) });
 }
 
 async function extract(adapterName: string, stdout: string, setup: ParseSetup, ctx: CliContext): Promise<Extraction> {

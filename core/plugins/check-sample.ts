@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bareRequest } from '../engine/bare-request.ts';
 import { errors, isSupervisorError } from '../errors.ts';
 import { parseExtraction } from '../output/parse-extraction.ts';
 import { DEFAULT_PARSER, parseOutput } from '../output/parse-output.ts';
@@ -33,18 +34,7 @@ export interface SampleHost {
 }
 
 function sampleRequest(repoRoot: string, scratchDir: string): CommandRequest {
-  return {
-    prompt: 'A sample prompt from supervisor plugins check.',
-    cwd: repoRoot,
-    scratchDir,
-    instructionFiles: [],
-    flags: [],
-    config: {},
-    allowEdits: false,
-    stream: false,
-    attempt: 1,
-    role: { name: 'sample', baseRole: null, extensions: {} },
-  };
+  return bareRequest({ prompt: 'A sample prompt from supervisor plugins check.', cwd: repoRoot, scratchDir, role: { name: 'sample', baseRole: null, extensions: {} } });
 }
 
 function sampleResult(stdout: string): ProcessResult {

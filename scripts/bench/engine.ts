@@ -13,11 +13,11 @@
 // alone needs to add and remove a worktree of the same repository: on a slow disk, checking
 // out thousands of files dominates, and that part is git's, not the engine's.
 // Not part of npm test: timing is noisy.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { git, makeRepo } from './_repo.ts';
 import { runRole } from '../../core/engine/run-role.ts';
 import { readEvents } from '../../core/engine/runs-store.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
@@ -32,23 +32,6 @@ const ENVELOPE = JSON.stringify({
   usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
 });
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, stdio: 'ignore' });
-}
-
-function makeRepo(files: number): string {
-  const root = mkdtempSync(join(tmpdir(), `sv-bench-${files}-`));
-  git(root, 'init', '-q', '-b', 'main');
-  for (let i = 0; i < files; i++) {
-    const dir = join(root, 'src', `d${Math.floor(i / 100)}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
-  }
-  writeFileSync(join(root, 'README.md'), '# bench\n');
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.name=b', '-c', 'user.email=b@b', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'init');
-  return root;
-}
 
 function fakeClaude(): string {
   const bin = mkdtempSync(join(tmpdir(), 'sv-bench-bin-'));

@@ -15,11 +15,11 @@
 //   3. one worktree per task: a task of three rounds (the spec reviewer says gaps twice); and
 //      how many checkouts were made (worktree slots are reused from task to task: at most --jobs).
 // Not part of npm test: timing is noisy.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeRepo } from './_repo.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
 import { runWorkflow } from '../../core/workflow/engine/run-workflow.ts';
 import { WorkflowStore } from '../../core/workflow/engine/store.ts';
@@ -37,23 +37,6 @@ const { values } = parseArgs({
 const SLEEP_MS = Number(values['sleep-ms']);
 const TASKS = Number(values.tasks);
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, stdio: 'ignore' });
-}
-
-function makeRepo(files: number): string {
-  const root = mkdtempSync(join(tmpdir(), `sv-wfbench-${files}-`));
-  git(root, 'init', '-q', '-b', 'main');
-  for (let i = 0; i < files; i++) {
-    const dir = join(root, 'src', `d${Math.floor(i / 100)}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
-  }
-  writeFileSync(join(root, 'README.md'), '# bench\n');
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.name=b', '-c', 'user.email=b@b', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'init');
-  return root;
-}
 
 function envelope(result: string): string {
   return JSON.stringify({
