@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
@@ -83,8 +83,11 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   before(async () => {
     box = await makeSandbox();
     fakes = await tempDir('sv-fakes-');
-    // The fake claude is a Node script named by absolute path, so PATH stays node-free.
-    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${ESCAPE}" "$@"\n`);
+    // The fake claude is a Node script named by absolute path, so PATH stays node-free. It is
+    // copied beside the wrapper (a PATH folder, which the sandbox shows): the project itself may
+    // sit under /tmp or the home, which the sandbox hides, as a real CLI's install never does.
+    for (const file of [ESCAPE, join(dirname(ESCAPE), '_fake-envelopes.mjs')]) await copyFile(file, join(fakes, basename(file)));
+    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakes, basename(ESCAPE))}" "$@"\n`);
     await chmod(join(fakes, 'claude'), 0o755);
     // bubblewrap and prlimit for the sandbox itself.
     const tools = join(fakes, 'tools');
