@@ -1,0 +1,200 @@
+/**
+ * o200k counts without the library's per-chunk overhead, the same numbers: a count, not tokens.
+ * The library splits text into chunks with one Unicode regular expression (~400 ns a chunk),
+ * then looks each chunk up in a Map of 200k strings. Here ASCII stretches are split by a
+ * hand-written scanner that follows that regular expression alternative by alternative, and
+ * each chunk's rank is looked up in a hash table over its character codes, so no string is made
+ * for a chunk that is one token (nine in ten). Stretches with a non-ASCII character go through
+ * the library's regular expression; chunks that are not one token through the library's merge.
+ *
+ * Stretches are cut where the tokenizer always cuts (after "\n" followed by a character that is
+ * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
+ */
+
+/** The library's core, as far as this file uses it (private in its typings). */
+interface O200kCore {
+  bytePairStringRankEncoder: Map<string, number>;
+  tokenSplitRegex: RegExp;
+  bytePairEncode(chunk: string): number[];
+}
+
+const NL = 10;
+const CR = 13;
+const SPACE = 32;
+const SLASH = 47;
+const APOSTROPHE = 39;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isLetter = (c: number) => isUpper(c) || isLower(c);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** ASCII \s: \t \n \v \f \r and space. */
+const isSpace = (c: number) => c === SPACE || (c >= 9 && c <= 13);
+/** [^\s\p{L}\p{N}] in ASCII. */
+const isPunct = (c: number) => c >= 0 && !isSpace(c) && !isLetter(c) && !isDigit(c);
+
+/** Open-addressing table of the ASCII tokens up to MAX_KEY characters: character codes → rank. */
+const MAX_KEY = 24;
+
+interface RankTable {
+  mask: number;
+  /** Per slot: rank + 1 (0 = empty), key start in `chars`, key length. */
+  rank: Int32Array;
+  start: Int32Array;
+  length: Uint8Array;
+  chars: Uint8Array;
+}
+
+function hashStep(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+const HASH_SEED = 0x811c9dc5 | 0;
+
+function buildTable(ranks: Map<string, number>): RankTable {
+  let count = 0;
+  let total = 0;
+  const ascii = /^[\x00-\x7f]+$/;
+  for (const key of ranks.keys()) {
+    if (key.length <= MAX_KEY && ascii.test(key)) {
+      count++;
+      total += key.length;
+    }
+  }
+  let size = 1;
+  while (size < count * 2) size <<= 1;
+  const table: RankTable = { mask: size - 1, rank: new Int32Array(size), start: new Int32Array(size), length: new Uint8Array(size), chars: new Uint8Array(total) };
+  let at = 0;
+  for (const [key, rank] of ranks) {
+    if (key.length > MAX_KEY || !ascii.test(key)) continue;
+    let h = HASH_SEED;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      table.chars[at + i] = c;
+      h = hashStep(h, c);
+    }
+    let slot = h & table.mask;
+    while (table.rank[slot] !== 0) slot = (slot + 1) & table.mask;
+    table.rank[slot] = rank + 1;
+    table.start[slot] = at;
+    table.length[slot] = key.length;
+    at += key.length;
+  }
+  return table;
+}
+
+/** Whether text[from, to) is one token (an ASCII one in the table). */
+function isOneToken(table: RankTable, text: string, from: number, to: number): boolean {
+  const n = to - from;
+  if (n > MAX_KEY) return false;
+  let h = HASH_SEED;
+  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
+  for (let slot = h & table.mask; table.rank[slot] !== 0; slot = (slot + 1) & table.mask) {
+    if (table.length[slot] !== n) continue;
+    const start = table.start[slot]!;
+    let i = 0;
+    while (i < n && table.chars[start + i] === text.charCodeAt(from + i)) i++;
+    if (i === n) return true;
+  }
+  return false;
+}
+
+/** The end of the o200k chunk that starts at `i` of an ASCII stretch (the regex's alternatives in order). */
+function chunkEnd(text: string, i: number, end: number): number {
+  const at = (k: number) => (k < end ? text.charCodeAt(k) : -1);
+  const c = at(i);
+  // 1 and 2: [^\r\n\p{L}\p{N}]? then [A-Z]*[a-z]+ or [A-Z]+[a-z]*, then a contraction.
+  let j = c !== CR && c !== NL && !isLetter(c) && !isDigit(c) ? i + 1 : i;
+  if (isLetter(at(j))) {
+    while (isUpper(at(j))) j++;
+    while (isLower(at(j))) j++;
+    if (at(j) === APOSTROPHE) {
+      const a = at(j + 1) | 0x20;
+      const b = at(j + 2) | 0x20;
+      if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) j += 2; // 's 'd 'm 't
+      else if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) j += 3; // 'll 've 're
+    }
+    return j;
+  }
+  // 3: \p{N}{1,3}
+  if (isDigit(c)) {
+    let k = i + 1;
+    while (k < i + 3 && isDigit(at(k))) k++;
+    return k;
+  }
+  // 4: " ?[^\s\p{L}\p{N}]+[\r\n/]*"
+  if (isPunct(c) || (c === SPACE && isPunct(at(i + 1)))) {
+    let k = c === SPACE ? i + 1 : i;
+    while (isPunct(at(k))) k++;
+    for (let d = at(k); d === CR || d === NL || d === SLASH; d = at(++k));
+    return k;
+  }
+  // 5, 6, 7: whitespace. c is whitespace here.
+  let w = i;
+  let lastBreak = -1;
+  for (let d = at(w); isSpace(d); d = at(++w)) if (d === CR || d === NL) lastBreak = w;
+  if (lastBreak !== -1) return lastBreak + 1; // \s*[\r\n]+
+  if (w >= text.length || w - i === 1) return w; // \s+(?!\S) at the end, else \s+
+  return w - 1; // \s+(?!\S): all but the last
+}
+
+/** A line start after which the tokenizer always cuts: not whitespace, not "/". */
+function safeStart(code: number): boolean {
+  if (code === SPACE || code === SLASH || (code >= 9 && code <= 13)) return false;
+  if (code < 0x80) return true;
+  return !/\s/.test(String.fromCharCode(code));
+}
+
+/**
+ * A counting function equal to the library's count with no special tokens; undefined when the
+ * library's internals are not as expected (then the caller counts with the library).
+ */
+export function createO200kCount(encoding: unknown): ((text: string) => number) | undefined {
+  const core = (encoding as { bytePairEncodingCoreProcessor?: Partial<O200kCore> } | null)?.bytePairEncodingCoreProcessor;
+  if (!(core?.bytePairStringRankEncoder instanceof Map) || !(core.tokenSplitRegex instanceof RegExp) || typeof core.bytePairEncode !== 'function') return undefined;
+  return createCount(core as O200kCore);
+}
+
+function createCount(core: O200kCore): (text: string) => number {
+  const table = buildTable(core.bytePairStringRankEncoder);
+  const regex = new RegExp(core.tokenSplitRegex.source, 'gu');
+  const nonAscii = /[^\x00-\x7f]/g;
+  const merged = new Map<string, number>();
+  const countChunk = (chunk: string): number => {
+    if (core.bytePairStringRankEncoder.has(chunk)) return 1;
+    let n = merged.get(chunk);
+    if (n === undefined) {
+      n = core.bytePairEncode(chunk).length;
+      if (merged.size < 100_000) merged.set(chunk, n);
+    }
+    return n;
+  };
+  return (text) => {
+    let total = 0;
+    const n = text.length;
+    nonAscii.lastIndex = 0;
+    let nextNonAscii = nonAscii.test(text) ? nonAscii.lastIndex - 1 : n;
+    for (let start = 0; start < n; ) {
+      // The stretch: up to the next safe line start.
+      let end = text.indexOf('\n', start);
+      while (end !== -1 && end + 1 < n && !safeStart(text.charCodeAt(end + 1))) end = text.indexOf('\n', end + 1);
+      end = end === -1 || end + 1 >= n ? n : end + 1;
+      if (nextNonAscii < end) {
+        regex.lastIndex = start;
+        while (regex.lastIndex < end) {
+          const match = regex.exec(text);
+          if (!match) break;
+          total += countChunk(match[0]);
+        }
+        nonAscii.lastIndex = end;
+        nextNonAscii = nonAscii.test(text) ? nonAscii.lastIndex - 1 : n;
+      } else {
+        for (let i = start; i < end; ) {
+          const e = chunkEnd(text, i, end);
+          total += isOneToken(table, text, i, e) ? 1 : countChunk(text.slice(i, e));
+          i = e;
+        }
+      }
+      start = end;
+    }
+    return total;
+  };
+}
