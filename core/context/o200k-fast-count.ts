@@ -11,6 +11,8 @@
  * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
  */
 
+import { heapMerge } from './bpe-heap-merge.ts';
+
 /** The library's core, as far as this file uses it (private in its typings). */
 interface O200kCore {
   bytePairStringRankEncoder: Map<string, number>;
@@ -34,6 +36,8 @@ const isPunct = (c: number) => c >= 0 && !isSpace(c) && !isLetter(c) && !isDigit
 
 /** Open-addressing table of the ASCII tokens up to MAX_KEY characters: character codes → rank. */
 const MAX_KEY = 24;
+/** Longer chunks are merged by bpe-heap-merge.ts. */
+const MAX_MERGE = 128;
 
 interface RankTable {
   mask: number;
@@ -48,6 +52,8 @@ function hashStep(h: number, c: number): number {
   return Math.imul(h ^ c, 0x01000193);
 }
 const HASH_SEED = 0x811c9dc5 | 0;
+
+const EMPTY_TABLE: RankTable = { mask: 0, rank: new Int32Array(1), start: new Int32Array(1), length: new Uint8Array(1), chars: new Uint8Array(0) };
 
 function buildTable(ranks: Map<string, number>): RankTable {
   let count = 0;
@@ -81,20 +87,49 @@ function buildTable(ranks: Map<string, number>): RankTable {
   return table;
 }
 
-/** Whether text[from, to) is one token (an ASCII one in the table). */
-function isOneToken(table: RankTable, text: string, from: number, to: number): boolean {
+/** The rank of the ASCII token text[from, to) (codes read by `at`), -1 when there is none. */
+function rankIn(table: RankTable, at: (i: number) => number, from: number, to: number): number {
   const n = to - from;
-  if (n > MAX_KEY) return false;
   let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
+  for (let i = from; i < to; i++) h = hashStep(h, at(i));
   for (let slot = h & table.mask; table.rank[slot] !== 0; slot = (slot + 1) & table.mask) {
     if (table.length[slot] !== n) continue;
     const start = table.start[slot]!;
     let i = 0;
-    while (i < n && table.chars[start + i] === text.charCodeAt(from + i)) i++;
-    if (i === n) return true;
+    while (i < n && table.chars[start + i] === at(from + i)) i++;
+    if (i === n) return table.rank[slot]! - 1;
   }
-  return false;
+  return -1;
+}
+
+/**
+ * The number of tokens of an ASCII chunk that is not one token: the library's merge (lowest
+ * rank first, leftmost among equals), with ranks from the table; pairs longer than the table's
+ * keys from `longRank`.
+ */
+function mergeCount(rank: (from: number, to: number) => number, n: number): number {
+  const starts: number[] = [];
+  const ranks: number[] = [];
+  for (let i = 0; i <= n; i++) starts.push(i);
+  const pairRank = (i: number) => (i + 2 < starts.length ? rank(starts[i]!, starts[i + 2]!) : -1);
+  for (let i = 0; i < n; i++) ranks.push(pairRank(i));
+  for (;;) {
+    let lowest = -1;
+    let at = -1;
+    for (let i = 0; i < ranks.length; i++) {
+      const r = ranks[i]!;
+      if (r !== -1 && (lowest === -1 || r < lowest)) {
+        lowest = r;
+        at = i;
+      }
+    }
+    if (at === -1) break;
+    starts.splice(at + 1, 1);
+    ranks.splice(at + 1, 1);
+    ranks[at] = pairRank(at);
+    if (at > 0) ranks[at - 1] = pairRank(at - 1);
+  }
+  return starts.length - 1;
 }
 
 /** The end of the o200k chunk that starts at `i` of an ASCII stretch (the regex's alternatives in order). */
@@ -154,20 +189,43 @@ export function createO200kCount(encoding: unknown): ((text: string) => number) 
 }
 
 function createCount(core: O200kCore): (text: string) => number {
-  const table = buildTable(core.bytePairStringRankEncoder);
+  // Built on the first count: a command whose counts all come from the count cache needs none.
+  let table: RankTable = EMPTY_TABLE;
   const regex = new RegExp(core.tokenSplitRegex.source, 'gu');
   const nonAscii = /[^\x00-\x7f]/g;
   const merged = new Map<string, number>();
-  const countChunk = (chunk: string): number => {
-    if (core.bytePairStringRankEncoder.has(chunk)) return 1;
-    let n = merged.get(chunk);
-    if (n === undefined) {
-      n = core.bytePairEncode(chunk).length;
-      if (merged.size < 100_000) merged.set(chunk, n);
-    }
+  let text = '';
+  const codeAt = (i: number) => text.charCodeAt(i);
+  const ranks = core.bytePairStringRankEncoder;
+  /** A rank of text[from, to), which is ASCII. */
+  const asciiRank = (from: number, to: number) => (to - from <= MAX_KEY ? rankIn(table, codeAt, from, to) : (ranks.get(text.slice(from, to)) ?? -1));
+  const remember = (chunk: string, n: number) => {
+    if (merged.size < 100_000) merged.set(chunk, n);
     return n;
   };
-  return (text) => {
+  /** Ranks of ASCII bytes for the heap merge of long chunks. */
+  const bytesCore = {
+    getBpeRankFromBytes(bytes: Uint8Array): number | undefined {
+      const rank = bytes.length <= MAX_KEY ? rankIn(table, (i) => bytes[i]!, 0, bytes.length) : (ranks.get(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')) ?? -1);
+      return rank === -1 ? undefined : rank;
+    },
+  };
+  const countChunk = (chunk: string): number => {
+    if (ranks.has(chunk)) return 1;
+    return merged.get(chunk) ?? remember(chunk, core.bytePairEncode(chunk).length);
+  };
+  /** An ASCII chunk text[from, to) that is not one token of the table. */
+  const countAscii = (from: number, to: number): number => {
+    if (to - from > MAX_KEY && ranks.has(text.slice(from, to))) return 1;
+    const chunk = text.slice(from, to);
+    const known = merged.get(chunk);
+    if (known !== undefined) return known;
+    if (to - from <= MAX_MERGE) return remember(chunk, mergeCount((a, b) => asciiRank(from + a, from + b), to - from));
+    return remember(chunk, heapMerge(bytesCore, Buffer.from(chunk, 'latin1')).length);
+  };
+  return (input) => {
+    if (table === EMPTY_TABLE) table = buildTable(ranks);
+    text = input;
     let total = 0;
     const n = text.length;
     nonAscii.lastIndex = 0;
@@ -189,12 +247,13 @@ function createCount(core: O200kCore): (text: string) => number {
       } else {
         for (let i = start; i < end; ) {
           const e = chunkEnd(text, i, end);
-          total += isOneToken(table, text, i, e) ? 1 : countChunk(text.slice(i, e));
+          total += e - i <= MAX_KEY && rankIn(table, codeAt, i, e) !== -1 ? 1 : countAscii(i, e);
           i = e;
         }
       }
       start = end;
     }
+    text = ''; // the counted text is not kept
     return total;
   };
 }

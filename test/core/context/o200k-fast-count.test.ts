@@ -63,6 +63,19 @@ describe('fast o200k count', () => {
     }
   });
 
+  it('equals the library on long chunks (merged with a heap)', async () => {
+    const { count, expected } = await library();
+    const next = random(4);
+    const runs = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', '-=_*#~.,;:!?<>()[]{}|/'];
+    for (let i = 0; i < 60; i++) {
+      const letters = runs[i % runs.length]!;
+      let text = i % 2 ? ' ' : '';
+      const length = 100 + Math.floor(next() * 3000);
+      while (text.length < length) text += letters[Math.floor(next() * letters.length)]!;
+      assert.equal(count(text), expected(text), JSON.stringify(text.slice(0, 80)));
+    }
+  });
+
   it('equals the library on real source text', async () => {
     const { count, expected } = await library();
     const { readFileSync } = await import('node:fs');
