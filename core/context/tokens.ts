@@ -27,15 +27,26 @@ export function checkTokenizer(name: unknown): asserts name is TokenizerName {
   if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
 }
 
+/**
+ * The library's encoding object: the module's default export. Where the module is the
+ * library's CommonJS build imported as a whole (the binary's lazy chunk, scripts/pkg/bundle.mjs),
+ * that default is the CommonJS exports object and the encoding its `default`.
+ */
+function encodingObject(module: { default: unknown }): unknown {
+  const value = module.default as { bytePairEncodingCoreProcessor?: unknown; default?: unknown } | null;
+  return value && !value.bytePairEncodingCoreProcessor && value.default ? value.default : value;
+}
+
 /** Loads a tokenizer so that estimateTokens can use it synchronously. */
 export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
   checkTokenizer(name);
   if (name === 'o200k' && !o200k) {
     const encoding = await import('gpt-tokenizer/encoding/o200k_base');
-    installHeapMerge(encoding.default);
+    const api = encodingObject(encoding);
+    installHeapMerge(api);
     const { countTokens } = encoding;
     // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
-    o200k = createO200kCount(encoding.default) ?? ((text) => countTokens(text, { disallowedSpecial: new Set() }));
+    o200k = createO200kCount(api) ?? ((text) => countTokens(text, { disallowedSpecial: new Set() }));
   }
 }
 
