@@ -100,7 +100,8 @@ for (const id of wanted) {
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
-  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
+  const chunkCaches = Object.keys(chunks).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...chunkCaches, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }
