@@ -32,7 +32,7 @@ export function checkTokenizer(name: unknown): asserts name is TokenizerName {
  * library's CommonJS build imported as a whole (the binary's lazy chunk, scripts/pkg/bundle.mjs),
  * that default is the CommonJS exports object and the encoding its `default`.
  */
-function encodingObject(module: { default: unknown }): unknown {
+export function encodingObject(module: { default: unknown }): unknown {
   const value = module.default as { bytePairEncodingCoreProcessor?: unknown; default?: unknown } | null;
   return value && !value.bytePairEncodingCoreProcessor && value.default ? value.default : value;
 }

@@ -85,3 +85,17 @@ describe('fast o200k count', () => {
     }
   });
 });
+
+describe('the encoding object', () => {
+  it('is found in the ES module and in the CommonJS build imported whole (the binary\'s lazy chunk)', async () => {
+    const { encodingObject } = await import('../../../core/context/tokens.ts');
+    const { createRequire } = await import('node:module');
+    const esm = await import('gpt-tokenizer/encoding/o200k_base');
+    const cjs = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as unknown;
+    for (const module of [esm, { default: cjs }]) {
+      const count = createO200kCount(encodingObject(module));
+      assert.ok(count, 'the fast count is installed');
+      assert.equal(count("it's 42 <|endoftext|>"), esm.countTokens("it's 42 <|endoftext|>", { disallowedSpecial: new Set() }));
+    }
+  });
+});
