@@ -102,6 +102,21 @@ function rankIn(table: RankTable, at: (i: number) => number, from: number, to: n
   return -1;
 }
 
+/** rankIn for text[from, to) (the hot path: no function to read the codes through). */
+function rankInText(table: RankTable, text: string, from: number, to: number): number {
+  const n = to - from;
+  let h = HASH_SEED;
+  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
+  for (let slot = h & table.mask; table.rank[slot] !== 0; slot = (slot + 1) & table.mask) {
+    if (table.length[slot] !== n) continue;
+    const start = table.start[slot]!;
+    let i = 0;
+    while (i < n && table.chars[start + i] === text.charCodeAt(from + i)) i++;
+    if (i === n) return table.rank[slot]! - 1;
+  }
+  return -1;
+}
+
 /**
  * The number of tokens of an ASCII chunk that is not one token: the library's merge (lowest
  * rank first, leftmost among equals), with ranks from the table; pairs longer than the table's
@@ -195,10 +210,9 @@ function createCount(core: O200kCore): (text: string) => number {
   const nonAscii = /[^\x00-\x7f]/g;
   const merged = new Map<string, number>();
   let text = '';
-  const codeAt = (i: number) => text.charCodeAt(i);
-  const ranks = core.bytePairStringRankEncoder;
+    const ranks = core.bytePairStringRankEncoder;
   /** A rank of text[from, to), which is ASCII. */
-  const asciiRank = (from: number, to: number) => (to - from <= MAX_KEY ? rankIn(table, codeAt, from, to) : (ranks.get(text.slice(from, to)) ?? -1));
+  const asciiRank = (from: number, to: number) => (to - from <= MAX_KEY ? rankInText(table, text, from, to) : (ranks.get(text.slice(from, to)) ?? -1));
   const remember = (chunk: string, n: number) => {
     if (merged.size < 100_000) merged.set(chunk, n);
     return n;
@@ -225,29 +239,30 @@ function createCount(core: O200kCore): (text: string) => number {
   };
   return (input) => {
     if (table === EMPTY_TABLE) table = buildTable(ranks);
-    text = input;
+    text = input; // for the merges
+    const t = table;
     let total = 0;
-    const n = text.length;
+    const n = input.length;
     nonAscii.lastIndex = 0;
-    let nextNonAscii = nonAscii.test(text) ? nonAscii.lastIndex - 1 : n;
+    let nextNonAscii = nonAscii.test(input) ? nonAscii.lastIndex - 1 : n;
     for (let start = 0; start < n; ) {
       // The stretch: up to the next safe line start.
-      let end = text.indexOf('\n', start);
-      while (end !== -1 && end + 1 < n && !safeStart(text.charCodeAt(end + 1))) end = text.indexOf('\n', end + 1);
+      let end = input.indexOf('\n', start);
+      while (end !== -1 && end + 1 < n && !safeStart(input.charCodeAt(end + 1))) end = input.indexOf('\n', end + 1);
       end = end === -1 || end + 1 >= n ? n : end + 1;
       if (nextNonAscii < end) {
         regex.lastIndex = start;
         while (regex.lastIndex < end) {
-          const match = regex.exec(text);
+          const match = regex.exec(input);
           if (!match) break;
           total += countChunk(match[0]);
         }
         nonAscii.lastIndex = end;
-        nextNonAscii = nonAscii.test(text) ? nonAscii.lastIndex - 1 : n;
+        nextNonAscii = nonAscii.test(input) ? nonAscii.lastIndex - 1 : n;
       } else {
         for (let i = start; i < end; ) {
-          const e = chunkEnd(text, i, end);
-          total += e - i <= MAX_KEY && rankIn(table, codeAt, i, e) !== -1 ? 1 : countAscii(i, e);
+          const e = chunkEnd(input, i, end);
+          total += e - i <= MAX_KEY && rankInText(t, input, i, e) !== -1 ? 1 : countAscii(i, e);
           i = e;
         }
       }

@@ -189,7 +189,8 @@ async function buildBundle() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  if (!existsSync(repomixBin)) throw new Error('repomix is not installed for the benchmark: cd scripts/bench && npm ci');
+  const withRepomix = existsSync(repomixBin);
+  if (!withRepomix) console.log('(repomix is not installed, so it is left out: cd scripts/bench && npm ci)');
   await buildCorpus();
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
@@ -218,14 +219,16 @@ async function main() {
     }
   }
   const rxInclude = include.length ? ['--include', include.join(',')] : [];
-  tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
+  if (withRepomix) tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
   const results = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
   for (const run of Object.values(tools)) await run(); // warm file and compile caches
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(tools)) results[name].push(await run());
 
   const svFiles = (await readFile(outSv, 'utf8')).match(opts.corpus ? /^### /gm : /^### pkgs\//gm)?.length ?? 0;
-  const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
-  console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
+  if (withRepomix) {
+    const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
+    console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
+  } else console.log(`files packed: supervisor ${svFiles}; output ${(await stat(outSv)).size} bytes`);
   console.log(`runs: ${RUNS} each (after one warm-up), node ${process.version}, ${existsSync('/usr/bin/time') ? '/usr/bin/time -v' : '/proc sampling'} for peak RSS`);
   const rows = Object.entries(results).map(([name, rs]) => ({
     name,
@@ -237,6 +240,7 @@ async function main() {
   }));
   const width = Math.max(...rows.map((r) => r.name.length)) + 2;
   for (const r of rows) console.log(`${r.name.padEnd(width)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)}, cpu ${Math.round(r.cpu)} ms)  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
+  if (!withRepomix) return;
   const rx = rows.at(-1);
   for (const sv of rows.slice(0, -1)) {
     console.log(`ratio: ${sv.name} is ${(rx.wall / sv.wall).toFixed(1)}x faster than repomix (median wall), peak memory ${(sv.rss / rx.rss).toFixed(2)}x repomix's`);
