@@ -87,6 +87,32 @@ function buildTable(ranks: Map<string, number>): RankTable {
   return table;
 }
 
+/** Counts of chunks up to MAX_KEY that are not one token, by character codes: no string made to look one up. */
+interface CountTable extends RankTable {
+  entries: number;
+}
+
+const COUNT_SLOTS = 1 << 17;
+
+function createCountTable(): CountTable {
+  return { mask: COUNT_SLOTS - 1, rank: new Int32Array(COUNT_SLOTS), start: new Int32Array(COUNT_SLOTS), length: new Uint8Array(COUNT_SLOTS), chars: new Uint8Array((COUNT_SLOTS / 2) * MAX_KEY), entries: 0 };
+}
+
+/** Keeps `count` for text[from, to) (at most MAX_KEY characters), while the table is half empty. */
+function keepCount(table: CountTable, text: string, from: number, to: number, count: number): void {
+  if (table.entries >= COUNT_SLOTS / 2) return;
+  let h = HASH_SEED;
+  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
+  let slot = h & table.mask;
+  while (table.rank[slot] !== 0) slot = (slot + 1) & table.mask;
+  const start = table.entries * MAX_KEY;
+  for (let i = from; i < to; i++) table.chars[start + i - from] = text.charCodeAt(i);
+  table.rank[slot] = count + 1;
+  table.start[slot] = start;
+  table.length[slot] = to - from;
+  table.entries++;
+}
+
 /** The rank of the ASCII token text[from, to) (codes read by `at`), -1 when there is none. */
 function rankIn(table: RankTable, at: (i: number) => number, from: number, to: number): number {
   const n = to - from;
@@ -209,6 +235,7 @@ function createCount(core: O200kCore): (text: string) => number {
   const regex = new RegExp(core.tokenSplitRegex.source, 'gu');
   const nonAscii = /[^\x00-\x7f]/g;
   const merged = new Map<string, number>();
+  const counts = createCountTable();
   let text = '';
     const ranks = core.bytePairStringRankEncoder;
   /** A rank of text[from, to), which is ASCII. */
@@ -230,7 +257,14 @@ function createCount(core: O200kCore): (text: string) => number {
   };
   /** An ASCII chunk text[from, to) that is not one token of the table. */
   const countAscii = (from: number, to: number): number => {
-    if (to - from > MAX_KEY && ranks.has(text.slice(from, to))) return 1;
+    if (to - from <= MAX_KEY) {
+      const known = rankInText(counts, text, from, to);
+      if (known !== -1) return known;
+      const count = mergeCount((a, b) => asciiRank(from + a, from + b), to - from);
+      keepCount(counts, text, from, to, count);
+      return count;
+    }
+    if (ranks.has(text.slice(from, to))) return 1;
     const chunk = text.slice(from, to);
     const known = merged.get(chunk);
     if (known !== undefined) return known;
