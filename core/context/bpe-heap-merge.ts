@@ -61,9 +61,11 @@ class PairHeap {
   }
 }
 
-/** The token ranks of one chunk's bytes, merged as the library merges them. */
-export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: Uint8Array): number[] {
-  const n = piece.length;
+/**
+ * The parts of one chunk of `n` bytes, merged as the library merges them: their start offsets
+ * (`n` ends the last). `rankOf(start, end)` is the rank of the bytes start..end, if a token.
+ */
+export function heapMergeStarts(rankOf: (start: number, end: number) => number | undefined, n: number): number[] {
   // Parts as a linked list of start offsets; n is the end.
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
@@ -77,7 +79,7 @@ export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: U
   const rankAt = (start: number): number => {
     const end = next[next[start]!];
     if (next[start]! >= n || end === undefined || end > n) return Number.POSITIVE_INFINITY;
-    return core.getBpeRankFromBytes(piece.subarray(start, end)) ?? Number.POSITIVE_INFINITY;
+    return rankOf(start, end) ?? Number.POSITIVE_INFINITY;
   };
   const update = (start: number) => {
     const rank = rankAt(start);
@@ -95,13 +97,21 @@ export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: U
     update(start);
     if (start > 0) update(prev[start]!);
   }
-  const out: number[] = [];
-  for (let s = 0; s < n; s = next[s]!) {
-    const rank = core.getBpeRankFromBytes(piece.subarray(s, next[s]!));
-    if (rank === undefined) throw new Error(`o200k: no token for the bytes at ${s}..${next[s]}`);
-    out.push(rank);
-  }
-  return out;
+  const starts: number[] = [];
+  for (let s = 0; s < n; s = next[s]!) starts.push(s);
+  return starts;
+}
+
+/** The token ranks of one chunk's bytes, merged as the library merges them. */
+export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: Uint8Array): number[] {
+  const n = piece.length;
+  const starts = heapMergeStarts((start, end) => core.getBpeRankFromBytes(piece.subarray(start, end)), n);
+  return starts.map((s, i) => {
+    const end = starts[i + 1] ?? n;
+    const rank = core.getBpeRankFromBytes(piece.subarray(s, end));
+    if (rank === undefined) throw new Error(`o200k: no token for the bytes at ${s}..${end}`);
+    return rank;
+  });
 }
 
 /** Makes the encoding's merge use heapMerge on long chunks; true when installed. */

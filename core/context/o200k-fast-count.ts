@@ -11,7 +11,7 @@
  * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
  */
 
-import { heapMerge } from './bpe-heap-merge.ts';
+import { heapMergeStarts } from './bpe-heap-merge.ts';
 
 /** The library's core, as far as this file uses it (private in its typings). */
 interface O200kCore {
@@ -113,22 +113,7 @@ function keepCount(table: CountTable, text: string, from: number, to: number, co
   table.entries++;
 }
 
-/** The rank of the ASCII token text[from, to) (codes read by `at`), -1 when there is none. */
-function rankIn(table: RankTable, at: (i: number) => number, from: number, to: number): number {
-  const n = to - from;
-  let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, at(i));
-  for (let slot = h & table.mask; table.rank[slot] !== 0; slot = (slot + 1) & table.mask) {
-    if (table.length[slot] !== n) continue;
-    const start = table.start[slot]!;
-    let i = 0;
-    while (i < n && table.chars[start + i] === at(from + i)) i++;
-    if (i === n) return table.rank[slot]! - 1;
-  }
-  return -1;
-}
-
-/** rankIn for text[from, to) (the hot path: no function to read the codes through). */
+/** The rank (or count) kept for the ASCII text[from, to) in a table, -1 when there is none. */
 function rankInText(table: RankTable, text: string, from: number, to: number): number {
   const n = to - from;
   let h = HASH_SEED;
@@ -244,13 +229,6 @@ function createCount(core: O200kCore): (text: string) => number {
     if (merged.size < 100_000) merged.set(chunk, n);
     return n;
   };
-  /** Ranks of ASCII bytes for the heap merge of long chunks. */
-  const bytesCore = {
-    getBpeRankFromBytes(bytes: Uint8Array): number | undefined {
-      const rank = bytes.length <= MAX_KEY ? rankIn(table, (i) => bytes[i]!, 0, bytes.length) : (ranks.get(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')) ?? -1);
-      return rank === -1 ? undefined : rank;
-    },
-  };
   const countChunk = (chunk: string): number => {
     if (ranks.has(chunk)) return 1;
     return merged.get(chunk) ?? remember(chunk, core.bytePairEncode(chunk).length);
@@ -269,7 +247,11 @@ function createCount(core: O200kCore): (text: string) => number {
     const known = merged.get(chunk);
     if (known !== undefined) return known;
     if (to - from <= MAX_MERGE) return remember(chunk, mergeCount((a, b) => asciiRank(from + a, from + b), to - from));
-    return remember(chunk, heapMerge(bytesCore, Buffer.from(chunk, 'latin1')).length);
+    const rankOf = (a: number, b: number) => {
+      const rank = asciiRank(from + a, from + b);
+      return rank === -1 ? undefined : rank;
+    };
+    return remember(chunk, heapMergeStarts(rankOf, to - from).length);
   };
   return (input) => {
     if (table === EMPTY_TABLE) table = buildTable(ranks);
