@@ -15,51 +15,54 @@ interface MergeCore {
 
 const LONG_CHUNK_BYTES = 256;
 
-/** Min-heap of (rank, start) pairs, ordered by rank, then start. */
+/**
+ * Min-heap of (rank, start) pairs, ordered by rank, then start: each pair is one number,
+ * rank * 2^32 + start (exact while ranks stay below 2^21; o200k's are below 200,019).
+ */
 class PairHeap {
-  private ranks: number[] = [];
-  private starts: number[] = [];
+  private keys: number[] = [];
   get size(): number {
-    return this.ranks.length;
-  }
-  private less(i: number, j: number): boolean {
-    return this.ranks[i]! < this.ranks[j]! || (this.ranks[i] === this.ranks[j] && this.starts[i]! < this.starts[j]!);
-  }
-  private swap(i: number, j: number): void {
-    [this.ranks[i], this.ranks[j]] = [this.ranks[j]!, this.ranks[i]!];
-    [this.starts[i], this.starts[j]] = [this.starts[j]!, this.starts[i]!];
+    return this.keys.length;
   }
   push(rank: number, start: number): void {
-    this.ranks.push(rank);
-    this.starts.push(start);
-    for (let i = this.ranks.length - 1; i > 0; ) {
+    const keys = this.keys;
+    const key = rank * 4294967296 + start;
+    let i = keys.length;
+    keys.push(key);
+    while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      this.swap(i, parent);
+      const above = keys[parent]!;
+      if (above <= key) break;
+      keys[i] = above;
       i = parent;
     }
+    keys[i] = key;
   }
-  pop(): [rank: number, start: number] {
-    const top: [number, number] = [this.ranks[0]!, this.starts[0]!];
-    const lastRank = this.ranks.pop()!;
-    const lastStart = this.starts.pop()!;
-    if (this.ranks.length) {
-      this.ranks[0] = lastRank;
-      this.starts[0] = lastStart;
-      for (let i = 0; ; ) {
+  /** The lowest pair's key (rankOf and startOf read it). */
+  pop(): number {
+    const keys = this.keys;
+    const top = keys[0]!;
+    const last = keys.pop()!;
+    const n = keys.length;
+    if (n) {
+      let i = 0;
+      for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < this.ranks.length && this.less(l, m)) m = l;
-        if (r < this.ranks.length && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
+        const m = r < n && keys[r]! < keys[l]! ? r : l;
+        if (keys[m]! >= last) break;
+        keys[i] = keys[m]!;
         i = m;
       }
+      keys[i] = last;
     }
     return top;
   }
 }
+
+const rankOfKey = (key: number) => Math.floor(key / 4294967296);
+const startOfKey = (key: number) => key % 4294967296;
 
 /**
  * The parts of one chunk of `n` bytes, merged as the library merges them: their start offsets
@@ -88,7 +91,9 @@ export function heapMergeStarts(rankOf: (start: number, end: number) => number |
   };
   for (let i = 0; i < n - 1; i++) update(i);
   while (heap.size) {
-    const [rank, start] = heap.pop();
+    const key = heap.pop();
+    const rank = rankOfKey(key);
+    const start = startOfKey(key);
     if (!alive[start] || current[start] !== rank) continue; // stale
     const gone = next[start]!;
     alive[gone] = 0;
