@@ -4,8 +4,9 @@
  * then looks each chunk up in a Map of 200k strings. Here ASCII stretches are split by a
  * hand-written scanner that follows that regular expression alternative by alternative, and
  * each chunk's rank is looked up in a hash table over its character codes, so no string is made
- * for a chunk that is one token (nine in ten). Stretches with a non-ASCII character go through
- * the library's regular expression; chunks that are not one token through the library's merge.
+ * for a chunk that is one token (nine in ten); the others are merged on that table too, their
+ * counts kept. Stretches with a non-ASCII character (rare in code) go through the library's
+ * regular expression and merge.
  *
  * Stretches are cut where the tokenizer always cuts (after "\n" followed by a character that is
  * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
@@ -36,7 +37,7 @@ const isPunct = (c: number) => c >= 0 && !isSpace(c) && !isLetter(c) && !isDigit
 
 /** Open-addressing table of the ASCII tokens up to MAX_KEY characters: character codes → rank. */
 const MAX_KEY = 24;
-/** Longer chunks are merged by bpe-heap-merge.ts. */
+/** Chunks up to this length are merged by scanning all pairs, as the library does; longer ones with a heap (bpe-heap-merge.ts). */
 const MAX_MERGE = 128;
 
 interface RankTable {
@@ -222,7 +223,7 @@ function createCount(core: O200kCore): (text: string) => number {
   const merged = new Map<string, number>();
   const counts = createCountTable();
   let text = '';
-    const ranks = core.bytePairStringRankEncoder;
+  const ranks = core.bytePairStringRankEncoder;
   /** A rank of text[from, to), which is ASCII. */
   const asciiRank = (from: number, to: number) => (to - from <= MAX_KEY ? rankInText(table, text, from, to) : (ranks.get(text.slice(from, to)) ?? -1));
   const remember = (chunk: string, n: number) => {
