@@ -45,7 +45,7 @@ if (!(await toolchainInstalled())) {
   await $({ cwd: toolchain, stdio: ['ignore', 'inherit', 'inherit'] })`npm ci --no-audit --no-fund`;
 }
 
-const { TARGETS, NODE_VERSION, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
+const { TARGETS, NODE_VERSION, NODE_FLAGS, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
 const { bundle } = await import('./pkg/bundle.mjs');
 const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
 const { clearBinaries, writeChecksums } = await import('./pkg/dist.mjs');
@@ -76,7 +76,7 @@ const appCache = join(work, 'supervisor.cache');
 const seaMain = join(toolchain, 'sea-main.cjs');
 if (!reproducible) {
   step('making the V8 code cache (a warm run of --help with the embedded Node)');
-  await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
+  await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
 }
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
@@ -100,8 +100,9 @@ for (const id of wanted) {
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
-  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, '--code-cache'] : [];
-  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native}`;
+  const chunkCaches = Object.keys(chunks).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...chunkCaches, '--code-cache'] : [];
+  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }
 

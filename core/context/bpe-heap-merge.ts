@@ -15,55 +15,60 @@ interface MergeCore {
 
 const LONG_CHUNK_BYTES = 256;
 
-/** Min-heap of (rank, start) pairs, ordered by rank, then start. */
+/**
+ * Min-heap of (rank, start) pairs, ordered by rank, then start: each pair is one number,
+ * rank * 2^32 + start (exact while ranks stay below 2^21; o200k's are below 200,019).
+ */
 class PairHeap {
-  private ranks: number[] = [];
-  private starts: number[] = [];
+  private keys: number[] = [];
   get size(): number {
-    return this.ranks.length;
-  }
-  private less(i: number, j: number): boolean {
-    return this.ranks[i]! < this.ranks[j]! || (this.ranks[i] === this.ranks[j] && this.starts[i]! < this.starts[j]!);
-  }
-  private swap(i: number, j: number): void {
-    [this.ranks[i], this.ranks[j]] = [this.ranks[j]!, this.ranks[i]!];
-    [this.starts[i], this.starts[j]] = [this.starts[j]!, this.starts[i]!];
+    return this.keys.length;
   }
   push(rank: number, start: number): void {
-    this.ranks.push(rank);
-    this.starts.push(start);
-    for (let i = this.ranks.length - 1; i > 0; ) {
+    const keys = this.keys;
+    const key = rank * 4294967296 + start;
+    let i = keys.length;
+    keys.push(key);
+    while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      this.swap(i, parent);
+      const above = keys[parent]!;
+      if (above <= key) break;
+      keys[i] = above;
       i = parent;
     }
+    keys[i] = key;
   }
-  pop(): [rank: number, start: number] {
-    const top: [number, number] = [this.ranks[0]!, this.starts[0]!];
-    const lastRank = this.ranks.pop()!;
-    const lastStart = this.starts.pop()!;
-    if (this.ranks.length) {
-      this.ranks[0] = lastRank;
-      this.starts[0] = lastStart;
-      for (let i = 0; ; ) {
+  /** The lowest pair's key (rankOf and startOf read it). */
+  pop(): number {
+    const keys = this.keys;
+    const top = keys[0]!;
+    const last = keys.pop()!;
+    const n = keys.length;
+    if (n) {
+      let i = 0;
+      for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < this.ranks.length && this.less(l, m)) m = l;
-        if (r < this.ranks.length && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
+        const m = r < n && keys[r]! < keys[l]! ? r : l;
+        if (keys[m]! >= last) break;
+        keys[i] = keys[m]!;
         i = m;
       }
+      keys[i] = last;
     }
     return top;
   }
 }
 
-/** The token ranks of one chunk's bytes, merged as the library merges them. */
-export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: Uint8Array): number[] {
-  const n = piece.length;
+const rankOfKey = (key: number) => Math.floor(key / 4294967296);
+const startOfKey = (key: number) => key % 4294967296;
+
+/**
+ * The parts of one chunk of `n` bytes, merged as the library merges them: their start offsets
+ * (`n` ends the last). `rankOf(start, end)` is the rank of the bytes start..end, if a token.
+ */
+export function heapMergeStarts(rankOf: (start: number, end: number) => number | undefined, n: number): number[] {
   // Parts as a linked list of start offsets; n is the end.
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
@@ -77,7 +82,7 @@ export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: U
   const rankAt = (start: number): number => {
     const end = next[next[start]!];
     if (next[start]! >= n || end === undefined || end > n) return Number.POSITIVE_INFINITY;
-    return core.getBpeRankFromBytes(piece.subarray(start, end)) ?? Number.POSITIVE_INFINITY;
+    return rankOf(start, end) ?? Number.POSITIVE_INFINITY;
   };
   const update = (start: number) => {
     const rank = rankAt(start);
@@ -86,7 +91,9 @@ export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: U
   };
   for (let i = 0; i < n - 1; i++) update(i);
   while (heap.size) {
-    const [rank, start] = heap.pop();
+    const key = heap.pop();
+    const rank = rankOfKey(key);
+    const start = startOfKey(key);
     if (!alive[start] || current[start] !== rank) continue; // stale
     const gone = next[start]!;
     alive[gone] = 0;
@@ -95,13 +102,21 @@ export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: U
     update(start);
     if (start > 0) update(prev[start]!);
   }
-  const out: number[] = [];
-  for (let s = 0; s < n; s = next[s]!) {
-    const rank = core.getBpeRankFromBytes(piece.subarray(s, next[s]!));
-    if (rank === undefined) throw new Error(`o200k: no token for the bytes at ${s}..${next[s]}`);
-    out.push(rank);
-  }
-  return out;
+  const starts: number[] = [];
+  for (let s = 0; s < n; s = next[s]!) starts.push(s);
+  return starts;
+}
+
+/** The token ranks of one chunk's bytes, merged as the library merges them. */
+export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: Uint8Array): number[] {
+  const n = piece.length;
+  const starts = heapMergeStarts((start, end) => core.getBpeRankFromBytes(piece.subarray(start, end)), n);
+  return starts.map((s, i) => {
+    const end = starts[i + 1] ?? n;
+    const rank = core.getBpeRankFromBytes(piece.subarray(s, end));
+    if (rank === undefined) throw new Error(`o200k: no token for the bytes at ${s}..${end}`);
+    return rank;
+  });
 }
 
 /** Makes the encoding's merge use heapMerge on long chunks; true when installed. */

