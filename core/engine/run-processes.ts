@@ -5,18 +5,12 @@
  * with setsid). A recorded group is only ended while it still holds a process of that run:
  * after the run died, its group number may have been given to someone else.
  */
-import { groupAlive, membersOfGroup, processesTaggedWith, running, signalPids } from '../process/tagged-processes.ts';
+import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
+import { groupAlive, membersOfGroup, processesTaggedWith } from '../process/tagged-processes.ts';
+
+export type { EndedProcesses } from '../process/end-processes.ts';
 
 const RUN_TAG = 'SUPERVISOR_RUN_ID';
-const POLL_MS = 50;
-const AFTER_KILL_MS = 2000;
-
-export interface EndedProcesses {
-  /** Processes (and groups, as -pgid) that were running and were sent a signal. */
-  signalled: number[];
-  /** Still running after TERM and KILL (a process in uninterruptible sleep, another user's). */
-  remaining: number[];
-}
 
 /** The recorded group, when it still belongs to the run: pids to signal as a group (-pgid), or none. */
 function runGroup(runId: string, pgid: number): number[] {
@@ -27,33 +21,13 @@ function runGroup(runId: string, pgid: number): number[] {
   return members.some((pid) => tagged.has(pid)) ? [-pgid] : [];
 }
 
-function stillRunning(targets: number[]): number[] {
-  return targets.filter((target) => (target < 0 ? groupAlive(-target) : running(target)));
-}
-
-async function waitGone(targets: number[], ms: number): Promise<number[]> {
-  let left = stillRunning(targets);
-  for (let waited = 0; left.length > 0 && waited < ms; waited += POLL_MS) {
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    left = stillRunning(left);
-  }
-  return left;
-}
-
 /**
  * Ends the run's processes: TERM, then KILL after `graceMs`, and waits until they are gone
  * (or gives up after a while and says which remain).
  */
 export async function endRunProcesses(runId: string, groups: number[], graceMs: number): Promise<EndedProcesses> {
   const targets = [...new Set([...groups.flatMap((pgid) => runGroup(runId, pgid)), ...processesTaggedWith(RUN_TAG, runId)])];
-  if (targets.length === 0) return { signalled: [], remaining: [] };
-  signalPids(targets, 'SIGTERM');
-  let left = await waitGone(targets, graceMs);
-  if (left.length > 0) {
-    signalPids(left, 'SIGKILL');
-    left = await waitGone(left, AFTER_KILL_MS);
-  }
-  return { signalled: targets, remaining: left };
+  return endProcesses(targets, graceMs);
 }
 
 /** "pid 123, process group 456" for a notice. */

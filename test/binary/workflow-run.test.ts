@@ -26,6 +26,7 @@ interface Result {
   git_range: string;
   tasks: { id: string; status: string; rounds: number; branch: string; issues: string[]; runs: { run_id: string; role: string; round: number; status: string }[] }[];
   metrics: { cost_usd: number; runs: number };
+  notices: string[];
 }
 interface Event {
   ts: string;
@@ -210,7 +211,9 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     await waitFor(() => calls(w).some((c) => c.task === 'b'));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    for (const c of calls(w).filter((c) => c.task === 'b')) tryKill(c.pid); // the orphaned fake
+    // The orphaned fake CLI is still running: resume must end it before it picks the task up.
+    const orphans = calls(w).filter((c) => c.task === 'b').map((c) => c.pid);
+    assert.ok(orphans.every((pid) => isAlive(pid)), 'the kill left the CLI running');
     await step(w, 'b/worker-1', {});
     const id = readdirNames(join(w.repo, '.supervisor', 'workflows'))[0]!;
     const status = await w.box.run(['workflow', 'status', id, '--json'], { cwd: w.repo, env: w.env });
@@ -220,6 +223,9 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     const result = JSON.parse(resumed.stdout) as Result;
     assert.equal(result.status, 'pass');
     assert.equal(calls(w).filter((c) => c.task === 'a').length, 1, 'a ran once');
+    // Ended: gone, or a zombie waiting for an init that does not reap (as in some containers).
+    for (const pid of orphans) assert.ok(!isAlive(pid) || zombie(pid), `the orphaned CLI ${pid} was ended by resume`);
+    assert.ok(result.notices.some((n) => /ended 1 process left running by the interrupted workflow/.test(n)), result.notices.join('\n'));
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
@@ -254,12 +260,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function tryKill(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone already
-  }
+function zombie(pid: number): boolean {
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return / Z /.test(stat.slice(stat.lastIndexOf(')')));
 }
 
 async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {

@@ -7,6 +7,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCommit } from '../../engine/start-point.ts';
+import { endProcesses } from '../../process/end-processes.ts';
+import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
+import { processesTaggedWith } from '../../process/tagged-processes.ts';
 import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
@@ -172,6 +175,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
   await ensureBranch(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
+  await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
   return drive(engine);
@@ -190,6 +194,16 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
 /** The worktree slots go (the branches hold the work); so does the gates' worktree. */
 async function cleanUp(engine: Engine): Promise<void> {
   await Promise.all([...engine.slots, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+}
+
+/**
+ * A CLI orphaned by a kill -9 of the workflow may still be running (and committing on its task
+ * branch): every process carrying this workflow's id is ended before anything is picked up.
+ */
+async function endOrphans(engine: Engine, id: string): Promise<void> {
+  const ended = await endProcesses(processesTaggedWith('SUPERVISOR_WORKFLOW_ID', id), engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS);
+  if (ended.signalled.length) notice(engine, `resume: ended ${ended.signalled.length} process${ended.signalled.length === 1 ? '' : 'es'} left running by the interrupted workflow (pids ${ended.signalled.join(', ')})`);
+  if (ended.remaining.length) throw engineErrors.busy(id, ended.remaining[0]!);
 }
 
 /**
