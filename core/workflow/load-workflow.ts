@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
+import { hookLimitMs, withTimeLimit } from '../plugins/call-hook.ts';
 import type { PlanReaderPlugin } from '../plugin/contracts.ts';
 import type { PluginEntry, Registry } from '../registry.ts';
 import { loadRole } from '../roles/load-role.ts';
@@ -98,8 +99,10 @@ export async function loadWorkflow(file: string, options: LoadWorkflowOptions): 
   const { ctx, lineOf } = createReadContext(path, options.onNotice ?? (() => {}));
   let input: unknown;
   try {
-    input = await reader.read(text, ctx);
+    // A reader is plugin code: one that never settles is PLUGIN_TIMEOUT, not a silent hang.
+    input = await withTimeLimit(Promise.resolve().then(() => reader.read(text, ctx)), reader.name, 'read', hookLimitMs('read'));
   } catch (cause) {
+    if (isSupervisorError(cause) && cause.code === 'PLUGIN_TIMEOUT') throw cause;
     throw workflowErrors.readerFailed(reader.name, 'read', path, cause);
   }
   const withLines = (problems: Omit<WorkflowProblem, 'line'>[]): WorkflowProblem[] =>

@@ -195,4 +195,20 @@ describe('loadWorkflow: choosing the plan reader', () => {
       return true;
     });
   });
+
+  it('a reader that never answers is PLUGIN_TIMEOUT naming it, not a hang', async () => {
+    const reader = `import { definePlugin } from 'supervisor/plugin';\nexport default definePlugin({ kind: 'plan-reader', name: 'stuck', extensions: ['.stuck'], read() { return new Promise(() => {}); } });\n`;
+    const saved = process.env.SUPERVISOR_PLUGIN_TIMEOUT_MS;
+    process.env.SUPERVISOR_PLUGIN_TIMEOUT_MS = '1500'; // the import of the plugin file too: roomy for a loaded machine
+    try {
+      await assert.rejects(load({ '.supervisor/plugins/stuck.mjs': reader, 'p.stuck': 'x' }, 'p.stuck'), (e: SupervisorError) => {
+        assert.equal(e.code, 'PLUGIN_TIMEOUT');
+        assert.match(e.message, /stuck/);
+        return true;
+      });
+    } finally {
+      if (saved === undefined) delete process.env.SUPERVISOR_PLUGIN_TIMEOUT_MS;
+      else process.env.SUPERVISOR_PLUGIN_TIMEOUT_MS = saved;
+    }
+  });
 });
