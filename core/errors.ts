@@ -3,6 +3,7 @@
  * freely, never rename. The exit code follows from the code's family (see EXIT).
  */
 import { PLUGIN_KINDS } from './plugin/contracts.ts';
+import { nameList } from './text/name-list.ts';
 
 const PLUGIN_KIND_LIST = PLUGIN_KINDS.join(', ');
 
@@ -204,7 +205,7 @@ export const errors = {
       hint: known.length ? `Recent runs: ${known.slice(0, 5).join(', ')} (see: supervisor runs list)` : 'No runs recorded in this repository yet.',
     }),
   runAmbiguous: (id: string, matches: string[]) =>
-    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs: ${matches.slice(0, 20).join(', ')}${matches.length > 20 ? `, and ${matches.length - 20} more` : ''}`, {
+    new SupervisorError('RUN_AMBIGUOUS', `"${id}" matches ${matches.length} runs: ${nameList(matches, 20)}`, {
       details: { id, matches },
       hint: 'Give more of the run id (or "last" for the newest run).',
     }),

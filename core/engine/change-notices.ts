@@ -2,12 +2,7 @@
  * What the answer says it changed against what git saw: a run's result must not claim changes
  * that did not happen, nor hide ones that did. Each difference becomes a notice.
  */
-
-const MAX_LISTED = 10;
-
-function listed(paths: string[]): string {
-  return paths.length > MAX_LISTED ? `${paths.slice(0, MAX_LISTED).join(', ')}, and ${paths.length - MAX_LISTED} more` : paths.join(', ');
-}
+import { nameList } from '../text/name-list.ts';
 
 /** "./src/a.ts" and "src/a.ts" name one file. */
 const normalise = (path: string) => path.trim().replace(/^(\.\/)+/, '');
@@ -37,7 +32,7 @@ export function changeNotices(check: ChangeCheck): string[] {
   const seen = new Set(check.filesChanged.map(normalise));
   if (!check.allowEdits && seen.size > 0) {
     notices.push(
-      `role ${check.role} may not edit files (config.allow_edits is not true), yet its CLI changed ${seen.size} file(s): ${listed([...seen])}${check.branch ? `; they are on ${check.branch}` : ''}`,
+      `role ${check.role} may not edit files (config.allow_edits is not true), yet its CLI changed ${seen.size} file(s): ${nameList([...seen], 10)}${check.branch ? `; they are on ${check.branch}` : ''}`,
     );
   }
   const claimed = claimedFiles(check.output);
@@ -45,7 +40,7 @@ export function changeNotices(check: ChangeCheck): string[] {
   const claimedSet = new Set(claimed);
   const notSeen = [...claimedSet].filter((path) => !seen.has(path));
   const notClaimed = [...seen].filter((path) => !claimedSet.has(path));
-  if (notSeen.length) notices.push(`the answer lists ${listed(notSeen)} in files_modified/files_created, but git saw no change to ${notSeen.length === 1 ? 'it' : 'them'}`);
-  if (notClaimed.length) notices.push(`git saw changes to ${listed(notClaimed)} that the answer's files_modified/files_created do not mention`);
+  if (notSeen.length) notices.push(`the answer lists ${nameList(notSeen, 10)} in files_modified/files_created, but git saw no change to ${notSeen.length === 1 ? 'it' : 'them'}`);
+  if (notClaimed.length) notices.push(`git saw changes to ${nameList(notClaimed, 10)} that the answer's files_modified/files_created do not mention`);
   return notices;
 }

@@ -11,6 +11,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from './git.ts';
 import { isRunId } from './run-id.ts';
+import { nameList } from '../text/name-list.ts';
 
 /** Beyond this many changed files only `git status` is compared. */
 const STAT_MAX_FILES = 20000;
@@ -97,11 +98,6 @@ export async function recordCheckout(root: string, env?: GitEnv): Promise<Checko
   };
 }
 
-function list(names: string[]): string {
-  const shown = names.slice(0, SHOWN).join(', ');
-  return names.length > SHOWN ? `${shown} and ${names.length - SHOWN} more` : shown;
-}
-
 export interface CheckoutChanges {
   /** What changed in the user's checkout or branch list, one phrase each (empty: nothing). */
   changes: string[];
@@ -119,14 +115,14 @@ export function compareCheckout(before: CheckoutState, after: CheckoutState, own
   if (before.branch !== after.branch) changes.push(`the checkout switched from ${short(before.branch)} to ${short(after.branch)}`);
   else if (before.head !== after.head) changes.push(`HEAD moved from ${before.head.slice(0, 12)} to ${after.head.slice(0, 12)}`);
   const files = [...new Set([...before.files.keys(), ...after.files.keys()])].filter((f) => before.files.get(f) !== after.files.get(f)).sort();
-  if (files.length) changes.push(`files changed: ${list(files)}`);
+  if (files.length) changes.push(`files changed: ${nameList(files, SHOWN)}`);
   if (before.index !== after.index) changes.push('the index (staged changes) changed');
   const created = [...after.branches.keys()].filter((b) => !before.branches.has(b)).sort();
   const foreign = created.filter((b) => !ownBranches.includes(b));
-  if (foreign.length) changes.push(`branches created: ${list(foreign)}`);
+  if (foreign.length) changes.push(`branches created: ${nameList(foreign, SHOWN)}`);
   const moved = [...before.branches.keys()].filter((b) => after.branches.has(b) && after.branches.get(b) !== before.branches.get(b)).sort();
-  if (moved.length) changes.push(`branches moved: ${list(moved)}`);
+  if (moved.length) changes.push(`branches moved: ${nameList(moved, SHOWN)}`);
   const deleted = [...before.branches.keys()].filter((b) => !after.branches.has(b)).sort();
-  if (deleted.length) changes.push(`branches deleted: ${list(deleted)}`);
+  if (deleted.length) changes.push(`branches deleted: ${nameList(deleted, SHOWN)}`);
   return { changes, createdBranches: created };
 }

@@ -10,7 +10,7 @@ import { locateWorktree } from './bound-git.ts';
 import { git, type GitEnv } from './git.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';
-import { inspectRepo, openWorkspace, type Workspace } from './worktree.ts';
+import { openWorkspace, type RepoState, type Workspace } from './worktree.ts';
 
 export interface RunPlace {
   /** Where the prompt is packed from. */
@@ -35,8 +35,8 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
   return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound };
 }
 
-/** Settles the run's place (see the file comment); `open` is false for --dry-run (nothing is created). */
-export async function settlePlace(options: RunRoleOptions, runId: string, worktreesDir: string): Promise<RunPlace> {
+/** Settles the run's place (see the file comment); `repo` is the repository as runRole found it. */
+export async function settlePlace(options: RunRoleOptions, runId: string, worktreesDir: string, repo: RepoState): Promise<RunPlace> {
   const { repoRoot, env } = options;
   if (options.worktree === false) throw errors.usage('--base, --review and a workspace need a worktree: drop --no-worktree');
   const review = options.review === undefined ? null : await resolveReviewRange(repoRoot, options.review, options.base, env);
@@ -45,7 +45,6 @@ export async function settlePlace(options: RunRoleOptions, runId: string, worktr
     return { contextRoot: workspace.path, workspace, review };
   }
   const start = review ? review.head : await resolveCommit(repoRoot, options.base!, '--base', env);
-  const repo = await inspectRepo(repoRoot, { env, dirty: false });
   try {
     const workspace = await openWorkspace({ repoRoot, runId, worktreesDir, useWorktree: true, repo, env, start });
     return { contextRoot: workspace.path, workspace, review };

@@ -40,14 +40,14 @@ export type { RunResult } from './result.ts';
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
-  const repo = await untilStopped(inspectRepo(options.repoRoot, { env: options.env }), options.signal);
-  // No checkout to isolate, and in place the CLI would write into git's own files.
-  if (repo.bare) throw errors.bareRepository(options.repoRoot);
-  const early = needsEarlyPlace(options) ? await openEarly(options) : null;
+  // Asked while the run is prepared (packing is the long part); a run placed early needs it first.
+  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env }), options.signal);
+  const early = needsEarlyPlace(options) ? await openEarly(options, checkedRepo(await inspected, options)) : null;
   let prepared: PreparedRun;
+  let repo: RepoState;
   try {
     const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
-    prepared = await untilStopped(prepareRun(options, place), options.signal);
+    [prepared, repo] = await Promise.all([untilStopped(prepareRun(options, place), options.signal), inspected.then((r) => checkedRepo(r, options))]);
   } catch (error) {
     if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
     throw error;
@@ -353,12 +353,18 @@ async function keptBranch(workspace: Workspace, runId: string, options: RunRoleO
  * --base, --review or a caller's worktree: the place is settled before packing, under a run id
  * made from the role as named (the loaded role's name is not known yet).
  */
-async function openEarly(options: RunRoleOptions): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+/** The repository, refused when bare: no checkout to isolate, and in place the CLI would write into git's own files. */
+function checkedRepo(repo: RepoState, options: RunRoleOptions): RepoState {
+  if (repo.bare) throw errors.bareRepository(options.repoRoot);
+  return repo;
+}
+
+async function openEarly(options: RunRoleOptions, repo: RepoState): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
   const peers = await resolvePeers(options.peers);
   const startedAt = peers.now();
   const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
-  return { place: await settlePlace(options, runId, paths.worktrees), runId, startedAt };
+  return { place: await settlePlace(options, runId, paths.worktrees, repo), runId, startedAt };
 }
 
 function logEarlyWorkspace(place: RunPlace, log: RunLog): Workspace {

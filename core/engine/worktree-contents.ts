@@ -9,13 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BoundGit } from './bound-git.ts';
 import { git, type GitEnv } from './git.ts';
-
-const SHOWN = 5;
-
-function list(paths: string[]): string {
-  const shown = paths.slice(0, SHOWN).join(', ');
-  return paths.length > SHOWN ? `${shown} and ${paths.length - SHOWN} more` : shown;
-}
+import { nameList } from '../text/name-list.ts';
 
 export interface WorktreeContents {
   /** Submodules with new commits or changed files inside them. */
@@ -68,13 +62,13 @@ export function readContents(status: string, worktreePath: string): WorktreeCont
 export function contentNotices(contents: WorktreeContents, kept: string): string[] {
   const notices: string[] = [];
   if (contents.submodules.length) {
-    notices.push(`work inside submodule${contents.submodules.length > 1 ? 's' : ''} ${list(contents.submodules)} (its own commits or files) is not committed by supervisor; ${kept}`);
+    notices.push(`work inside submodule${contents.submodules.length > 1 ? 's' : ''} ${nameList(contents.submodules, 5)} (its own commits or files) is not committed by supervisor; ${kept}`);
   }
   if (contents.nestedRepos.length) {
-    notices.push(`the CLI created nested git repositor${contents.nestedRepos.length > 1 ? 'ies' : 'y'} ${list(contents.nestedRepos)}: not committed (a gitlink to a commit that exists only inside it would be useless); ${kept}`);
+    notices.push(`the CLI created nested git repositor${contents.nestedRepos.length > 1 ? 'ies' : 'y'} ${nameList(contents.nestedRepos, 5)}: not committed (a gitlink to a commit that exists only inside it would be useless); ${kept}`);
   }
   if (contents.ignored.length) {
-    notices.push(`the run wrote ignored file${contents.ignored.length > 1 ? 's' : ''} ${list(contents.ignored)}: git ignores them, so they are not in the commit`);
+    notices.push(`the run wrote ignored file${contents.ignored.length > 1 ? 's' : ''} ${nameList(contents.ignored, 5)}: git ignores them, so they are not in the commit`);
   }
   return notices;
 }

@@ -15,6 +15,7 @@ import { readKeyValues } from '../text-arg.ts';
 import { loadRoleArg } from '../role-arg.ts';
 import { resolveTargets } from '../targets.ts';
 import { createRole } from '../../roles/role.ts';
+import { nameList } from '../../text/name-list.ts';
 import { snakeKeys } from '../../text/snake-keys.ts';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
@@ -26,7 +27,7 @@ function adHocRole(repoRoot: string): Role {
 
 /** What the budget left out or cut, a few names per part. */
 function renderLeftOut(packed: PackedContext): string {
-  const name = (paths: string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+  const name = (paths: string[]) => nameList(paths, 5);
   const lines = packed.parts.flatMap((p) => [
     ...(p.leftOut.length ? [`  ${p.key}: ${p.leftOut.length} file${p.leftOut.length === 1 ? '' : 's'} left out: ${name(p.leftOut)}`] : p.pruned ? [`  ${p.key}: left out`] : []),
     ...(p.truncated.length ? [`  ${p.key}: cut at the budget line: ${name(p.truncated)}`] : []),

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandRequest, FailureClass, Metrics, ProcessResult } from '../../../core/plugin/index.ts';
+import { bareRequest } from '../../../core/engine/bare-request.ts';
 
 export const CLI_FIXTURES = fileURLToPath(new URL('../../fixtures/cli/', import.meta.url));
 export const CLIS = ['claude', 'codex', 'gemini', 'cline'] as const;
@@ -72,19 +73,8 @@ export async function processResultOf(capture: Capture, overrides: Partial<Proce
 }
 
 export function baseRequest(scratchDir: string, overrides: Partial<CommandRequest> = {}): CommandRequest {
-  return {
-    prompt: 'Reply with a status JSON block.',
-    cwd: scratchDir,
-    scratchDir,
-    instructionFiles: [],
-    flags: [],
-    config: {},
-    allowEdits: false,
-    stream: false,
-    attempt: 1,
-    role: { name: 'implementer', baseRole: 'implementer', extensions: {} },
-    ...overrides,
-  };
+  const role = { name: 'implementer', baseRole: 'implementer', extensions: {} };
+  return { ...bareRequest({ prompt: 'Reply with a status JSON block.', cwd: scratchDir, scratchDir, role }), ...overrides };
 }
 
 /** A fresh scratch folder, with cline's session files where cline would have written them. */
