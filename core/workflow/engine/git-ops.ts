@@ -113,29 +113,47 @@ export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
 
 export type MergeOutcome = { ok: true; tip: string; fastForward: boolean } | { ok: false; conflicts: string[] };
 
+/** The commit that would integrate `head` on `tip`, built without a checkout; nothing moves. */
+export type TaskCommit = { ok: true; commit: string; fastForward: boolean } | { ok: false; conflicts: string[] };
+
 /**
- * Merges `head` into the integration branch without a checkout: fast-forward when the branch
- * is an ancestor, else a merge commit from `merge-tree --write-tree`. Conflicts are returned,
- * nothing is written. The ref moves only if it still points where it did (update-ref's check).
+ * Builds the commit that integrates `head` into `tip`: `tip` itself when `head` is already in
+ * it, `head` when `tip` is its ancestor (fast-forward), else a merge commit from `merge-tree
+ * --write-tree` + `commit-tree`. Conflicts are returned; no ref moves.
+ */
+export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string): Promise<TaskCommit> {
+  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
+  if (await isAncestor(ops, tip, head)) return { ok: true, commit: head, fastForward: true };
+  const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', tip, head], ops.env);
+  const lines = merged.stdout.split('\n').filter(Boolean);
+  if (merged.code === 1) return { ok: false, conflicts: [...new Set(lines.slice(1))] };
+  if (!merged.ok || !lines[0]) throw new Error(`git merge-tree failed: ${merged.stderr.trim()}`);
+  const commit = (await gitOrThrow(ops.repoRoot, [...IDENTITY, 'commit-tree', lines[0], '-p', tip, '-p', head, '-m', message], ops.env)).trim();
+  return { ok: true, commit, fastForward: false };
+}
+
+/** Moves `branch` from `old` to `next`, only if it still points at `old` (compare-and-swap). */
+export async function moveBranch(ops: GitOps, branch: string, next: string, old: string, message: string): Promise<void> {
+  if (next === old) return;
+  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', message, ref(branch), next, old], ops.env);
+}
+
+/** The integration branch's commit message for a task. */
+export function taskMergeMessage(workflowId: string, taskId: string, title: string): string {
+  return `supervisor workflow ${workflowId}: merge task ${taskId} (${title})`;
+}
+
+/**
+ * Merges `head` into the integration branch without a checkout (buildTaskCommit), then moves
+ * the branch by compare-and-swap. Conflicts are returned, nothing is written.
  */
 export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string): Promise<MergeOutcome> {
   const tip = await revParse(ops, ref(branch));
   if (!tip) throw new Error(`the integration branch ${branch} is gone`);
-  if (await isAncestor(ops, head, tip)) return { ok: true, tip, fastForward: true };
-  let next: string;
-  let fastForward = false;
-  if (await isAncestor(ops, tip, head)) {
-    next = head;
-    fastForward = true;
-  } else {
-    const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', tip, head], ops.env);
-    const lines = merged.stdout.split('\n').filter(Boolean);
-    if (merged.code === 1) return { ok: false, conflicts: [...new Set(lines.slice(1))] };
-    if (!merged.ok || !lines[0]) throw new Error(`git merge-tree failed: ${merged.stderr.trim()}`);
-    next = (await gitOrThrow(ops.repoRoot, [...IDENTITY, 'commit-tree', lines[0], '-p', tip, '-p', head, '-m', message], ops.env)).trim();
-  }
-  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', message, ref(branch), next, tip], ops.env);
-  return { ok: true, tip: next, fastForward };
+  const built = await buildTaskCommit(ops, tip, head, message);
+  if (!built.ok) return built;
+  await moveBranch(ops, branch, built.commit, tip, message);
+  return { ok: true, tip: built.commit, fastForward: built.fastForward };
 }
 
 /**

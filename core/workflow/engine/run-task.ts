@@ -8,7 +8,7 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
@@ -154,7 +154,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
 async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
   setState(engine, record, 'integrating');
   return withIntegrationLock(engine, async () => {
-    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, `supervisor workflow ${engine.workflow.id}: merge task ${record.task.id} (${record.task.title})`);
+    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, taskMergeMessage(engine.workflow.id, record.task.id, record.task.title));
     if (!merged.ok) return merged.conflicts;
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];
