@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type BinaryRun, type Sandbox } from './binary.ts';
+import { alive } from '../helpers/processes.ts';
 
 const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 const APPROVED = '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n';
@@ -44,16 +45,6 @@ async function userRepo(): Promise<string> {
   const repo = await makeRepo({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
   await writeFiles(repo, { 'a.txt': 'one, edited by the user\n', 'untracked.txt': 'mine\n' });
   return repo;
-}
-
-/** Running, not a zombie (an orphan ended by a group kill waits a moment for its new parent to collect it). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
 }
 
 /** No running process left in group `pgid`. */
