@@ -73,7 +73,7 @@ export interface RunRoleOptions {
    * packs from it, commits onto that branch (unless `commit` is false: the caller discards
    * the changes) and never removes it. A workflow task's rounds share one worktree this way.
    */
-  workspace?: { path: string; branch: string; commit?: boolean };
+  workspace?: { path: string; branch: string; commit?: boolean; exclude?: string[] };
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;
 }

@@ -32,7 +32,7 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
   }
   // Git for it is bound to its own git dir from here on, as for a worktree of the run's own.
   const bound = await locateWorktree(repoRoot, given.path, env);
-  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound };
+  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
 }
 
 /** Settles the run's place (see the file comment); `repo` is the repository as runRole found it. */

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
+import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
@@ -82,22 +83,27 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
  * clean. After a normal task nothing is left (the worker's run commits everything, reviewers'
  * edits are reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go.
  */
-export async function releaseWorktree(path: string, env: GitEnv, thorough = false): Promise<void> {
+export async function releaseWorktree(path: string, env: GitEnv, thorough = false, keep: readonly string[] = []): Promise<void> {
   if (!thorough && (await git(path, ['checkout', '-q', '--detach'], env)).ok) return;
   await git(path, ['merge', '--abort'], env);
   await git(path, ['reset', '-q', '--hard'], env);
-  await git(path, ['clean', '-q', '-fd'], env);
+  await git(path, ['clean', '-q', '-fd', ...keepPathspecs(keep)], env);
   await git(path, ['checkout', '-q', '--detach'], env);
 }
 
-/** Drops whatever is not committed on the worktree's branch (a merge in progress included). */
-export async function resetWorktree(path: string, env: GitEnv, to = 'HEAD'): Promise<void> {
+/** `git clean` pathspecs that leave `keep` (what set-up made) in place. */
+function keepPathspecs(keep: readonly string[]): string[] {
+  return keep.length ? ['--', '.', ...excludePathspecs(keep)] : [];
+}
+
+/** Drops whatever is not committed on the worktree's branch (a merge in progress included), except `keep`. */
+export async function resetWorktree(path: string, env: GitEnv, to = 'HEAD', keep: readonly string[] = []): Promise<void> {
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
   const [status, head, target] = await Promise.all([git(path, ['status', '--porcelain'], env), git(path, ['rev-parse', 'HEAD'], env), git(path, ['rev-parse', to], env)]);
   if (status.ok && status.stdout === '' && head.ok && target.ok && head.stdout === target.stdout) return;
   await git(path, ['merge', '--abort'], env);
   await gitOrThrow(path, ['reset', '-q', '--hard', to], env);
-  await gitOrThrow(path, ['clean', '-q', '-fd'], env);
+  await gitOrThrow(path, ['clean', '-q', '-fd', ...keepPathspecs(keep)], env);
 }
 
 export async function headOf(path: string, env: GitEnv): Promise<string> {
@@ -174,16 +180,17 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
   return found.stdout.split('\n').filter(Boolean).map((line) => line.slice(commit.length + 1));
 }
 
-/** A detached worktree at `commit` (the gates'), made once and moved on. */
-export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string): Promise<void> {
+/** A detached worktree at `commit` (the gates'), made once and moved on; true when it was made anew. */
+export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string, keep: readonly string[] = []): Promise<boolean> {
   if (existsSync(path)) {
     const moved = await git(path, ['checkout', '-q', '--detach', '-f', commit], ops.env);
     if (moved.ok) {
-      await gitOrThrow(path, ['clean', '-q', '-fd'], ops.env);
-      return;
+      await gitOrThrow(path, ['clean', '-q', '-fd', ...keepPathspecs(keep)], ops.env);
+      return false;
     }
     await removeWorktree(ops, path);
   }
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
+  return true;
 }

@@ -13,6 +13,7 @@ import { runGatesOnIntegration } from './integration-gates.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
+import { setUpSlot, slotExclude } from './slot-setup.ts';
 
 type Feedback = WorkerRound['feedback'];
 
@@ -46,12 +47,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
   for (const role of record.task.reviewers) {
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range),
-      workspace: { path: worktree, branch: record.branch, commit: false },
+      workspace: { path: worktree, branch: record.branch, commit: false, exclude: slotExclude(engine, worktree) },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(worktree, engine.ops.env, head);
+    await resetWorktree(worktree, engine.ops.env, head, slotExclude(engine, worktree));
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -84,9 +85,12 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
     const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    const setup = await setUpSlot(engine, record, worktree, created);
+    if (setup === 'halted') return;
+    if (setup) return finish(engine, record, 'error', [setup]);
     await rounds(engine, record, worktree);
   } finally {
-    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
+    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated', slotExclude(engine, worktree));
     engine.freeSlots.push(worktree);
   }
 }
@@ -103,7 +107,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     record.rounds = Math.max(record.rounds, round);
     const worker = await runOne(engine, record, task.worker, {
       task: workerPrompt(task, { round, feedback, conflicts }),
-      workspace: { path: worktree, branch: record.branch },
+      workspace: { path: worktree, branch: record.branch, exclude: slotExclude(engine, worktree) },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,
     });
