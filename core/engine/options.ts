@@ -32,6 +32,8 @@ export interface RunRoleOptions {
   retries?: number;
   /** Extra gate commands, run after the role's own. */
   gates?: string[];
+  /** Extra set-up commands (`--setup`), run after the role's own in the run's new worktree before the CLI. */
+  setup?: string[];
   /** false: run in place (--no-worktree). Default true. */
   worktree?: boolean;
   /** Keep the worktree folder after the run (the branch always stays). */

@@ -142,10 +142,12 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
  * them run. The user's own roles (~/.supervisor/roles, built-ins) and --gate are theirs.
  */
 function refuseUntrustedGates(role: Role, options: RunRoleOptions): void {
-  if (options.trustedRepo || role.gates.length === 0) return;
-  const file = role.sources.gates;
-  if (!file || !isInside(file, options.repoRoot)) return;
-  throw trustErrors.untrustedGates(role.name, file, role.gates, options.repoRoot);
+  if (options.trustedRepo) return;
+  const gatesFile = role.sources.gates;
+  if (role.gates.length && gatesFile && isInside(gatesFile, options.repoRoot)) throw trustErrors.untrustedGates(role.name, gatesFile, role.gates, options.repoRoot);
+  // Set-up commands are shell commands too.
+  const setupFile = role.sources.setup;
+  if (role.setup?.length && setupFile && isInside(setupFile, options.repoRoot)) throw trustErrors.untrustedSetup(role.name, setupFile, role.setup, options.repoRoot);
 }
 
 function isInside(file: string, root: string): boolean {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 export const EVENT_KINDS = [
   'run_started',
   'workspace_ready',
+  'setup',
   'prompt_built',
   'attempt_started',
   'cli_started',

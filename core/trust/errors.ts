@@ -12,6 +12,11 @@ export const trustErrors = {
       details: { role, file, gates },
       hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
+  untrustedSetup: (role: string, file: string, commands: string[], repoRoot: string) =>
+    new SupervisorError('ROLE_UNTRUSTED_SETUP', `Role ${role} runs set-up commands from ${file} (${commands.map((g) => JSON.stringify(g)).join(', ')}), and this repository is not trusted to run its own commands`, {
+      details: { role, file, setup: commands },
+      hint: `Read the set-up commands, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+    }),
   tooBroad: (path: string) =>
     new SupervisorError('TRUST_PATH', `Refusing to trust ${path}: it would trust every repository under it`, {
       details: { path },

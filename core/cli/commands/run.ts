@@ -37,6 +37,7 @@ export default defineCommand({
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
+      .option('setup', { type: 'string', array: true, default: [] as string[], describe: "A set-up command run in the new worktree before the CLI starts, e.g. 'npm ci' (repeatable; after the role's setup); what it makes is never committed" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
@@ -67,6 +68,7 @@ export default defineCommand({
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
       gates: (args.gate as string[]).map(String),
+      setup: setupCommands(args.setup as string[]),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       secretScan: args['secret-scan'] !== false,
@@ -111,3 +113,10 @@ export default defineCommand({
     }
   },
 });
+
+/** --setup commands; a blank one is a mistake, not a no-op. */
+function setupCommands(given: string[]): string[] {
+  const commands = given.map(String);
+  if (commands.some((c) => !c.trim())) throw errors.usage('--setup needs a command: an empty one was given', "Give the command, e.g. --setup 'npm ci'");
+  return commands;
+}
