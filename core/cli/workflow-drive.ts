@@ -87,6 +87,8 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
     stopListening();
   }
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
-  ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));
+  // Model and plan text (issues, titles) reach a terminal only through the sanitiser.
+  if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
+  else ctx.show(renderWorkflowResult(result));
   return result.exit_code;
 }

@@ -99,7 +99,7 @@ export default defineCommand({
     if (ctx.options.json) {
       ctx.out(JSON.stringify({ file, workflow_id: workflow.id, tasks: workflow.tasks.map((t) => t.id), run_id: result.run_id, planner_status: result.status, exit_code: result.exit_code }, null, 2));
     } else {
-      ctx.out(`Wrote ${shown}: ${workflow.tasks.length} task${workflow.tasks.length === 1 ? '' : 's'} (${workflow.tasks.map((t) => `${t.id}${t.depends_on.length ? ` after ${t.depends_on.join(', ')}` : ''}`).join('; ')})`);
+      ctx.show(`Wrote ${shown}: ${workflow.tasks.length} task${workflow.tasks.length === 1 ? '' : 's'} (${workflow.tasks.map((t) => `${t.id}${t.depends_on.length ? ` after ${t.depends_on.join(', ')}` : ''}`).join('; ')})`);
       ctx.warn(`Read and edit it, then: supervisor workflow check ${shown} && supervisor workflow run ${shown}`);
     }
     return result.exit_code;

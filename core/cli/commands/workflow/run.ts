@@ -17,7 +17,8 @@ export default defineCommand({
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
       const plan = dryRunWorkflow({ ...options, workflow });
-      ctx.out(ctx.options.json ? JSON.stringify(plan, null, 2) : renderDryRun(plan));
+      if (ctx.options.json) ctx.out(JSON.stringify(plan, null, 2));
+      else ctx.show(renderDryRun(plan));
       return 0;
     }
     const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
