@@ -17,6 +17,11 @@ export const trustErrors = {
       details: { path },
       hint: 'Trust a repository, or a folder of repositories below your home folder: supervisor trust <path>',
     }),
+  notListed: (path: string, coveringEntry: string | undefined, file: string) =>
+    new SupervisorError('TRUST_NOT_LISTED', `${path} is not in the trusted list (${file})${coveringEntry ? `; it is trusted through ${coveringEntry}` : ''}`, {
+      details: { path, covered_by: coveringEntry ?? null, file },
+      hint: coveringEntry ? `Remove the folder that covers it: supervisor trust --remove ${coveringEntry}` : 'See the trusted folders with: supervisor trust --list',
+    }),
   notFolder: (path: string) =>
     new SupervisorError('TRUST_PATH', `${path} is not a folder`, { details: { path }, hint: 'Trust the folder of a repository: supervisor trust <path>' }),
 };

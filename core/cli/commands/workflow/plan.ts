@@ -11,6 +11,7 @@ import { defineCommand } from '../../command.ts';
 import type { CliContext } from '../../context.ts';
 import { resolveTargets } from '../../targets.ts';
 import { loadWorkflowArg } from '../../workflow-arg.ts';
+import { nameOption } from '../../name-option.ts';
 
 async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliContext): Promise<RunResult> {
   const { runRole } = await import('../../../engine/run-role.ts');
@@ -29,7 +30,7 @@ async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliC
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
       registry: await ctx.registry(),
-      cli: typeof args.cli === 'string' ? args.cli : undefined,
+      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
       signal: controller.signal,
       onNotice: (message) => ctx.warn(`notice: ${message}`),
       onEvent: (event) => {
