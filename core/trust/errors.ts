@@ -1,5 +1,6 @@
 /** Errors of the trust list (~/.supervisor/trusted.json). Codes are API. */
 import { SupervisorError } from '../errors.ts';
+import { nameList } from '../text/name-list.ts';
 
 export const trustErrors = {
   fileInvalid: (file: string, why: string) =>
@@ -12,6 +13,15 @@ export const trustErrors = {
       details: { role, file, gates },
       hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
+  untrustedPlanCommands: (file: string, commands: { pointer: string; command: string }[], repoRoot: string) =>
+    new SupervisorError(
+      'WORKFLOW_UNTRUSTED_COMMANDS',
+      `The plan ${file} runs commands (${nameList(commands.map((c) => `${c.pointer}: ${JSON.stringify(c.command)}`), 10)}), and this repository is not trusted to run its own commands`,
+      {
+        details: { file, commands },
+        hint: `Read them (supervisor workflow run ${file} --dry-run lists them), then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+      },
+    ),
   tooBroad: (path: string) =>
     new SupervisorError('TRUST_PATH', `Refusing to trust ${path}: it would trust every repository under it`, {
       details: { path },

@@ -13,6 +13,7 @@ import { processesTaggedWith } from '../../process/tagged-processes.ts';
 import { errors, isSupervisorError } from '../../errors.ts';
 import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
+import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
@@ -126,6 +127,7 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
+  refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
   await checkRepository(options);
   // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
   const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
@@ -211,6 +213,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
 async function resumeLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
   const { plan: workflow, events, result: finished } = store.read();
   if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+  refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
   const started = events.find((e) => e.kind === 'workflow_started')!;
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {

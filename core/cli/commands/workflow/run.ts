@@ -18,6 +18,10 @@ export default defineCommand({
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
       const plan = dryRunWorkflow({ ...options, workflow });
+      if (plan.untrusted_commands.length) {
+        const { untrustedNotice } = await import('../../../trust/decide.ts');
+        ctx.warn(`notice: ${untrustedNotice(`${plan.untrusted_commands.length} command${plan.untrusted_commands.length === 1 ? '' : 's'} of the plan (${plan.untrusted_commands.map((c) => c.pointer).join(', ')})`, ctx.repoRoot)}`);
+      }
       if (ctx.options.json) ctx.out(JSON.stringify(plan, null, 2));
       else ctx.show(renderDryRun(plan));
       return 0;
