@@ -13,6 +13,12 @@ export const trustErrors = {
       details: { role, file, gates },
       hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
+  /** A role file of an untrusted repository doing what only the user may (flags, x-replay outside, a lower sandbox). */
+  untrustedRole: (code: 'ROLE_UNTRUSTED_FLAGS' | 'ROLE_UNTRUSTED_REPLAY' | 'ROLE_UNTRUSTED_SANDBOX', role: string, file: string, what: string, repoRoot: string) =>
+    new SupervisorError(code, `Role ${role} from ${file} ${what}, and this repository is not trusted to choose that`, {
+      details: { role, file },
+      hint: `Read the role file, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run); or use a role of your own (~/.supervisor/roles).`,
+    }),
   untrustedPlanCommands: (file: string, commands: { pointer: string; command: string }[], repoRoot: string) =>
     new SupervisorError(
       'WORKFLOW_UNTRUSTED_COMMANDS',
