@@ -69,6 +69,8 @@ describe('workflow state (CLI)', () => {
 
     // Running either plan again works: corrupt folders are not in the way.
     assert.equal(await runPlan(repo, badPlan), `${bad}-2`);
+    writeFileSync(state(`${bad}-2`, 'result.json'), '{"workflow_id": ');
+    assert.equal(await runPlan(repo, badPlan), `${bad}-3`);
   });
 
   it('while another live process owns a workflow, resume and run of it exit 2 naming that process; a dead owner is taken over', async (t) => {

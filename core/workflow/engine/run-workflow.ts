@@ -29,8 +29,15 @@ function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
   return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
 }
 
+/** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
 function unfinished(store: WorkflowStore): boolean {
-  const result = store.result();
+  let result;
+  try {
+    result = store.result();
+  } catch (error) {
+    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
+    throw error;
+  }
   return !result || result.status === 'interrupted' || result.status === 'stopped';
 }
 
