@@ -7,8 +7,8 @@
  * - point `x-replay` outside the repository (it would read any file into a run).
  * Each is refused before anything runs, naming the file, like the gates.
  */
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Role } from '../roles/role.ts';
 import { chooseSandbox, type SandboxChoice } from '../sandbox/policy.ts';
 import { trustErrors } from './errors.ts';
@@ -35,6 +35,31 @@ function real(path: string): string {
 function isInside(file: string, root: string): boolean {
   const rel = relative(real(root), real(file));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Entries looked at in an x-replay folder at most: past this the folder is refused rather than half checked. */
+const MAX_REPLAY_ENTRIES = 5000;
+
+/** The first path under `dir` (a folder the replay adapter reads) that leads outside `root`, if any. */
+function escapeIn(dir: string, root: string): string | null {
+  const queue = [dir];
+  let seen = 0;
+  while (queue.length) {
+    const current = queue.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_REPLAY_ENTRIES) return `${dir} (more than ${MAX_REPLAY_ENTRIES} entries)`;
+      const path = join(current, entry.name);
+      if (entry.isSymbolicLink() && !isInside(path, root)) return path;
+      if (entry.isDirectory()) queue.push(path);
+    }
+  }
+  return null;
 }
 
 const NETWORK_RANK = { none: 0, allow: 1, open: 2 } as const;
@@ -72,6 +97,8 @@ export async function refuseUntrustedRole(check: UntrustedRoleCheck): Promise<vo
   if (replayFile && typeof replay === 'string') {
     const target = isAbsolute(replay) ? replay : resolve(dirname(replayFile), replay);
     if (!isInside(target, repoRoot)) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_REPLAY', role.name, replayFile, `reads x-replay from ${target}, outside the repository`, repoRoot);
+    const escape = statSync(target, { throwIfNoEntry: false })?.isDirectory() ? escapeIn(target, repoRoot) : null;
+    if (escape) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_REPLAY', role.name, replayFile, `reads x-replay from ${target}, where ${escape} leads outside the repository`, repoRoot);
   }
   const sandboxFile = fromRepo('sandbox');
   if (!sandboxFile) return;

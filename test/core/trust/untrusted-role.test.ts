@@ -4,7 +4,7 @@
  * Each is refused before anything runs (exit 2, naming the file); --trust allows it.
  */
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { chooseSandbox } from '../../../core/sandbox/policy.ts';
@@ -70,6 +70,11 @@ describe('an untrusted repository\'s role', () => {
     const inside = await setup('extends: oneshot\nx-replay: ../../replies/reply.md\n');
     const ok = await inside.run();
     assert.notEqual(ok.code, 2, ok.stderr);
+    const folder = await setup('extends: oneshot\nx-replay: ../../replies\n');
+    await symlink(join(outside, 'secret.txt'), join(folder.repo, 'replies', 'oneshot.md'));
+    const linked = await folder.run();
+    assert.equal(errorOf(linked.stderr).code, 'ROLE_UNTRUSTED_REPLAY');
+    assert.match(errorOf(linked.stderr).message, /replies\/oneshot\.md leads outside the repository/);
   });
 
   it('a sandbox as strong as the user\'s or stronger is no lowering', () => {
