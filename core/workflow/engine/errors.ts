@@ -1,5 +1,6 @@
 /** The workflow engine's errors (stable codes; exit 2 unless the code says otherwise). */
 import { SupervisorError } from '../../errors.ts';
+import { nameList } from '../../text/name-list.ts';
 
 export const engineErrors = {
   unfinished: (id: string, file: string) =>
@@ -10,7 +11,7 @@ export const engineErrors = {
   notFound: (id: string, known: string[]) =>
     new SupervisorError('WORKFLOW_NOT_FOUND', `No workflow "${id}" in this repository`, {
       details: { workflow_id: id, known },
-      hint: known.length ? `Known workflows: ${known.slice(0, 5).join(', ')} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
+      hint: known.length ? `Known workflows: ${nameList(known, 5)} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
     }),
   finished: (id: string, status: string) =>
     new SupervisorError('WORKFLOW_FINISHED', `The workflow ${id} has finished (${status}); there is nothing to resume`, {
