@@ -22,6 +22,9 @@ import { describeIssue, eventShape, planShape, resultShape, startedShape } from 
 export const TASK_STATES = ['pending', 'running', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
+/** What a `task_state` event must carry for the task records to be rebuilt from it. */
+const taskStateShape = v.looseObject({ task: v.string(), state: v.picklist(TASK_STATES) });
+
 /** The states a task ends in (it does not run again in this workflow). */
 export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'error', 'blocked', 'skipped'];
 
@@ -108,6 +111,8 @@ export class WorkflowStore {
       }
       const parsed = v.safeParse(eventShape, value);
       if (!parsed.success) throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not an event (${describeIssue(parsed.issues)})`);
+      const state = parsed.output.kind === 'task_state' ? v.safeParse(taskStateShape, value) : null;
+      if (state && !state.success) throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not a task state (${describeIssue(state.issues)})`);
       events.push(parsed.output as WorkflowEvent);
     }
     const started = events.find((e) => e.kind === 'workflow_started');

@@ -62,6 +62,8 @@ describe('workflow store: state read back', () => {
     const lines = readFileSync(events.eventsFile, 'utf8');
     writeFileSync(events.eventsFile, `${lines.split('\n')[0]}\n{not json\n${lines.split('\n')[1]}\n`);
     assert.throws(() => events.events(), corruptIn(events, 'events.jsonl', /line 2 is not JSON/));
+    writeFileSync(events.eventsFile, `${lines.split('\n')[0]}\n{"ts":"x","kind":"task_state","task":"a","state":"done-ish"}\n`);
+    assert.throws(() => events.events(), corruptIn(events, 'events.jsonl', /line 2 is not a task state \(at \/state/));
   });
 
   it('an empty events.jsonl is corrupt (else every task would look pending and run again)', async () => {
