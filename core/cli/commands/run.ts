@@ -49,6 +49,7 @@ export default defineCommand({
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
+    const { nameOption, nonEmptyList } = await import('../name-option.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
     const options = {
@@ -61,14 +62,14 @@ export default defineCommand({
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
       registry: await ctx.registry(),
-      cli: typeof args.cli === 'string' ? args.cli : undefined,
-      sandbox: typeof args.sandbox === 'string' ? args.sandbox : undefined,
+      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
+      sandbox: nameOption(args, 'sandbox', 'a sandbox name: none, bwrap, docker, podman or a plugin\'s'),
       allowHosts: (args['allow-host'] as string[]).map(String),
       timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
-      gates: (args.gate as string[]).map(String),
-      setup: setupCommands(args.setup as string[]),
+      gates: nonEmptyList(args, 'gate', 'a command to run'),
+      setup: nonEmptyList(args, 'setup', 'a set-up command to run'),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       secretScan: args['secret-scan'] !== false,
@@ -114,9 +115,3 @@ export default defineCommand({
   },
 });
 
-/** --setup commands; a blank one is a mistake, not a no-op. */
-function setupCommands(given: string[]): string[] {
-  const commands = given.map(String);
-  if (commands.some((c) => !c.trim())) throw errors.usage('--setup needs a command: an empty one was given', "Give the command, e.g. --setup 'npm ci'");
-  return commands;
-}
