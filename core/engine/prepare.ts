@@ -109,6 +109,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
   });
   if (options.cli) role = { ...role, cli: options.cli };
+  role = withoutSetupFiles(role, options.workspace?.exclude ?? []);
   if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
@@ -144,6 +145,16 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices, sandbox,
     ...(example === undefined ? {} : { exampleAnswer: example }),
   };
+}
+
+/**
+ * What set-up left in a caller's worktree (dependencies, files copied from the user's checkout
+ * such as `.env`) is never packed: it joins the role's `context.exclude` (a folder as `dir/**`).
+ */
+function withoutSetupFiles(role: Role, paths: readonly string[]): Role {
+  if (!paths.length) return role;
+  const globs = paths.map((path) => (path.endsWith('/') ? `${path}**` : path));
+  return { ...role, context: { ...role.context, exclude: [...(role.context.exclude ?? []), ...globs] } };
 }
 
 /**

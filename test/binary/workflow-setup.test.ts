@@ -25,7 +25,7 @@ interface Result {
   status: string;
   branch: string;
   gates: { passed: boolean | null; failed: string | null };
-  tasks: { id: string; status: string; issues: string[]; runs: { role: string }[] }[];
+  tasks: { id: string; status: string; issues: string[]; runs: { role: string; run_id: string }[] }[];
   notices: string[];
 }
 
@@ -94,18 +94,22 @@ describe('workflow set-up, from the binary', binarySuite(), () => {
   it('with setup: [npm ci --offline] the gates pass, and neither node_modules nor a copied .env is committed', async () => {
     const repo = await nodeProject();
     await writeFile(join(repo, 'local.env'), 'SECRET_FOR_TESTS=copied-not-committed\n'); // untracked, copied in
+    await writeFile(join(repo, 'README.local.md'), 'copied-readme-marker\n'); // the worker packs README*: a copy is never packed
     const before = snapshotCheckout(repo);
     const script = await tempDir('sv-setup-script-');
     await writeFile(join(script, 'worker.json'), JSON.stringify(WORKER_FIX));
-    const { code, result, stderr } = await run(repo, plan('setup: [npm ci --offline --no-audit --no-fund]\ncopy: [local.env]\n'), script);
+    const { code, result, stderr } = await run(repo, plan('setup: [npm ci --offline --no-audit --no-fund]\ncopy: [local.env, README.local.md]\n'), script);
     assert.equal(code, 0, `${stderr}\n${JSON.stringify(result, null, 2)}`);
     assert.equal(result.status, 'pass');
     assert.equal(result.gates.passed, true);
     const files = git(repo, 'ls-tree', '-r', '--name-only', result.branch).trim().split('\n');
     assert.ok(files.includes('src/sum.js'));
-    assert.ok(!files.some((f) => f.startsWith('node_modules/') || f === 'local.env'), files.join(', '));
+    assert.ok(!files.some((f) => f.startsWith('node_modules/') || f === 'local.env' || f === 'README.local.md'), files.join(', '));
+    const prompt = readFileSync(join(repo, '.supervisor', 'runs', result.tasks[0]!.runs[0]!.run_id, 'prompt.md'), 'utf8');
+    assert.match(prompt, /# demo/); // README.md is packed
+    assert.ok(!prompt.includes('copied-readme-marker'), 'a copied file is never packed');
     assert.match(git(repo, 'show', `${result.branch}:src/sum.js`), /a \+ b/);
-    assert.ok(result.notices.some((n) => /copied local\.env from your checkout/.test(n)), result.notices.join('\n'));
+    assert.ok(result.notices.some((n) => /copied local\.env, README\.local\.md from your checkout/.test(n)), result.notices.join('\n'));
     const events = readFileSync(join(repo, '.supervisor', 'workflows', result.workflow_id, 'events.jsonl'), 'utf8');
     assert.match(events, /"kind":"setup","task":"fix","step":"command_finished","path":"[^"]+","command":"npm ci --offline --no-audit --no-fund","exit_code":0/);
     assertCheckoutUnchanged(repo, before);
