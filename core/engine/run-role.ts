@@ -77,7 +77,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
   ]);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
-  await setUpRun({ options, role, workspace, env, graceMs: prepared.settings.graceMs, log, notice, runProcess: peers.runProcess });
+  await setUpRun({ options, prepared, workspace, env, runId, log, notice });
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });
