@@ -8,8 +8,10 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
+import { freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
+import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
@@ -46,12 +48,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
   for (const role of record.task.reviewers) {
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range),
-      workspace: { path: worktree, branch: record.branch, commit: false },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(worktree, engine.ops.env, head);
+    await resetWorktree(engine.ops, worktree, head);
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -85,9 +87,12 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     await rounds(engine, record, worktree);
+  } catch (error) {
+    // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
+    if (!isWorkspaceBroken(error)) throw error;
+    await slotBroken(engine, record, worktree, error.message);
   } finally {
-    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
-    engine.freeSlots.push(worktree);
+    await freeSlot(engine, record, worktree);
   }
 }
 
@@ -103,14 +108,16 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     record.rounds = Math.max(record.rounds, round);
     const worker = await runOne(engine, record, task.worker, {
       task: workerPrompt(task, { round, feedback, conflicts }),
-      workspace: { path: worktree, branch: record.branch },
+      workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,
     });
     if (stopOn(engine, record, worker, task.worker)) return;
     const result = (worker as { result: RunResult }).result;
     await checkWorkerRange(engine, record, result);
-    const head = await headOf(worktree, engine.ops.env);
+    const head = await headOf(engine.ops, worktree);
+    const left = await leftoverWork(engine, worktree);
+    if (left) return keepLeftovers(engine, record, worktree, left);
     if (conflictTip) {
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
@@ -136,7 +143,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       if (merged === 'done') return;
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
       conflictTip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
-      conflicts = await startConflictMerge(worktree, conflictTip, engine.ops.env);
+      conflicts = await startConflictMerge(engine.ops, worktree, conflictTip);
       engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
       notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
       if (!conflicts.length) conflicts = merged;

@@ -14,7 +14,9 @@ import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
+import { openIntegration, recordRef } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
@@ -49,7 +51,7 @@ async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string
       if (unfinished(store)) throw engineErrors.unfinished(candidate, options.workflow.source.file);
       continue;
     }
-    if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
+    if ((await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) || (await revParse(ops, recordRef(integrationBranch(candidate))))) continue;
     return candidate;
   }
 }
@@ -57,7 +59,7 @@ async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
   const workflow = { ...options.workflow, id };
   const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
-  return {
+  const engine: Engine = {
     options: { ...options, workflow },
     workflow,
     store,
@@ -78,6 +80,8 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     integrationLock: Promise.resolve(),
     runRole,
   };
+  engine.ops.onIntegrationMoved = (moved) => reportIntegrationMoved(engine, moved);
+  return engine;
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
@@ -93,7 +97,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
   store.create(engine.workflow);
-  await ensureBranch(ops, engine.integration, base);
+  await openIntegration(engine.ops, engine.integration, base);
   store.event('workflow_started', {
     workflow_id: id,
     file: options.workflow.source.file,
@@ -173,7 +177,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
-  await ensureBranch(engine.ops, engine.integration, engine.base);
+  await openIntegration(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
@@ -227,6 +231,7 @@ function statusOf(engine: Engine): WorkflowStatus {
 }
 
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
+  await guardIntegration(engine);
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
