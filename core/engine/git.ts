@@ -6,6 +6,8 @@
  * driverGuard), and never follows GIT_DIR-style variables of the caller's environment: which
  * repository and work tree a command acts on is said by its cwd or its own flags.
  */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { runProcess } from '../process/run-process.ts';
 
 export interface GitResult {
@@ -79,18 +81,20 @@ export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): 
 }
 
 /**
- * The guard of a folder's own config, read once per folder by this process. The repository's
- * config (and its main worktree's) is the user's: a sandboxed CLI cannot write it, and one
- * that runs unsandboxed could run the command itself. Worktree admin folders, which a
- * sandboxed CLI can write, go through bound git, which reads its guard anew (bound-git.ts).
+ * The guard of a folder's config. A main checkout's (`.git` a folder) is read once per state of
+ * its config files (their change times: no unprivileged process sets one back); any other
+ * folder's, a linked worktree's whose admin folder a sandboxed CLI can write, is read anew for
+ * every command. Bound git reads its own (bound-git.ts).
  */
-const folderGuards = new Map<string, Promise<string[]>>();
+const folderGuards = new Map<string, { key: string; guard: Promise<string[]> }>();
 function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
-  let guard = folderGuards.get(cwd);
-  if (!guard) {
-    guard = readDriverGuard(cwd, [], env);
-    folderGuards.set(cwd, guard);
-  }
+  const dotGit = join(cwd, '.git');
+  if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return readDriverGuard(cwd, [], env);
+  const key = ['config', 'config.worktree'].map((name) => lstatSync(join(dotGit, name), { throwIfNoEntry: false, bigint: true })?.ctimeNs ?? '-').join(' ');
+  const known = folderGuards.get(cwd);
+  if (known?.key === key) return known.guard;
+  const guard = readDriverGuard(cwd, [], env);
+  folderGuards.set(cwd, { key, guard });
   return guard;
 }
 
@@ -140,4 +144,12 @@ export async function gitOrThrow(cwd: string, args: string[], env?: GitEnv): Pro
   const result = await git(cwd, args, env);
   if (!result.ok) throw new Error(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
   return result.stdout;
+}
+
+/**
+ * What goes before the subcommand of any git run outside this module (the git-diff packer's,
+ * through the plugin API): NO_HOOKS and the driver guard of the folder's config as it is now.
+ */
+export async function gitSafetyArgs(cwd: string, env: GitEnv = process.env): Promise<string[]> {
+  return [...NO_HOOKS, ...(await folderGuard(cwd, env))];
 }
