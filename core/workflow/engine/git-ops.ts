@@ -166,7 +166,7 @@ export async function buildTaskCommit(ops: GitOps, tip: string, head: string, me
 
 /**
  * Moves the integration `branch` from `old` to `next`, only if it still points at `old`
- * (compare-and-swap), together with the engine's record of it (`refs/supervisor/wf/<id>`).
+ * (compare-and-swap), together with the engine's record of it (`refs/supervisor/integration/<id>`).
  */
 export async function moveBranch(ops: GitOps, branch: string, next: string, old: string, message: string): Promise<void> {
   await moveIntegration(ops, branch, next, old, message);

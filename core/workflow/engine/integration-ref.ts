@@ -1,8 +1,8 @@
 /**
  * The integration branch is the engine's. A CLI working in a slot can reset or delete
  * `refs/heads/supervisor/wf/<id>` (it is a branch of the repository it commits to), so the
- * engine keeps its own record outside `refs/heads` — `refs/supervisor/wf/<id>`, which no
- * branch command touches — and moves both together, by compare-and-swap, in one ref
+ * engine keeps its own record outside `refs/heads` — `refs/supervisor/integration/<id>`, which
+ * no branch command touches — and moves both together, by compare-and-swap, in one ref
  * transaction. Before each merge and at the end the branch is compared with where the engine
  * left it (this process's memory, else the record); a branch found elsewhere or gone is put
  * back and reported (`integration_moved`).
@@ -36,9 +36,13 @@ function tips(ops: RefOps): Map<string, string> {
   return map;
 }
 
-/** `refs/supervisor/wf/<id>` for the branch `supervisor/wf/<id>`. */
+/**
+ * `refs/supervisor/integration/<id>` for the branch `supervisor/wf/<id>`. Not
+ * `refs/supervisor/wf/<id>`: git tries `refs/<name>` before `refs/heads/<name>`, so that would
+ * make the branch's own short name ambiguous (and mean the record).
+ */
 export function recordRef(branch: string): string {
-  return `refs/${branch}`;
+  return `refs/supervisor/integration/${branch.replace(/^supervisor\/wf\//, '')}`;
 }
 
 /** The all-zero object id of the repository's object format (40 digits for SHA-1, 64 for SHA-256). */

@@ -10,6 +10,7 @@ import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
 import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
+import { integrationTip } from './integration-ref.ts';
 import { freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
@@ -83,7 +84,7 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
-    const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tipAtStart = await integrationTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     await rounds(engine, record, worktree);
@@ -122,7 +123,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
     }
-    const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tip = await integrationTip(engine.ops, engine.integration);
     const base = await mergeBase(engine.ops, tip, head);
     const range = `${base}..${head}`;
     if (base === head) notice(engine, `${task.id}: round ${round}: the task's branch holds no change of its own yet (nothing for the reviewers to review)`);
@@ -142,7 +143,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       const merged = await integrate(engine, record, head);
       if (merged === 'done') return;
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      conflictTip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+      conflictTip = await integrationTip(engine.ops, engine.integration);
       conflicts = await startConflictMerge(engine.ops, worktree, conflictTip);
       engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
       notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
