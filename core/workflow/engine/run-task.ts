@@ -11,7 +11,7 @@ import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } f
 import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import { integrationTip } from './integration-ref.ts';
-import { freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
+import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
@@ -91,7 +91,7 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   } catch (error) {
     // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
     if (!isWorkspaceBroken(error)) throw error;
-    await slotBroken(engine, record, worktree, error.message);
+    await slotBroken(engine, record, worktree, brokenProblem(error));
   } finally {
     await freeSlot(engine, record, worktree);
   }

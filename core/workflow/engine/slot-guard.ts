@@ -6,7 +6,7 @@
  * work dropped when the slot is cleaned. A fresh slot serves the next task.
  */
 import { join } from 'node:path';
-import { EXIT, isSupervisorError } from '../../errors.ts';
+import { EXIT, isSupervisorError, type SupervisorError } from '../../errors.ts';
 import { readContents } from '../../engine/worktree-contents.ts';
 import { nameList } from '../../text/name-list.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
@@ -17,8 +17,13 @@ function keptDir(engine: Engine): string {
   return join(engine.paths.worktrees, 'kept');
 }
 
-export function isWorkspaceBroken(error: unknown): error is Error {
+export function isWorkspaceBroken(error: unknown): error is SupervisorError {
   return isSupervisorError(error) && error.code === 'WORKSPACE_BROKEN';
+}
+
+/** What is wrong with the slot, from a WORKSPACE_BROKEN of slots.ts (its message otherwise). */
+export function brokenProblem(error: SupervisorError): string {
+  return typeof error.details.problem === 'string' ? error.details.problem : error.message;
 }
 
 /**

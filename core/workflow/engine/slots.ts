@@ -65,7 +65,11 @@ export async function checkSlot(owner: object, path: string, env: GitEnv): Promi
 /** Git bound to a checked slot; WORKSPACE_BROKEN (nothing run) when the check fails. */
 export async function verifiedSlot(owner: object, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
   const checked = await checkSlot(owner, path, env);
-  if (checked.problem !== null) throw errors.workspaceBroken(path, checked.problem);
+  if (checked.problem !== null) {
+    const broken = errors.workspaceBroken(path, checked.problem);
+    broken.details.problem = checked.problem;
+    throw broken;
+  }
   return checked;
 }
 
