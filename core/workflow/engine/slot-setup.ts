@@ -9,6 +9,7 @@ import { locateWorktree } from '../../engine/bound-git.ts';
 import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
 import { DEFAULT_GRACE_MS, runProcess } from '../../process/run-process.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
+import { slotOf } from './slots.ts';
 
 interface SlotSetup {
   /** The set-up that ran there (commands and copies). */
@@ -49,7 +50,8 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
   if (!hasSetup(spec)) return { ok: true, copied: null };
   const key = JSON.stringify([spec.commands, spec.copy]);
   if (engine.workflow.setup_once !== false && slots.get(worktree)?.key === key) return { ok: true, copied: null };
-  const bound = await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env);
+  // The slot's git as recorded when it was made (a CLI may have rewritten its .git since).
+  const bound = slotOf(engine.ops, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_TASK_ID: who.task, SUPERVISOR_ROLE: who.role };
   const result = await setUpWorktree({
     spec,
