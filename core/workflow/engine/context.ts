@@ -8,7 +8,7 @@ import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
 import type { GitOps } from './git-ops.ts';
 import type { WorkflowPaths } from './names.ts';
-import { emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord } from './result.ts';
+import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
 /** Which CLI runs what: `--cli NAME` for every role, `--cli ROLE=NAME` for one. */
@@ -64,7 +64,7 @@ export interface TaskRecord {
   round: number;
   rounds: number;
   issues: string[];
-  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; duration_ms: number; cost_known: boolean })[];
+  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; cost_known: boolean })[];
   /** Exit code of the run that made the task fail (3, 4 ...), for the workflow's exit code. */
   failedExitCode: number | null;
 }
@@ -115,17 +115,4 @@ export function withIntegrationLock<T>(engine: Engine, work: () => Promise<T>): 
   const next = engine.integrationLock.then(work, work);
   engine.integrationLock = next.catch(() => {});
   return next;
-}
-
-export function recordMetrics(record: TaskRecord): WorkflowMetrics {
-  const metrics = emptyMetrics();
-  for (const run of record.runs) {
-    metrics.cost_usd += run.cost_usd ?? 0;
-    metrics.cost_known &&= run.cost_known;
-    metrics.input_tokens += run.input_tokens ?? 0;
-    metrics.output_tokens += run.output_tokens ?? 0;
-    metrics.runs += 1;
-    metrics.duration_ms += run.duration_ms;
-  }
-  return metrics;
 }

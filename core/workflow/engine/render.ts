@@ -1,12 +1,14 @@
 /** Human text for workflow results, status and the list (stdout without --json). */
+import { formatUsd } from '../../money.ts';
 import type { WorkflowResult } from './result.ts';
+import { shortRange } from './short-ids.ts';
 
 function money(n: number, known: boolean): string {
-  return `$${n.toFixed(4)}${known ? '' : ' (at least; some CLIs report no cost)'}`;
+  return `${formatUsd(n)}${known ? '' : ' (at least; some CLIs report no cost)'}`;
 }
 
 export function renderWorkflowResult(result: WorkflowResult): string {
-  const lines = [`workflow ${result.workflow_id}: ${result.status} (exit ${result.exit_code})`, `branch: ${result.branch}  (${result.git_range.split('..').map((s) => s.slice(0, 7)).join('..')})`];
+  const lines = [`workflow ${result.workflow_id}: ${result.status} (exit ${result.exit_code})`, `branch: ${result.branch}  (${shortRange(result.git_range)})`];
   for (const task of result.tasks) {
     lines.push(`  ${task.status.padEnd(11)} ${task.id}  rounds ${task.rounds}  ${money(task.metrics.cost_usd, task.metrics.cost_known)}  ${task.branch}`);
     for (const issue of task.issues.slice(0, 5)) lines.push(`              - ${issue}`);

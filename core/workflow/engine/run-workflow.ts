@@ -12,12 +12,13 @@ import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
 import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
-import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
+import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
-import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
+import { sumMetrics, taskViews } from './task-view.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
 
 const DEFAULT_JOBS = 2;
@@ -126,6 +127,7 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
         run_id: event.run_id,
         role: String(event.role),
         round: Number(event.round),
+        cli: typeof event.cli === 'string' ? event.cli : null,
         status: String(event.status),
         exit_code: Number(event.exit_code),
         cost_usd: cost,
@@ -235,16 +237,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
   const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
-  const tasks = [...engine.tasks.values()].map((record) => ({
-    id: record.task.id,
-    title: record.task.title,
-    status: record.state,
-    rounds: record.rounds,
-    branch: record.branch,
-    issues: record.issues,
-    metrics: recordMetrics(record),
-    runs: record.runs.map(({ input_tokens: _i, output_tokens: _o, duration_ms: _d, cost_known: _k, ...run }) => run),
-  }));
+  const tasks = taskViews(engine.workflow, engine.store.events());
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
   const result: WorkflowResult = {
@@ -256,7 +249,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     git_range: `${engine.base}..${tip}`,
     tasks,
     gates: engine.gates,
-    metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
+    metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,
     started_at: startedAt.toISOString(),
