@@ -14,6 +14,8 @@ export const EXIT = {
   usage: 2,
   noValidOutput: 3,
   cliFailed: 4,
+  /** A workflow holds tasks for a person's approval and nothing else can run (supervisor workflow approve/reject). */
+  awaitingApproval: 5,
   interrupted: 130,
   /** Stopped by SIGHUP (the terminal closed): 128 + 1. */
   hangup: 129,

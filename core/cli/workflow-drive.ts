@@ -18,7 +18,8 @@ export function driveOptions(y: Argv): Argv {
     .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
     .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
-    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' });
+    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
+    .option('approve-all', { type: 'boolean', default: false, describe: 'Approve every task that waits for approval as it arrives (for scripts; recorded as your decision)' });
 }
 
 function cliChoice(values: string[]): CliChoice | undefined {
@@ -57,6 +58,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     maxCostUsd: positive(args, 'max-cost-usd'),
     ...(cli ? { cli } : {}),
     ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
+    ...(args['approve-all'] === true ? { approveAll: true } : {}),
     cliForModel,
     runDefaults: {
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
@@ -89,4 +91,17 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
   ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));
   return result.exit_code;
+}
+
+/**
+ * `workflow resume` and what approve / reject do after recording their decision: the workflow
+ * continues in this process, its result printed as `workflow run` prints it.
+ */
+export async function resumeById(ctx: CliContext, args: Args, id: string): Promise<number> {
+  const options = await engineOptions(args, ctx);
+  const { resumeWorkflow } = await import('../workflow/engine/run-workflow.ts');
+  const { WorkflowStore } = await import('../workflow/engine/store.ts');
+  const store = new WorkflowStore(ctx.repoRoot, id);
+  const taskIds = store.exists() ? store.plan().tasks.map((t) => t.id) : [];
+  return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
 }

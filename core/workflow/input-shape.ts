@@ -20,6 +20,7 @@ const defaultsShape = v.strictObject({
   cli: v.optional(nullableText),
   model: v.optional(nullableText),
   max_rounds: v.optional(rounds),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const taskShape = v.strictObject({
@@ -34,6 +35,7 @@ const taskShape = v.strictObject({
   model: v.optional(nullableText),
   gates: v.optional(strings),
   max_rounds: v.optional(rounds),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const workflowShape = v.strictObject({
@@ -45,6 +47,8 @@ const workflowShape = v.strictObject({
   max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
+  merge: v.optional(v.picklist(['merge', 'squash'], 'must be merge or squash')),
+  on_event: v.optional(strings),
   tasks: v.array(taskShape, 'must be a list of tasks'),
 }, 'must be a mapping');
 

@@ -8,6 +8,7 @@ import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
 import type { GitOps } from './git-ops.ts';
 import type { WorkflowPaths } from './names.ts';
+import type { ApprovalDecision } from './approval.ts';
 import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
@@ -45,6 +46,8 @@ export interface WorkflowRunOptions {
   signal?: AbortSignal;
   /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
   cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
+  /** Approves every task that waits for approval as it arrives (for scripts). */
+  approveAll?: boolean;
   /** Passed to every run as `sandbox` (run --sandbox). */
   sandbox?: string;
   onProgress?: (event: ProgressEvent) => void;
@@ -67,6 +70,10 @@ export interface TaskRecord {
   runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; cost_known: boolean })[];
   /** Exit code of the run that made the task fail (3, 4 ...), for the workflow's exit code. */
   failedExitCode: number | null;
+  /** A person's decision not acted on yet (approval.ts): approved → merge, rejected → one more worker round. */
+  decision: ApprovalDecision | null;
+  /** Who approved the task's merge (its Supervisor-Approved-By trailer). */
+  approvedBy: string | null;
 }
 
 export interface Engine {

@@ -16,6 +16,12 @@ export function renderWorkflowResult(result: WorkflowResult): string {
   if (result.gates.passed === false) lines.push(`gate failed on the integration branch: ${result.gates.failed}`);
   lines.push(`cost: ${money(result.metrics.cost_usd, result.metrics.cost_known)} over ${result.metrics.runs} runs`);
   if (result.status === 'pass') lines.push(`Merge it when satisfied: git merge ${result.branch}`);
+  if (result.status === 'awaiting_approval') {
+    const waiting = result.tasks.filter((t) => t.status === 'awaiting_approval').map((t) => t.id);
+    lines.push(`Waiting for your approval: ${waiting.join(', ')} (see: supervisor workflow show ${result.workflow_id} ${waiting[0]} --diff)`);
+    lines.push(`  supervisor workflow approve ${result.workflow_id} ${waiting.join(' ')}`);
+    lines.push(`  supervisor workflow reject ${result.workflow_id} ${waiting[0]} --issues "<what to fix>"`);
+  }
   if (result.status === 'interrupted' || result.status === 'stopped') lines.push(`Resume with: supervisor workflow resume ${result.workflow_id}`);
   return `${lines.join('\n')}\n`;
 }

@@ -8,7 +8,10 @@ import type { WorkflowMetrics, WorkflowTaskView } from './task-view.ts';
 
 export { addMetrics, emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
 
-export type WorkflowStatus = 'pass' | 'gaps' | 'stopped' | 'interrupted';
+export type WorkflowStatus = 'pass' | 'gaps' | 'stopped' | 'interrupted' | 'awaiting_approval';
+
+/** A result with one of these is not the end: `workflow resume` (or approve/reject) continues it. */
+export const RESUMABLE: readonly string[] = ['interrupted', 'stopped', 'awaiting_approval'];
 
 export interface WorkflowResult {
   workflow_id: string;
@@ -35,6 +38,7 @@ export interface WorkflowResult {
  */
 export function workflowExitCode(status: WorkflowStatus, failedRunCodes: number[], stopSignal?: unknown): ExitCode {
   if (status === 'pass') return EXIT.ok;
+  if (status === 'awaiting_approval') return EXIT.awaitingApproval;
   // Ctrl-C 130; a hang-up or a TERM as the shell reports them (128 + the signal's number).
   if (status === 'interrupted') return stopSignal === 'SIGHUP' ? (129 as ExitCode) : stopSignal === 'SIGTERM' ? (143 as ExitCode) : EXIT.interrupted;
   if (status === 'gaps' && failedRunCodes.length > 0) {

@@ -16,7 +16,8 @@ import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions
 import { engineErrors } from './errors.ts';
 import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
-import { workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { approvalFromEvent, approveAllDecision } from './approval.ts';
 import { schedule } from './schedule.ts';
 import { sumMetrics, taskViews } from './task-view.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
@@ -24,12 +25,12 @@ import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskS
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null };
 }
 
 function unfinished(store: WorkflowStore): boolean {
   const result = store.result();
-  return !result || result.status === 'interrupted' || result.status === 'stopped';
+  return !result || RESUMABLE.includes(result.status);
 }
 
 /**
@@ -115,8 +116,12 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
   for (const event of events) {
     const record = typeof event.task === 'string' ? engine.tasks.get(event.task) : undefined;
     if (!record) continue;
-    if (event.kind === 'task_state') {
+    if (event.kind === 'approval') {
+      record.decision = approvalFromEvent(event);
+      if (record.decision?.decision === 'approved') record.approvedBy = record.decision.by;
+    } else if (event.kind === 'task_state') {
       record.state = event.state as TaskState;
+      if (record.state !== 'pending' && record.state !== 'awaiting_approval') record.decision = null;
       record.round = typeof event.round === 'number' ? event.round : record.round;
       record.rounds = Math.max(record.rounds, record.round);
       record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
@@ -142,6 +147,12 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
   }
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state)) continue;
+    if (record.state === 'awaiting_approval' && !record.decision && engine.options.approveAll) record.decision = approveAllDecision(engine, record);
+    if (record.state === 'awaiting_approval' && !record.decision) continue;
+    if (record.decision) {
+      setState(engine, record, 'pending', { reason: `${record.decision.decision} by ${record.decision.by}` });
+      continue;
+    }
     // Killed between the merge and its event: git says whether the task is in.
     const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
     if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
@@ -158,7 +169,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
   const finished = store.result();
-  if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+  if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
   const events = store.events();
   const pid = ownerPid(events);
   if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
@@ -223,7 +234,10 @@ function statusOf(engine: Engine): WorkflowStatus {
   const records = [...engine.tasks.values()];
   if (engine.options.signal?.aborted) return 'interrupted';
   const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
-  if (unfinished) return engine.halt === 'interrupted' ? 'interrupted' : 'stopped';
+  if (unfinished) {
+    if (engine.halt === 'interrupted') return 'interrupted';
+    return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
+  }
   if (records.every((r) => r.state === 'integrated') && engine.gates.passed !== false) return 'pass';
   return 'gaps';
 }
@@ -231,7 +245,7 @@ function statusOf(engine: Engine): WorkflowStatus {
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
-    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
+    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
     // Caught mid-run by Ctrl-C or the ceiling: pending again, resumable.
     setState(engine, record, 'pending', { reason: status });
   }

@@ -11,7 +11,7 @@ import type { Workflow } from '../model.ts';
 import { workflowPaths, workflowsDir } from './names.ts';
 import type { WorkflowResult } from './result.ts';
 
-export const TASK_STATES = ['pending', 'running', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
+export const TASK_STATES = ['pending', 'running', 'awaiting_approval', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 /** The states a task ends in (it does not run again in this workflow). */
@@ -19,7 +19,7 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'e
 
 export interface WorkflowEvent {
   ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished';
+  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'approval' | 'workflow_finished';
   [key: string]: unknown;
 }
 
