@@ -5,6 +5,7 @@
 import { defineCommand } from '../command.ts';
 import approve from './workflow/approve.ts';
 import check from './workflow/check.ts';
+import finish from './workflow/finish.ts';
 import list from './workflow/list.ts';
 import resume from './workflow/resume.ts';
 import run from './workflow/run.ts';
@@ -15,5 +16,5 @@ import reject from './workflow/reject.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, status, list, approve, reject],
+  subcommands: [check, plan, run, resume, status, list, approve, reject, finish],
 });

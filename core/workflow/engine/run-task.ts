@@ -188,7 +188,17 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
 async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
   setState(engine, record, 'integrating');
   return withIntegrationLock(engine, async () => {
-    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, taskMergeMessage(engine.workflow.id, record.task.id, record.task.title));
+    const message = taskMergeMessage({
+      workflowId: engine.workflow.id,
+      taskId: record.task.id,
+      title: record.task.title,
+      branch: record.branch,
+      runIds: record.runs.map((r) => r.run_id),
+      reviewedBy: record.task.reviewers,
+      approvedBy: record.task.approve ? record.approvedBy : null,
+      style: engine.workflow.merge,
+    });
+    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, message, engine.workflow.merge);
     if (!merged.ok) return merged.conflicts;
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];

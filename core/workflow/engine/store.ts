@@ -19,7 +19,7 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'e
 
 export interface WorkflowEvent {
   ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'approval' | 'workflow_finished';
+  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'approval' | 'handed_on' | 'workflow_finished';
   [key: string]: unknown;
 }
 
