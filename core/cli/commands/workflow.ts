@@ -8,6 +8,7 @@ import check from './workflow/check.ts';
 import finish from './workflow/finish.ts';
 import list from './workflow/list.ts';
 import resume from './workflow/resume.ts';
+import show from './workflow/show.ts';
 import run from './workflow/run.ts';
 import status from './workflow/status.ts';
 import plan from './workflow/plan.ts';
@@ -16,5 +17,5 @@ import reject from './workflow/reject.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, status, list, approve, reject, finish],
+  subcommands: [check, plan, run, resume, status, list, show, approve, reject, finish],
 });
