@@ -4,7 +4,10 @@
  * on stderr, and printing the result on stdout.
  */
 import type { Argv } from 'yargs';
+import { isAbsolute, relative } from 'node:path';
 import { errors } from '../errors.ts';
+import { engineErrors } from '../workflow/engine/errors.ts';
+import type { Workflow } from '../workflow/model.ts';
 import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.ts';
 import type { WorkflowResult } from '../workflow/engine/result.ts';
 import type { Args } from './command.ts';
@@ -19,6 +22,7 @@ export function driveOptions(y: Argv): Argv {
     .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
+    .option('on-event', { type: 'string', array: true, default: [] as string[], describe: 'A shell command run (in the repository root) for every workflow event: the event as one JSON line on stdin, SUPERVISOR_EVENT=<kind> (repeatable)' })
     .option('approve-all', { type: 'boolean', default: false, describe: 'Approve every task that waits for approval as it arrives (for scripts; recorded as your decision)' });
 }
 
@@ -59,6 +63,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     ...(cli ? { cli } : {}),
     ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
     ...(args['approve-all'] === true ? { approveAll: true } : {}),
+    onEvent: ((args['on-event'] as string[] | undefined) ?? []).map(String).filter((c) => c.trim()),
     cliForModel,
     runDefaults: {
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
@@ -68,6 +73,18 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },
   };
+}
+
+/**
+ * The plan's `on_event` commands are the repository's own code when the plan lies in it: like a
+ * role's gates, they run only in a trusted repository (a plan outside it is the user's own).
+ */
+export function refuseUntrustedHooks(workflow: Pick<Workflow, 'on_event' | 'source'>, ctx: CliContext, options: Pick<WorkflowRunOptions, 'runDefaults'>): void {
+  const hooks = workflow.on_event ?? [];
+  if (!hooks.length || options.runDefaults?.trustedRepo) return;
+  const inside = relative(ctx.repoRoot, workflow.source.file);
+  if (inside.startsWith('..') || isAbsolute(inside)) return;
+  throw engineErrors.untrustedHooks(inside, workflow.source.file, hooks, ctx.repoRoot);
 }
 
 /** Runs the engine with Ctrl-C and progress wired, prints the result, returns the exit code. */
@@ -102,6 +119,8 @@ export async function resumeById(ctx: CliContext, args: Args, id: string): Promi
   const { resumeWorkflow } = await import('../workflow/engine/run-workflow.ts');
   const { WorkflowStore } = await import('../workflow/engine/store.ts');
   const store = new WorkflowStore(ctx.repoRoot, id);
-  const taskIds = store.exists() ? store.plan().tasks.map((t) => t.id) : [];
+  const plan = store.exists() ? store.plan() : null;
+  if (plan) refuseUntrustedHooks(plan, ctx, options);
+  const taskIds = plan ? plan.tasks.map((t) => t.id) : [];
   return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
 }

@@ -9,6 +9,7 @@ import type { Workflow, WorkflowTask } from '../model.ts';
 import type { GitOps } from './git-ops.ts';
 import type { WorkflowPaths } from './names.ts';
 import type { ApprovalDecision } from './approval.ts';
+import type { EventHooks } from './event-hooks.ts';
 import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
@@ -46,6 +47,8 @@ export interface WorkflowRunOptions {
   signal?: AbortSignal;
   /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
   cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
+  /** Commands run for every workflow event (--on-event), besides the plan's on_event. */
+  onEvent?: string[];
   /** Approves every task that waits for approval as it arrives (for scripts). */
   approveAll?: boolean;
   /** Passed to every run as `sandbox` (run --sandbox). */
@@ -99,6 +102,7 @@ export interface Engine {
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;
+  hooks: EventHooks;
 }
 
 export function notice(engine: Engine, message: string): void {

@@ -39,6 +39,11 @@ export const engineErrors = {
     }),
   rejectWithoutIssues: (id: string) =>
     new SupervisorError('USAGE', `workflow reject ${id}: give the issues the worker should fix: --issues "<text>" or --issues @file`, { details: { workflow_id: id } }),
+  untrustedHooks: (shown: string, file: string, hooks: string[], repoRoot: string) =>
+    new SupervisorError('WORKFLOW_UNTRUSTED_HOOKS', `The plan ${shown} runs on_event commands (${hooks.map((h) => JSON.stringify(h)).join(', ')}), and this repository is not trusted to run its own commands`, {
+      details: { file, on_event: hooks },
+      hint: `Read them, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+    }),
   badCliOption: (value: string) =>
     new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),
 };

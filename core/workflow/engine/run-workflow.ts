@@ -18,6 +18,7 @@ import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from 
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { approvalFromEvent, approveAllDecision } from './approval.ts';
+import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
 import { sumMetrics, taskViews } from './task-view.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
@@ -79,7 +80,16 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     generation: 0,
     integrationLock: Promise.resolve(),
     runRole,
+    hooks: attachHooks(store, options, workflow),
   };
+}
+
+/** The plan's on_event and --on-event, fed every event from the moment the engine exists. */
+function attachHooks(store: WorkflowStore, options: WorkflowRunOptions, workflow: WorkflowRunOptions['workflow']): EventHooks {
+  const commands = [...(workflow.on_event ?? []), ...(options.onEvent ?? [])];
+  const hooks = createEventHooks(commands, { cwd: options.repoRoot, env: { ...options.env, SUPERVISOR_WORKFLOW_ID: workflow.id }, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  if (commands.length) store.onEvent = (event) => hooks.emit(event);
+  return hooks;
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
@@ -197,11 +207,15 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
 async function drive(engine: Engine): Promise<WorkflowResult> {
   const startedAt = engine.options.now?.() ?? new Date();
   try {
-    await schedule(engine);
+    try {
+      await schedule(engine);
+    } finally {
+      await cleanUp(engine);
+    }
+    return await finishResult(engine, startedAt);
   } finally {
-    await cleanUp(engine);
+    await engine.hooks.drain();
   }
-  return finishResult(engine, startedAt);
 }
 
 /** The worktree slots go (the branches hold the work); so does the gates' worktree. */

@@ -33,6 +33,8 @@ export class WorkflowStore {
   readonly dir: string;
   readonly eventsFile: string;
   private readonly now: () => Date;
+  /** Told of every event once it is on disk (the --on-event hooks); must not throw or block. */
+  onEvent: ((event: WorkflowEvent) => void) | null = null;
 
   constructor(repoRoot: string, workflowId: string, now: () => Date = () => new Date()) {
     this.dir = workflowPaths(repoRoot, workflowId).dir;
@@ -54,6 +56,7 @@ export class WorkflowStore {
   event(kind: WorkflowEvent['kind'], data: Record<string, unknown> = {}): WorkflowEvent {
     const event: WorkflowEvent = { ts: this.now().toISOString(), kind, ...data };
     appendFileSync(this.eventsFile, `${JSON.stringify(event)}\n`);
+    this.onEvent?.(event);
     return event;
   }
 

@@ -1,6 +1,6 @@
 /** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
 import { defineCommand } from '../../command.ts';
-import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { driveOptions, driveWorkflow, engineOptions, refuseUntrustedHooks } from '../../workflow-drive.ts';
 import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
 
 export default defineCommand({
@@ -13,6 +13,7 @@ export default defineCommand({
   async run(args, ctx) {
     const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
     const options = await engineOptions(args, ctx);
+    refuseUntrustedHooks(workflow, ctx, options);
     if (typeof args.base === 'string') options.base = args.base;
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
