@@ -7,6 +7,7 @@ import approve from './workflow/approve.ts';
 import check from './workflow/check.ts';
 import finish from './workflow/finish.ts';
 import list from './workflow/list.ts';
+import logs from './workflow/logs.ts';
 import resume from './workflow/resume.ts';
 import show from './workflow/show.ts';
 import run from './workflow/run.ts';
@@ -17,5 +18,5 @@ import reject from './workflow/reject.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, status, list, show, approve, reject, finish],
+  subcommands: [check, plan, run, resume, status, list, logs, show, approve, reject, finish],
 });
