@@ -15,7 +15,7 @@ export function renderWorkflowResult(result: WorkflowResult): string {
   }
   if (result.gates.passed === false) lines.push(`gate failed on the integration branch: ${result.gates.failed}`);
   lines.push(`cost: ${money(result.metrics.cost_usd, result.metrics.cost_known)} over ${result.metrics.runs} runs`);
-  if (result.status === 'pass') lines.push(`Merge it when satisfied: git merge ${result.branch}`);
+  if (result.status === 'pass') lines.push(`Hand it on when satisfied: supervisor workflow finish ${result.workflow_id} --into <branch>   (or: git merge ${result.branch})`);
   if (result.status === 'awaiting_approval') {
     const waiting = result.tasks.filter((t) => t.status === 'awaiting_approval').map((t) => t.id);
     lines.push(`Waiting for your approval: ${waiting.join(', ')} (see: supervisor workflow show ${result.workflow_id} ${waiting[0]} --diff)`);

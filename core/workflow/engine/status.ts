@@ -76,8 +76,9 @@ function doing(t: WorkflowTaskView): string {
 export function renderWorkflowStatus(view: WorkflowStatusView): string {
   const cost = `${formatUsd(view.metrics.cost_usd)}${view.metrics.cost_known ? '' : ' (at least)'}`;
   const lines = [`workflow ${view.workflow_id}: ${view.status}  (${view.file})`, `branch: ${view.branch ?? '-'}  cost: ${cost} over ${view.metrics.runs} runs`];
+  const width = Math.max(...view.tasks.map((t) => t.id.length));
   for (const t of view.tasks) {
-    lines.push(`  ${t.status.padEnd(17)} ${t.id}  ${doing(t)}  runs ${t.runs.length}  ${formatUsd(t.metrics.cost_usd)}`);
+    lines.push(`  ${t.status.padEnd(17)} ${t.id.padEnd(width)}  ${doing(t)}  runs ${t.runs.length}  ${formatUsd(t.metrics.cost_usd)}`);
     const why = t.issues.length ? t.issues.slice(0, 3) : t.why && t.status !== 'integrated' && t.status !== 'running' ? [t.why] : [];
     for (const issue of why) lines.push(`${' '.repeat(20)}- ${issue}`);
   }

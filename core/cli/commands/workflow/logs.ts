@@ -24,7 +24,8 @@ export default defineCommand({
     const task = typeof args.task === 'string' ? args.task : undefined;
     if (task !== undefined && !tasks.includes(task)) throw engineErrors.taskNotFound(id, task, tasks);
     const follower = new WorkflowLogFollower(ctx.repoRoot, id, { ...(task ? { task } : {}), describe: (item) => describeLoggedEvent(item.event) || null });
-    const width = Math.min(40, Math.max(...tasks.map((t) => t.length)) + 24);
+    const plan = new WorkflowStore(ctx.repoRoot, id).plan();
+    const width = Math.min(48, Math.max(...plan.tasks.map((t) => t.id.length + Math.max(t.worker.length, ...t.reviewers.map((r) => r.length)) + 3)));
     const print = (lines: ReturnType<typeof follower.poll>) => {
       for (const line of lines) {
         if (ctx.options.json) ctx.out(JSON.stringify(line));
