@@ -12,14 +12,15 @@ import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.t
 import type { WorkflowResult } from '../workflow/engine/result.ts';
 import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
-import { positive } from './numbers.ts';
+import { numberOption, positive } from './numbers.ts';
 
 export function driveOptions(y: Argv): Argv {
-  return y
-    .option('jobs', { type: 'string', describe: 'Tasks at once (default: the plan\'s, else 2)' })
+  return numberOption(
+    numberOption(numberOption(y, 'jobs', "Tasks at once (default: the plan's, else 2)"), 'max-cost-usd', 'Stop starting runs once the summed cost reaches this (resumable with a higher one)'),
+    'max-rounds',
+    "Worker rounds per task at most (overrides the plan's max_rounds)",
+  )
     .option('cli', { type: 'string', array: true, default: [] as string[], describe: 'Adapter for every role (NAME), or for one role (ROLE=NAME); repeatable' })
-    .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
-    .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
     .option('on-event', { type: 'string', array: true, default: [] as string[], describe: 'A shell command run (in the repository root) for every workflow event: the event as one JSON line on stdin, SUPERVISOR_EVENT=<kind> (repeatable)' })
