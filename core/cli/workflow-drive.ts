@@ -99,12 +99,15 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
     controller.abort(typeof signal === 'string' ? signal : 'SIGINT');
   };
   const stopListening = ctx.deps.onInterrupt(onStop);
+  const { createNoticeOnce } = await import('./notice-once.ts');
+  const notices = createNoticeOnce((message) => view.note(`notice: ${message}`));
   let result: WorkflowResult;
   try {
-    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => view.note(`notice: ${message}`) });
+    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => notices.note(message) });
   } finally {
     view.stop();
     stopListening();
+    for (const line of notices.summary()) ctx.warn(line);
   }
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
   ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));

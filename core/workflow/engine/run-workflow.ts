@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCommit } from '../../engine/start-point.ts';
+import { inspectRepo } from '../../engine/worktree.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
@@ -117,6 +118,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     cli: options.cli ?? null,
     pid: process.pid,
   });
+  if (baseFrom === 'HEAD' && (await inspectRepo(options.repoRoot, { env: options.env })).dirty) {
+    notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
+  }
   for (const record of engine.tasks.values()) setState(engine, record, 'pending');
   return drive(engine);
 }
