@@ -23,6 +23,12 @@ describe('human output', () => {
     assert.match(text, /log: \.supervisor\/runs\/x/);
   });
 
+  it("an interrupted run's cost says it was interrupted, not 'at least'", () => {
+    const text = renderResult({ ...base, exit_code: 130, failure: { class: 'interrupted', detail: 'Ctrl-C' }, metrics: { ...base.metrics, cost_usd: 0.25, cost_known: false } }, '/r');
+    assert.match(text, /cost: \$0\.2500 before the interruption/);
+    assert.doesNotMatch(text, /≥/);
+  });
+
   it('lists the files of a commit and a partial cost', () => {
     const text = renderResult({ ...base, status: 'pass', exit_code: 0, failure: null, issues: [], git_range: `${'a'.repeat(40)}..${'b'.repeat(40)}`, branch: 'supervisor/x', files_changed: ['src/a.ts'], metrics: { ...base.metrics, cost_usd: 0.5, cost_known: false } }, '/r');
     assert.match(text, /changes: 1 file\(s\) on supervisor\/x \(aaaaaaaaa\.\.bbbbbbbbb\)\n {2}src\/a\.ts/);
