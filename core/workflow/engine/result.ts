@@ -8,7 +8,8 @@ import type { WorkflowMetrics, WorkflowTaskView } from './task-view.ts';
 
 export { addMetrics, emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
 
-export type WorkflowStatus = 'pass' | 'gaps' | 'stopped' | 'interrupted' | 'awaiting_approval';
+export const WORKFLOW_STATUSES = ['pass', 'gaps', 'stopped', 'interrupted', 'awaiting_approval'] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
 /** A result with one of these is not the end: `workflow resume` (or approve/reject) continues it. */
 export const RESUMABLE: readonly string[] = ['interrupted', 'stopped', 'awaiting_approval'];
