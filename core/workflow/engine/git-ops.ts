@@ -189,6 +189,12 @@ export function taskMergeMessage(info: TaskMergeInfo): string {
   return `${subject}\n\n${body}\n\n${trailers.join('\n')}\n`;
 }
 
+/** The tasks whose commit is on the integration branch's first-parent line since `base` (their Supervisor-Task trailers). */
+export async function integratedTaskIds(ops: GitOps, base: string, branch: string): Promise<Set<string>> {
+  const log = await git(ops.repoRoot, ['log', '--first-parent', '--format=%(trailers:key=Supervisor-Task,valueonly,separator=%x2C)', `${base}..${ref(branch)}`], ops.env);
+  return new Set(log.ok ? log.stdout.split(/[\n,]/).map((s) => s.trim()).filter(Boolean) : []);
+}
+
 /**
  * Merges `head` into the integration branch without a checkout (buildTaskCommit), then moves
  * the branch by compare-and-swap. Conflicts are returned, nothing is written.

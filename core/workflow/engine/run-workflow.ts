@@ -15,7 +15,7 @@ import { alive } from '../../engine/runs-store.ts';
 import type { WorkflowTask } from '../model.ts';
 import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { ensureBranch, integratedTaskIds, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { approvalFromEvent, approveAllDecision } from './approval.ts';
@@ -159,6 +159,7 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
       });
     }
   }
+  const landed = await integratedTaskIds(engine.ops, engine.base, engine.integration);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state)) continue;
     if (record.state === 'awaiting_approval' && !record.decision && engine.options.approveAll) record.decision = approveAllDecision(engine, record);
@@ -169,7 +170,8 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
     }
     // Killed between the merge and its event: git says whether the task is in.
     const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
-    if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
+    // A squashed task's head is not an ancestor of the branch: its commit's trailer says it landed.
+    if (record.state === 'integrating' && head && (landed.has(record.task.id) || (await isAncestor(engine.ops, head, engine.integration)))) {
       record.issues = [];
       setState(engine, record, 'integrated', { reason: 'found merged on resume' });
       continue;
