@@ -4,15 +4,16 @@
  * on stderr, and printing the result on stdout.
  */
 import type { Argv } from 'yargs';
-import { isAbsolute, relative } from 'node:path';
 import { errors } from '../errors.ts';
-import { engineErrors } from '../workflow/engine/errors.ts';
 import type { Workflow } from '../workflow/model.ts';
 import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.ts';
 import type { WorkflowResult } from '../workflow/engine/result.ts';
 import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
+import { nameOption } from './name-option.ts';
 import { numberOption, positive } from './numbers.ts';
+import { suggest } from '../roles/suggest.ts';
+import { nameList } from '../text/name-list.ts';
 
 export function driveOptions(y: Argv): Argv {
   return numberOption(
@@ -45,6 +46,17 @@ function cliChoice(values: string[]): CliChoice | undefined {
   return choice;
 }
 
+/**
+ * `--cli ROLE=NAME` must name a role some task of the plan runs: a misspelt role would
+ * otherwise be ignored and every run would use the role's own CLI.
+ */
+export function checkCliRoles(choice: CliChoice | undefined, workflow: Workflow): void {
+  const roles = [...new Set(workflow.tasks.flatMap((t) => [t.worker, ...t.reviewers]))];
+  for (const [role, name] of Object.entries(choice?.byRole ?? {})) {
+    if (!roles.includes(role)) throw errors.usage(`--cli ${role}=${name}: no task of this plan runs a role named "${role}"${suggest(role, roles)}`, `Roles this plan runs: ${nameList(roles, 10)}. Give --cli NAME for every role.`);
+  }
+}
+
 /** Checks adapter names early: a typo is a usage error before anything runs. */
 export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<WorkflowRunOptions, 'workflow'>> {
   const registry = await ctx.registry();
@@ -62,7 +74,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     maxRounds: positive(args, 'max-rounds', { integer: true, max: 50 }),
     maxCostUsd: positive(args, 'max-cost-usd'),
     ...(cli ? { cli } : {}),
-    ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
+    ...(args.sandbox !== undefined ? { sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's")! } : {}),
     ...(args['approve-all'] === true ? { approveAll: true } : {}),
     onEvent: ((args['on-event'] as string[] | undefined) ?? []).map(String).filter((c) => c.trim()),
     cliForModel,
@@ -74,18 +86,6 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },
   };
-}
-
-/**
- * The plan's `on_event` commands are the repository's own code when the plan lies in it: like a
- * role's gates, they run only in a trusted repository (a plan outside it is the user's own).
- */
-export function refuseUntrustedHooks(workflow: Pick<Workflow, 'on_event' | 'source'>, ctx: CliContext, options: Pick<WorkflowRunOptions, 'runDefaults'>): void {
-  const hooks = workflow.on_event ?? [];
-  if (!hooks.length || options.runDefaults?.trustedRepo) return;
-  const inside = relative(ctx.repoRoot, workflow.source.file);
-  if (inside.startsWith('..') || isAbsolute(inside)) return;
-  throw engineErrors.untrustedHooks(inside, workflow.source.file, hooks, ctx.repoRoot);
 }
 
 /** Runs the engine with Ctrl-C and progress wired, prints the result, returns the exit code. */
@@ -110,7 +110,9 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
     for (const line of notices.summary()) ctx.warn(line);
   }
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
-  ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));
+  // Model and plan text (issues, titles) reach a terminal only through the sanitiser.
+  if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
+  else ctx.show(renderWorkflowResult(result));
   return result.exit_code;
 }
 
@@ -124,7 +126,7 @@ export async function resumeById(ctx: CliContext, args: Args, id: string): Promi
   const { WorkflowStore } = await import('../workflow/engine/store.ts');
   const store = new WorkflowStore(ctx.repoRoot, id);
   const plan = store.exists() ? store.plan() : null;
-  if (plan) refuseUntrustedHooks(plan, ctx, options);
+  if (plan) checkCliRoles(options.cli, plan);
   const taskIds = plan ? plan.tasks.map((t) => t.id) : [];
   return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
 }

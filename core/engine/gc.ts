@@ -12,6 +12,7 @@ import { isRunId } from './run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from './state-dir.ts';
 import { RESUMABLE } from '../workflow/engine/result.ts';
+import { recordRef } from '../workflow/engine/integration-ref.ts';
 import { integrationBranch, workflowOfBranch } from '../workflow/engine/names.ts';
 import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
 
@@ -103,7 +104,7 @@ function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
  * finished and its integration branch was merged into HEAD or handed on (`workflow finish`):
  * the reason to delete it, or null with the reason to keep it.
  */
-function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mergedSet: Set<string>): { remove: string } | { keep: string } {
+function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mergedSet: Set<string>): { remove: string; record?: string } | { keep: string } {
   const owner = workflowOfBranch(name, ids);
   if (!owner) return { keep: 'no workflow recorded in this repository names it' };
   const store = new WorkflowStore(opts.repoRoot, owner.workflowId);
@@ -117,8 +118,9 @@ function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mer
   }
   if (status === null || RESUMABLE.includes(status)) return { keep: 'its workflow has not finished' };
   const integration = integrationBranch(owner.workflowId);
-  if (mergedSet.has(integration)) return { remove: `its workflow finished (${status}) and ${integration} is merged into HEAD` };
-  if (handedOn) return { remove: `its workflow finished (${status}) and was handed on (workflow finish)` };
+  const record = owner.taskId === null ? { record: recordRef(name) } : {};
+  if (mergedSet.has(integration)) return { remove: `its workflow finished (${status}) and ${integration} is merged into HEAD`, ...record };
+  if (handedOn) return { remove: `its workflow finished (${status}) and was handed on (workflow finish)`, ...record };
   return { keep: `its workflow finished (${status}), but ${integration} is neither merged into HEAD nor handed on (supervisor workflow finish)` };
 }
 
@@ -146,7 +148,7 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
         keep(verdict.keep);
         continue;
       }
-      await removeBranch(opts, report, name, verdict.remove, keep);
+      await removeBranch(opts, report, name, verdict.remove, keep, verdict.record);
       continue;
     }
     const runId = name.slice('supervisor/'.length);
@@ -167,10 +169,12 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
   }
 }
 
-async function removeBranch(opts: GcOptions, report: GcReport, name: string, reason: string, keep: (reason: string) => void): Promise<void> {
+async function removeBranch(opts: GcOptions, report: GcReport, name: string, reason: string, keep: (reason: string) => void, record?: string): Promise<void> {
   if (!opts.dryRun) {
     const deleted = await git(opts.repoRoot, ['branch', '-D', '-q', name], opts.env);
     if (!deleted.ok) return keep(`git could not delete it: ${deleted.stderr.trim()}`);
+    // An integration branch's record (core/workflow/engine/integration-ref.ts) goes with it, or it would keep its commits.
+    if (record) await git(opts.repoRoot, ['update-ref', '-d', record], opts.env);
   }
   report.removed.push({ kind: 'branch', name, reason });
 }

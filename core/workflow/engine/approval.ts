@@ -6,10 +6,9 @@
  * written while no process runs the workflow, so it never races the engine.
  */
 import { userInfo } from 'node:os';
-import { alive } from '../../engine/runs-store.ts';
 import type { Engine, TaskRecord } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ownerPid, WorkflowStore, type WorkflowEvent } from './store.ts';
+import { WorkflowStore, type WorkflowEvent } from './store.ts';
 import { taskViews } from './task-view.ts';
 
 export interface ApprovalDecision {
@@ -50,9 +49,17 @@ export function approveAllDecision(engine: Engine, record: TaskRecord): Approval
 export function decideTasks(repoRoot: string, id: string, tasks: string[], decision: ApprovalDecision): WorkflowEvent[] {
   const store = new WorkflowStore(repoRoot, id);
   if (!store.exists()) throw engineErrors.notFound(id, []);
+  // The workflow's lock (WORKFLOW_BUSY while it runs): the decision is read and written by one owner.
+  const lock = store.lock();
+  try {
+    return decideLocked(store, id, tasks, decision);
+  } finally {
+    lock.release();
+  }
+}
+
+function decideLocked(store: WorkflowStore, id: string, tasks: string[], decision: ApprovalDecision): WorkflowEvent[] {
   const events = store.events();
-  const pid = ownerPid(events);
-  if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
   const views = new Map(taskViews(store.plan(), events).map((t) => [t.id, t]));
   for (const task of tasks) {
     const view = views.get(task);

@@ -1,5 +1,6 @@
 /** The workflow engine's errors (stable codes; exit 2 unless the code says otherwise). */
 import { SupervisorError } from '../../errors.ts';
+import { nameList } from '../../text/name-list.ts';
 
 export const engineErrors = {
   unfinished: (id: string, file: string) =>
@@ -10,7 +11,7 @@ export const engineErrors = {
   notFound: (id: string, known: string[]) =>
     new SupervisorError('WORKFLOW_NOT_FOUND', `No workflow "${id}" in this repository`, {
       details: { workflow_id: id, known },
-      hint: known.length ? `Known workflows: ${known.slice(0, 5).join(', ')} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
+      hint: known.length ? `Known workflows: ${nameList(known, 5)} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
     }),
   ambiguous: (query: string, matches: string[]) =>
     new SupervisorError('WORKFLOW_AMBIGUOUS', `"${query}" names more than one workflow: ${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', ...' : ''}`, {
@@ -23,7 +24,7 @@ export const engineErrors = {
       hint: 'Run the plan again with: supervisor workflow run <file> (a new run gets a new id).',
     }),
   busy: (id: string, pid: number) =>
-    new SupervisorError('WORKFLOW_BUSY', `The workflow ${id} is running now (process ${pid})`, {
+    new SupervisorError('WORKFLOW_BUSY', `The workflow ${id} is running now (process ${pid} holds its lock)`, {
       details: { workflow_id: id, pid },
       hint: 'Wait for it to finish, or stop it (Ctrl-C) before resuming.',
     }),
@@ -39,10 +40,11 @@ export const engineErrors = {
     }),
   rejectWithoutIssues: (id: string) =>
     new SupervisorError('USAGE', `workflow reject ${id}: give the issues the worker should fix: --issues "<text>" or --issues @file`, { details: { workflow_id: id } }),
-  untrustedHooks: (shown: string, file: string, hooks: string[], repoRoot: string) =>
-    new SupervisorError('WORKFLOW_UNTRUSTED_HOOKS', `The plan ${shown} runs on_event commands (${hooks.map((h) => JSON.stringify(h)).join(', ')}), and this repository is not trusted to run its own commands`, {
-      details: { file, on_event: hooks },
-      hint: `Read them, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+  /** A state file of one workflow that cannot be read back: only that workflow is affected. */
+  corrupt: (id: string, file: string, problem: string) =>
+    new SupervisorError('WORKFLOW_CORRUPT', `The workflow ${id}'s state is corrupt: ${file}: ${problem}`, {
+      details: { workflow_id: id, file, problem },
+      hint: `Other workflows are not affected. Look at the file, or remove the folder ${file.slice(0, file.lastIndexOf('/'))} and its branches (supervisor/wf/${id}*) to forget this workflow.`,
     }),
   badCliOption: (value: string) =>
     new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),

@@ -6,7 +6,8 @@
  */
 import { git, gitOrThrow } from '../../engine/git.ts';
 import { SupervisorError } from '../../errors.ts';
-import { commitTree, isAncestor, mergedTree, moveBranch, revParse, type GitOps } from './git-ops.ts';
+import { commitTree, isAncestor, mergedTree, revParse, type GitOps } from './git-ops.ts';
+import { zeroId } from './integration-ref.ts';
 import { engineErrors } from './errors.ts';
 import { WorkflowStore } from './store.ts';
 
@@ -98,9 +99,8 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
     next = await commitTree(ops, merged.tree, options.squash ? [current] : [current, tip], message(store, id, options.squash === true));
     action = options.squash ? 'squashed' : 'merged';
   }
-  // Created with the all-zero old value, moved only from the value read: never over someone else's move.
-  if (current === null) await gitOrThrow(ops.repoRoot, ['update-ref', '-m', `supervisor workflow finish ${id}`, `refs/heads/${into}`, next, '0'.repeat(40)], ops.env);
-  else await moveBranch(ops, into, next, current, `supervisor workflow finish ${id}`);
+  // Compare-and-swap: created only if still missing (the all-zero old value), moved only from the value read.
+  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', `supervisor workflow finish ${id}`, `refs/heads/${into}`, next, current ?? (await zeroId(ops))], ops.env);
   store.event('handed_on', { into, action, commit: next, from: current, tip });
   return { ...outcome, action, commit: next };
 }

@@ -6,10 +6,9 @@
  */
 import { join } from 'node:path';
 import { RunFollower, type FollowItem } from '../../engine/run-follow.ts';
-import { alive } from '../../engine/runs-store.ts';
 import { statePaths } from '../../engine/state-dir.ts';
 import { shortRunId } from './short-ids.ts';
-import { ownerPid, WorkflowStore, type WorkflowEvent } from './store.ts';
+import { WorkflowStore } from './store.ts';
 
 export interface LogLine {
   task: string;
@@ -34,7 +33,6 @@ export class WorkflowLogFollower {
   private readonly describe: (event: FollowItem & { kind: 'event' }) => string | null;
   private seen = 0;
   private readonly runs: Followed[] = [];
-  private lastEvents: WorkflowEvent[] = [];
 
   constructor(repoRoot: string, id: string, options: { task?: string; describe: (event: FollowItem & { kind: 'event' }) => string | null }) {
     this.store = new WorkflowStore(repoRoot, id);
@@ -43,16 +41,14 @@ export class WorkflowLogFollower {
     this.describe = options.describe;
   }
 
-  /** Whether the workflow still runs: its process is alive and it has not written its end. */
+  /** Whether the workflow still runs: a live process holds its lock. */
   running(): boolean {
-    const pid = ownerPid(this.lastEvents.length ? this.lastEvents : this.store.events());
-    return pid !== null && alive(pid);
+    return this.store.owner() !== null;
   }
 
   /** What appeared since the last call (whole lines; everything when `flush`). */
   poll(flush = false): LogLine[] {
     const events = this.store.events();
-    this.lastEvents = events;
     const lines: LogLine[] = [];
     // A task's state lines come after its runs' output read in the same poll (they happened after it).
     const states: LogLine[] = [];

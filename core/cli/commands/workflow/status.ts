@@ -18,13 +18,16 @@ export default defineCommand({
   async run(args, ctx) {
     const { readWorkflowStatus, renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
+    const { sanitizeTerminal } = await import('../../../text/sanitize-terminal.ts');
     const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined);
     const render = () => {
       const view = readWorkflowStatus(ctx.repoRoot, id);
-      return { view, text: ctx.options.json ? JSON.stringify(view, null, 2) : renderWorkflowStatus(view) };
+      // Task issues and reasons quote what CLIs said: neutralised before they reach a terminal.
+      return { view, text: ctx.options.json ? JSON.stringify(view, null, 2) : sanitizeTerminal(renderWorkflowStatus(view)) };
     };
     if (!args.watch) {
-      ctx.out(render().text);
+      if (ctx.options.json) ctx.out(render().text);
+      else ctx.show(render().text);
       return 0;
     }
     return watch(ctx, render, (positive(args, 'interval') ?? 1) * 1000);
