@@ -60,12 +60,12 @@ describe('supervisor gc', () => {
     // Old unmerged work goes only when asked; a task branch only once its workflow finished and its integration branch was merged or handed on.
     const wfDir = join(repo, '.supervisor/workflows/w1');
     mkdirSync(wfDir, { recursive: true });
-    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w1', tasks: [] }));
-    writeFileSync(join(wfDir, 'events.jsonl'), `${JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', kind: 'workflow_started' })}\n`);
+    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w1', name: 'w1', source: { file: '/p.yaml', reader: 'test' }, base: null, jobs: null, gates: [], max_cost_usd: null, defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks: [] }));
+    writeFileSync(join(wfDir, 'events.jsonl'), `${JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', kind: 'workflow_started', base: 'a'.repeat(40) })}\n`);
     const asked = await gc(repo, '--older-than', '0s', '--include-unmerged', '--include-workflows');
     assert.deepEqual(branches(repo), ['supervisor/wf/w1--task-1']);
     assert.match(asked.kept.find((i) => i.name === 'supervisor/wf/w1--task-1')!.reason, /not finished/);
-    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ status: 'gaps' }));
+    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ workflow_id: 'w1', name: 'w1', status: 'gaps', exit_code: 1, branch: 'supervisor/wf/w1', git_range: 'a..b', tasks: [], notices: [], started_at: '', finished_at: '' }));
     const unmergedFlow = await gc(repo, '--include-workflows');
     assert.match(unmergedFlow.kept.find((i) => i.name === 'supervisor/wf/w1--task-1')!.reason, /neither merged into HEAD nor handed on/);
     git(repo, 'branch', 'supervisor/wf/w1', 'HEAD');
