@@ -24,6 +24,7 @@ const defaultsShape = v.strictObject({
   max_rounds: v.optional(rounds),
   setup: v.optional(strings),
   copy: v.optional(strings),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const taskShape = v.strictObject({
@@ -40,6 +41,7 @@ const taskShape = v.strictObject({
   setup: v.optional(strings),
   copy: v.optional(strings),
   max_rounds: v.optional(rounds),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const workflowShape = v.strictObject({
@@ -55,6 +57,8 @@ const workflowShape = v.strictObject({
   setup_timeout: v.optional(v.nullable(v.pipe(v.number('must be a number of seconds or null'), v.gtValue(0, 'must be more than 0')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
+  merge: v.optional(v.picklist(['merge', 'squash'], 'must be merge or squash')),
+  on_event: v.optional(strings),
   tasks: v.array(taskShape, 'must be a list of tasks'),
 }, 'must be a mapping');
 

