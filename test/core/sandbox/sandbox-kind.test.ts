@@ -55,8 +55,8 @@ describe('the sandbox plugin kind', () => {
     await writeFile(join(home, '.claude.json'), '{}');
     const run = await runJson(
       repo,
-      ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--gate', 'test "$SANDBOXED" = gate'],
-      { RECORD_FILE: record, FAKE_CLI_REPLY_FILE: await replies(approved), FAKE_CLI_LOG: join(home, 'calls.jsonl'), HOME: home, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/api' },
+      ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--pass-env', 'FAKE_CLI_*', '--pass-env', 'GATE_ONLY', '--gate', 'test "$SANDBOXED" = gate'],
+      { RECORD_FILE: record, FAKE_CLI_REPLY_FILE: await replies(approved), FAKE_CLI_LOG: join(home, 'calls.jsonl'), HOME: home, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/api', MY_SECRET_TOKEN: 'hunter2', GATE_ONLY: 'g', LC_ALL: 'C' },
     );
     assert.equal(run.code, 0, run.stderr);
     const [cli, cliDown, gate, gateDown] = records(record) as [SandboxRequest, { teardown: string }, SandboxRequest, { teardown: string }];
@@ -74,6 +74,11 @@ describe('the sandbox plugin kind', () => {
     assert.equal(gate.policy.network, 'none', 'gates get no network by default');
     assert.deepEqual(gate.policy.config, []);
     assert.equal(gateDown.teardown, gate.id);
+    // The environment is an allowlist, the same for every sandbox: the base set, the adapter's, the user's.
+    const names = (r: SandboxRequest) => Object.keys(r.command.env);
+    for (const name of ['PATH', 'HOME', 'LC_ALL', 'SUPERVISOR_RUN_ID', 'SUPERVISOR_ROLE', 'FAKE_CLI_REPLY_FILE', 'GATE_ONLY', 'ANTHROPIC_BASE_URL', 'DISABLE_TELEMETRY']) assert.ok(names(cli).includes(name), `${name} reaches the CLI`);
+    for (const name of ['MY_SECRET_TOKEN', 'RECORD_FILE']) assert.ok(!names(cli).includes(name) && !names(gate).includes(name), `${name} stays outside`);
+    assert.ok(names(gate).includes('GATE_ONLY') && !names(gate).includes('ANTHROPIC_BASE_URL'), "gates get the user's names, not the adapter's");
     const started = readEvents(run.result.run_dir).find((e) => e.kind === 'attempt_started');
     assert.equal(started?.sandbox, 'recorder');
   });
