@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -115,7 +116,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   after(() => mock?.close());
 
   async function run(repo: string, escape: string, tag: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; result: Result }> {
-    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json', ...extraArgs], {
+    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json', ...extraArgs], {
       cwd: repo,
       env: {
         PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`,
@@ -235,7 +236,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(timedOut.result.failure?.class, 'timeout');
     assert.deepEqual(processesWith(`escape-daemon-timeout${process.pid}`), []);
     const tag = `sigint${process.pid}`;
-    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review', '--json'], {
+    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'Review', '--json'], {
       cwd: repo,
       env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -251,6 +252,58 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal((JSON.parse(stdout) as Result).failure?.class, 'interrupted');
     assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
     assert.deepEqual(sandboxTemps(), temps, 'private homes and proxy sockets removed');
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('no capabilities inside, also for root; no new privileges', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const { code, result } = await run(repo, 'status', 'caps');
+    assert.equal(code, 0, JSON.stringify(result));
+    const said = attemptStderr(result);
+    assert.match(said, /CapEff:\s+0000000000000000/);
+    assert.match(said, /CapPrm:\s+0000000000000000/);
+    assert.match(said, /NoNewPrivs:\s+1/);
+  });
+
+  it('no host socket answers: not in the folders around the checkout, not in /run, not in the home', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const paths = [join(dirname(repo), `host-${process.pid}.sock`), join(box.home, `host-${process.pid}.sock`)];
+    if (existsSync('/run')) paths.push(`/run/sv-test-${process.pid}.sock`);
+    const servers: NetServer[] = [];
+    let answered = 0;
+    try {
+      for (const path of paths) {
+        const server = createNetServer((socket) => {
+          answered++;
+          socket.end('hello from the host\n');
+        });
+        await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
+        servers.push(server);
+      }
+      const { result } = await run(repo, 'socket', 'sock', [], { FAKE_ESCAPE_SOCKETS: paths.join(',') });
+      assert.match(attemptStderr(result), /escape socket: refused NOT_REACHED no socket answered/);
+      assert.equal(answered, 0);
+    } finally {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the environment is an allowlist: an unlisted variable is absent, a passed and the adapter\'s declared ones are there', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const { code, result } = await run(repo, 'env', 'env', ['--pass-env', 'PASSED_ON'], { MY_SECRET_TOKEN: 'hunter2', PASSED_ON: 'yes', ANTHROPIC_API_KEY: 'sk-ant-test' });
+    assert.equal(code, 0, JSON.stringify(result));
+    const names = /escape env: ok (.*)/.exec(attemptStderr(result))![1]!.split(',');
+    assert.ok(!names.includes('MY_SECRET_TOKEN'), names.join(','));
+    for (const name of ['PASSED_ON', 'ANTHROPIC_API_KEY', 'FAKE_ESCAPE', 'PATH', 'HOME', 'SUPERVISOR_RUN_ID']) assert.ok(names.includes(name), `${name} in ${names.join(',')}`);
+  });
+
+  it('a root CLI that re-binds / read-write (unshare + mount, remount, bwrap in bwrap) cannot write into the hidden checkout', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const marker = `marker-${process.pid}.txt`;
+    const { result } = await run(repo, 'rebind', 'rebind', [], { FAKE_ESCAPE_MARKER: marker });
+    assert.match(attemptStderr(result), /escape rebind: refused TRIED/);
+    assert.ok(!existsSync(join(repo, marker)), `the marker reached the checkout: ${attemptStderr(result)}`);
     assertCheckoutUnchanged(repo, before);
   });
 
