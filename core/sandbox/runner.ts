@@ -82,8 +82,8 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
       plugin.wrap(
         {
           purpose: input.purpose,
-          // Every sandbox gets the allowlisted environment only: one rule for all of them.
-          command: { bin: options.bin, args: options.args, env: allowedEnv(options.env, input.policy.env) },
+          // Every sandbox gets the allowlisted environment only: one rule for all of them (none is no sandbox).
+          command: { bin: options.bin, args: options.args, env: choice.name === DEFAULT_SANDBOX ? options.env : allowedEnv(options.env, input.policy.env) },
           cwd: options.cwd,
           scratchDir: input.scratchDir,
           repoRoot: input.repoRoot,

@@ -307,6 +307,21 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('doctor --sandbox bwrap proves it from inside (capabilities, host writes and sockets, an unlisted variable) and names the process tracking; --sandbox none fails it', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const env = { PATH: `${box.path}:${join(fakes, 'tools')}` };
+    const bwrap = await box.run(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env });
+    assert.equal(bwrap.code, 0, bwrap.stdout + bwrap.stderr);
+    const report = JSON.parse(bwrap.stdout) as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; processes: { mechanism: string } };
+    assert.equal(report.ok, true);
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
+    assert.match(report.checks[0]!.detail, /CapEff 0+, NoNewPrivs 1/);
+    assert.equal(report.processes.mechanism, process.getuid?.() === 0 ? 'cgroup' : report.processes.mechanism);
+    const none = await box.run(['doctor', '--sandbox', 'none'], { cwd: repo, env });
+    assert.equal(none.code, 1, none.stdout + none.stderr);
+    assert.match(none.stdout, /sandbox none: self-test from inside FAILED\n.*\n  -- host writes {3}written from inside/);
+  });
+
   it('a daemon the CLI leaves behind does not outlive the run', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const before = snapshotCheckout(repo);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -54,5 +55,20 @@ describe('supervisor doctor', () => {
     assert.equal(run.code, 0);
     assert.match(run.stdout, /plugin folders/);
     assert.match(run.stdout, /state folder: /);
+  });
+
+  it('names how a run\'s processes are tracked; --sandbox bwrap tests the sandbox from inside (skipped without bubblewrap)', async (t) => {
+    const repo = await makeRepo();
+    const plain = await runCli(['doctor', '--json'], { cwd: repo });
+    const processes = JSON.parse(plain.stdout).processes;
+    assert.ok(processes.mechanism === 'cgroup' ? processes.where.startsWith('/sys/fs/cgroup') : processes.where === null, JSON.stringify(processes));
+    assert.match((await runCli(['doctor'], { cwd: repo })).stdout, /^processes: /m);
+    const bad = await runCli(['doctor', '--sandbox', '../x'], { cwd: repo });
+    assert.equal(bad.code, 2);
+    if (spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0) return t.skip('needs bubblewrap that can make namespaces');
+    const run = await runCli(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env: { SELFTEST_UNLISTED_SECRET: 'x' } });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.deepEqual(report.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
   });
 });
