@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -320,6 +320,30 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     const none = await box.run(['doctor', '--sandbox', 'none'], { cwd: repo, env });
     assert.equal(none.code, 1, none.stdout + none.stderr);
     assert.match(none.stdout, /sandbox none: self-test from inside FAILED\n.*\n  -- host writes {3}written from inside/);
+  });
+
+  it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', async (t) => {
+    const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
+    if (process.getuid?.() !== 0 || !setpriv) return t.skip('needs root (to become nobody) and setpriv');
+    if (spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0) return t.skip('this kernel gives nobody no user namespaces');
+    // A folder nobody may enter, holding a copy of the binary and a home of nobody's own.
+    const root = await tempDir('sv-nobody-');
+    await chmod(root, 0o755);
+    const binary = join(root, basename(box.binary));
+    await copyFile(box.binary, binary);
+    await chmod(binary, 0o755);
+    const home = join(root, 'home');
+    await mkdir(home);
+    await chown(home, 65534, 65534);
+    const out = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'doctor', '--sandbox', 'bwrap', '--json'], {
+      cwd: home,
+      env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home },
+      encoding: 'utf8',
+    });
+    await rm(root, { recursive: true, force: true });
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    const report = JSON.parse(out.stdout) as { checks: { name: string; ok: boolean }[] };
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
   });
 
   it('a daemon the CLI leaves behind does not outlive the run', async () => {
