@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { requires } from '../helpers/requires.ts';
 
 const ESCAPE = fileURLToPath(new URL('../fixtures/bin/_escape-claude.mjs', import.meta.url));
 
@@ -322,10 +323,9 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.match(none.stdout, /sandbox none: self-test from inside FAILED\n.*\n  -- host writes {3}written from inside/);
   });
 
-  it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', async (t) => {
-    const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
-    if (process.getuid?.() !== 0 || !setpriv) return t.skip('needs root (to become nobody) and setpriv');
-    if (spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0) return t.skip('this kernel gives nobody no user namespaces');
+  const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
+  const noNobody = process.getuid?.() !== 0 ? 'root (to become nobody)' : !setpriv ? 'setpriv (util-linux)' : spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'user namespaces for unprivileged users';
+  it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', requires(noNobody), async () => {
     // A folder nobody may enter, holding a copy of the binary and a home of nobody's own.
     const root = await tempDir('sv-nobody-');
     await chmod(root, 0o755);

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { requires } from '../helpers/requires.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/good/', import.meta.url));
 
@@ -57,7 +58,8 @@ describe('supervisor doctor', () => {
     assert.match(run.stdout, /state folder: /);
   });
 
-  it('names how a run\'s processes are tracked; --sandbox bwrap tests the sandbox from inside (skipped without bubblewrap)', async (t) => {
+  const noBwrap = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'bubblewrap that can make namespaces (apt-get install bubblewrap)';
+  it('names how a run\'s processes are tracked; --sandbox bwrap tests the sandbox from inside', requires(noBwrap), async () => {
     const repo = await makeRepo();
     const plain = await runCli(['doctor', '--json'], { cwd: repo });
     const processes = JSON.parse(plain.stdout).processes;
@@ -65,7 +67,6 @@ describe('supervisor doctor', () => {
     assert.match((await runCli(['doctor'], { cwd: repo })).stdout, /^processes: /m);
     const bad = await runCli(['doctor', '--sandbox', '../x'], { cwd: repo });
     assert.equal(bad.code, 2);
-    if (spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0) return t.skip('needs bubblewrap that can make namespaces');
     const run = await runCli(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env: { SELFTEST_UNLISTED_SECRET: 'x' } });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const report = JSON.parse(run.stdout);

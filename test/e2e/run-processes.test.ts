@@ -14,6 +14,7 @@ import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.t
 import { trackingMechanism } from '../../core/process/cgroup.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
 import { alive } from '../helpers/processes.ts';
+import { requires } from '../helpers/requires.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
 
@@ -143,13 +144,13 @@ describe('supervisor run: processes (end to end)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
-  it('a daemon that drops SUPERVISOR_RUN_ID and its session (env -i setsid) is still ended with the run, through its cgroup', async (t) => {
-    if (trackingMechanism().mechanism !== 'cgroup') return t.skip('supervisor cannot make cgroups here (needs root or a delegated cgroup v2 subtree)');
+  const noCgroup = trackingMechanism().mechanism !== 'cgroup' && 'supervisor cannot make cgroups here (needs root or a delegated cgroup v2 subtree)';
+  it('a daemon that drops SUPERVISOR_RUN_ID and its session (env -i setsid) is still ended with the run, through its cgroup', requires(noCgroup), async () => {
     const repo = await makeRepo();
     const seconds = `98765${process.pid}`;
     const daemons = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
       try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${seconds}\0` && !isGone(Number(p));
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${seconds}\0` && alive(Number(p));
       } catch {
         return false;
       }
