@@ -9,8 +9,8 @@
 import { closeSync, existsSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 
-/** Top-level folders of the toolchain: bound when they are folders, recreated when they are links. */
-export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** Folders of the toolchain: bound when they are folders, recreated when they are links (Nix's store where there is one). */
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/nix/store'];
 
 /**
  * /etc entries a command may need: name resolution, users and groups (git, ssh, id), TLS

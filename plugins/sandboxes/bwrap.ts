@@ -67,8 +67,12 @@ async function userProcesses(): Promise<number> {
   return count;
 }
 
-/** Existing files that the command's arguments name by absolute path. */
-function namedFiles(args: string[]): string[] {
+/**
+ * Existing files under the private areas (home, checkout, /tmp) that the command's arguments
+ * name by absolute path: instruction files, a schema. Nothing else of the host: an argument
+ * a role chose must not show /etc/shadow.
+ */
+function namedFiles(args: string[], areas: string[]): string[] {
   const isFile = (path: string) => {
     try {
       return statSync(path).isFile();
@@ -76,7 +80,7 @@ function namedFiles(args: string[]): string[] {
       return false;
     }
   };
-  return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && isFile(arg));
+  return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && areas.some((area) => inside(arg, area)) && isFile(arg));
 }
 
 /** Like Promise.all, but when one fails the others' results are torn down first. */
@@ -168,7 +172,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
       if (!shown.some((area) => inside(path, area))) args.push('--ro-bind', path, path);
     }
     // Files the adapter names on the command line (instruction files, a schema) stay readable.
-    for (const file of namedFiles(command.args)) {
+    for (const file of namedFiles(command.args, ['/tmp', homeDir, repoRoot].filter((p) => p && p !== '/'))) {
       if (!shown.some((area) => inside(file, area))) args.push('--ro-bind', file, file);
     }
     args.push(...readOnlyOption(request));
