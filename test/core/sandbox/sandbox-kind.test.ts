@@ -86,8 +86,8 @@ describe('the sandbox plugin kind', () => {
   it('a role names its sandbox and options; the flag adds hosts', async () => {
     const { repo, record } = await repoWithRecorder();
     await mkdir(join(repo, '.supervisor/roles'), { recursive: true });
-    await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox:\n  name: recorder\n  network: none\n  allow: ["pypi.org:443"]\n  gate_network: allow\n  pids: 64\n  image: x/y:1\n');
-    const run = await runJson(repo, ['boxed', '--trust', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record });
+    await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox:\n  name: recorder\n  network: none\n  allow: ["pypi.org:443"]\n  gate_network: allow\n  pids: 64\n  image: x/y:1\n  env: [ROLE_VAR, ROLE_PREFIX_*]\n');
+    const run = await runJson(repo, ['boxed', '--trust', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record, ROLE_VAR: '1', ROLE_PREFIX_A: '2', OTHER_VAR: '3' });
     assert.equal(run.code, 0, run.stderr);
     const [cli, , gate] = records(record) as SandboxRequest[];
     assert.equal(cli!.policy.network, 'none');
@@ -95,6 +95,9 @@ describe('the sandbox plugin kind', () => {
     assert.deepEqual(cli!.policy.options, { image: 'x/y:1' });
     assert.equal(cli!.policy.limits.pids, 64);
     assert.deepEqual([gate!.policy.network, gate!.policy.allow], ['allow', ['pypi.org:443']]);
+    for (const request of [cli!, gate!]) {
+      assert.deepEqual(['ROLE_VAR', 'ROLE_PREFIX_A', 'OTHER_VAR'].map((n) => n in request.command.env), [true, true, false], "the role's sandbox.env names pass, nothing else");
+    }
   });
 
   it('--dry-run names the sandbox and the CLI\'s network, and starts nothing', async () => {
