@@ -7,9 +7,9 @@
  * skipped with a message naming what is missing.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -326,21 +326,26 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
   const noNobody = process.getuid?.() !== 0 ? 'root (to become nobody)' : !setpriv ? 'setpriv (util-linux)' : spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'user namespaces for unprivileged users';
   it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', requires(noNobody), async () => {
-    // A folder nobody may enter, holding a copy of the binary and a home of nobody's own.
-    const root = await tempDir('sv-nobody-');
-    await chmod(root, 0o755);
-    const binary = join(root, basename(box.binary));
-    await copyFile(box.binary, binary);
-    await chmod(binary, 0o755);
-    const home = join(root, 'home');
-    await mkdir(home);
-    await chown(home, 65534, 65534);
-    const out = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'doctor', '--sandbox', 'bwrap', '--json'], {
-      cwd: home,
-      env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home },
-      encoding: 'utf8',
-    });
-    await rm(root, { recursive: true, force: true });
+    // A folder nobody may enter (in /tmp itself: the test runner's own temporary root is root's
+    // alone), holding a copy of the binary and a home of nobody's own; removed afterwards.
+    const root = await mkdtemp('/tmp/sv-nobody-');
+    let out: SpawnSyncReturns<string>;
+    try {
+      await chmod(root, 0o755);
+      const binary = join(root, basename(box.binary));
+      await copyFile(box.binary, binary);
+      await chmod(binary, 0o755);
+      const home = join(root, 'home');
+      await mkdir(home);
+      await chown(home, 65534, 65534);
+      out = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'doctor', '--sandbox', 'bwrap', '--json'], {
+        cwd: home,
+        env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: '/tmp' },
+        encoding: 'utf8',
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
     assert.equal(out.status, 0, out.stdout + out.stderr);
     const report = JSON.parse(out.stdout) as { checks: { name: string; ok: boolean }[] };
     assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
