@@ -69,9 +69,9 @@ function events(result: Result): { kind: string; [key: string]: unknown }[] {
   return readFileSync(join(result.run_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 }
 
-/** The sandbox's own temporary folders (private homes, proxy sockets) now in the system temp. */
-function sandboxTemps(): string[] {
-  return readdirSync('/tmp').filter((e) => e.startsWith('sv-sandbox-'));
+/** The sandbox's own temporary folders (private homes, proxy sockets) now in `dir` (the runs' TMPDIR). */
+function sandboxTemps(dir: string): string[] {
+  return readdirSync(dir).filter((e) => e.startsWith('sv-sandbox-'));
 }
 
 describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () => {
@@ -232,14 +232,15 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   it('a timeout and Ctrl-C end everything in the sandbox and remove its temporary folders', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const before = snapshotCheckout(repo);
-    const temps = sandboxTemps();
-    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1']);
+    // A TMPDIR of the test's own: other runs on this machine make and remove theirs in /tmp meanwhile.
+    const tmp = await tempDir('sv-runs-tmp-');
+    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1'], { TMPDIR: tmp });
     assert.equal(timedOut.result.failure?.class, 'timeout');
     assert.deepEqual(processesWith(`escape-daemon-timeout${process.pid}`), []);
     const tag = `sigint${process.pid}`;
     const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'Review', '--json'], {
       cwd: repo,
-      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag },
+      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag, TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -252,7 +253,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(await done, 130);
     assert.equal((JSON.parse(stdout) as Result).failure?.class, 'interrupted');
     assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
-    assert.deepEqual(sandboxTemps(), temps, 'private homes and proxy sockets removed');
+    assert.deepEqual(sandboxTemps(tmp), [], 'private homes and proxy sockets removed');
     assertCheckoutUnchanged(repo, before);
   });
 
