@@ -11,6 +11,7 @@ import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
 import { nameOption } from './name-option.ts';
 import { positive } from './numbers.ts';
+import { checkEnvNames } from '../sandbox/env-allowlist.ts';
 import { suggest } from '../roles/suggest.ts';
 import { nameList } from '../text/name-list.ts';
 import type { Workflow } from '../workflow/model.ts';
@@ -78,7 +79,8 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
       trustedRepo: (await ctx.trust()).trusted,
       allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
-      passEnv: ((args['pass-env'] as string[] | undefined) ?? []).map(String),
+      // Checked here: a bad name is a usage error before any task starts, not one per task.
+      passEnv: checkEnvNames(((args['pass-env'] as string[] | undefined) ?? []).map(String), 'env'),
       ...(Number.isFinite(graceMs) && ctx.deps.env.SUPERVISOR_KILL_GRACE_MS ? { graceMs } : {}),
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SandboxRequest } from '../../../core/plugin/contracts.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
-import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { fakeEnv, fenced, replies, runJson } from '../../e2e/_run.ts';
 
@@ -97,6 +97,16 @@ describe('the sandbox plugin kind', () => {
     assert.deepEqual([gate!.policy.network, gate!.policy.allow], ['allow', ['pypi.org:443']]);
     for (const request of [cli!, gate!]) {
       assert.deepEqual(['ROLE_VAR', 'ROLE_PREFIX_A', 'OTHER_VAR'].map((n) => n in request.command.env), [true, true, false], "the role's sandbox.env names pass, nothing else");
+    }
+  });
+
+  it('--pass-env takes variable names only, on run and workflow run: anything else is a usage error before anything starts', async () => {
+    const repo = await makeRepo({ 'plan.yaml': 'tasks:\n  - id: one\n    title: look\n    task: look at it\n' });
+    for (const argv of [['run', 'reviewer', '--cli', 'replay', '--task', 'x'], ['workflow', 'run', 'plan.yaml', '--cli', 'replay']]) {
+      const run = await runCli([...argv, '--pass-env', 'A=B', '--json'], { cwd: repo });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /"code":"SANDBOX_OPTION".*sandbox\.env: expected a list of variable names/);
+      assert.doesNotMatch(git(repo, 'branch', '--list', 'supervisor/*'), /supervisor/, 'nothing ran');
     }
   });
 
