@@ -9,7 +9,7 @@
  * A process joins through a tiny `sh` step before anything else starts (`prefix`), so nothing it
  * forks escapes the group. Best effort: where groups cannot be made, these return undefined.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
@@ -114,6 +114,23 @@ function writable(file: string): boolean {
   }
 }
 
+/** Tracking groups left empty longer than this are removed when a new one is made. */
+const STALE_EMPTY_MS = 10 * 60_000;
+
+/**
+ * Empty tracking groups of runs that ended without removing theirs (a supervisor killed with
+ * -9): rmdir only succeeds on an empty group, and a live run whose group was empty between two
+ * processes gets a new one on its next start.
+ */
+function sweepEmpty(parent: string): void {
+  const now = Date.now();
+  for (const dir of subgroups(parent)) {
+    if (!/^supervisor-(run|probe)-/.test(dir.slice(parent.length + 1))) continue;
+    const changed = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? now;
+    if (now - changed > STALE_EMPTY_MS && pidsUnder(dir).length === 0) removeDir(dir);
+  }
+}
+
 /** The run's tracking group, made now (or found, when it exists already); undefined where none can be made. */
 export function runCgroup(name: string): Cgroup | undefined {
   if (process.platform !== 'linux') return undefined;
@@ -128,7 +145,10 @@ export function runCgroup(name: string): Cgroup | undefined {
     } catch {
       continue;
     }
-    if (writable(join(dir, 'cgroup.procs'))) return cgroupOf([dir]);
+    if (writable(join(dir, 'cgroup.procs'))) {
+      sweepEmpty(parent);
+      return cgroupOf([dir]);
+    }
     removeDir(dir);
   }
   return undefined;
