@@ -38,6 +38,11 @@ export interface Failure {
   detail: string;
   /** HTTP status of the model API, when the CLI says which. */
   httpStatus?: number;
+  /**
+   * false when the CLI itself says trying again cannot help (cline's `"recoverable": false` on
+   * an auth error): the engine does not retry it, whatever its class. Absent: the engine decides.
+   */
+  retryable?: boolean;
 }
 
 /** One shape of metrics for every CLI. `null` means the CLI did not say (never a made-up 0). */

@@ -111,6 +111,7 @@ const extractionShape = v.looseObject({
       class: v.pipe(v.string(), v.regex(/^[a-z][a-z_]*$/, 'a failure class such as "nonzero_exit"')),
       detail: v.string(),
       httpStatus: v.optional(v.number()),
+      retryable: v.optional(v.boolean()),
     }),
   ),
 });

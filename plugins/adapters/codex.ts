@@ -11,7 +11,7 @@ import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, text } from './_shared/metrics.ts';
 import { num } from './_shared/shapes.ts';
-import { dropForcedNulls, toStrictSchema } from './_shared/strict-schema.ts';
+import { dropForcedNulls, strictSchemaFor } from './_shared/strict-schema.ts';
 
 const UsageShape = v.looseObject({ input_tokens: num, cached_input_tokens: num, output_tokens: num, reasoning_output_tokens: num });
 const ItemShape = v.looseObject({ id: v.optional(v.string()), type: v.string(), text: v.optional(v.nullable(v.string())), message: v.optional(v.string()) });
@@ -29,21 +29,25 @@ function codexArgs(request: CommandRequest): string[] {
   const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
   if (request.model) args.push('--model', request.model);
   if (request.allowEdits) args.push('--sandbox', 'workspace-write');
-  if (request.outputSchema) args.push('--output-schema', strictSchemaFile(request));
+  const strict = request.outputSchema && strictSchemaFor(request.outputSchema.schema);
+  if (strict) args.push('--output-schema', strictSchemaFile(request, strict));
   // "-" last: read the prompt from stdin.
   return [...args, ...request.flags, '-'];
 }
 
-/** Codex's schema goes to the model in strict mode: hand it a strict copy in the scratch folder. */
-function strictSchemaFile(request: CommandRequest): string {
+/**
+ * Codex's schema goes to the model in strict mode: hand it a strict copy in the scratch folder.
+ * A schema strict mode cannot express (an open object) is not handed over at all.
+ */
+function strictSchemaFile(request: CommandRequest, strict: Record<string, unknown>): string {
   const file = join(request.scratchDir, 'codex-output-schema.json');
-  writeFileSync(file, JSON.stringify(toStrictSchema(request.outputSchema!.schema), null, 2));
+  writeFileSync(file, JSON.stringify(strict, null, 2));
   return file;
 }
 
 /** With --output-schema the final message is the bare JSON object, not a fenced block. */
 function structuredAnswer(message: string, request: CommandRequest): unknown {
-  if (!request.outputSchema) return undefined;
+  if (!request.outputSchema || !strictSchemaFor(request.outputSchema.schema)) return undefined;
   const value = parseJson(message);
   return isObject(value) ? dropForcedNulls(value, request.outputSchema.schema) : undefined;
 }

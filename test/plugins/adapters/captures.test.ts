@@ -39,6 +39,7 @@ describe('real CLI captures through extract()', () => {
           assert.ok(got.failure, 'expected a failure');
           assert.equal(got.failure.class, expected.failure.class, `failure class (${got.failure.detail})`);
           assert.equal(got.failure.httpStatus, expected.failure.httpStatus, 'httpStatus');
+          if (expected.failure.retryable !== undefined) assert.equal(got.failure.retryable, expected.failure.retryable, 'retryable');
           assert.match(got.failure.detail, /\S/, 'a failure has a detail');
           if (expected.failure.detailIncludes) assert.ok(got.failure.detail.includes(expected.failure.detailIncludes), got.failure.detail);
         }
