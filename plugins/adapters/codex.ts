@@ -3,7 +3,7 @@
  * events; there is no `result` event (the seeds assumed one): the final text is the last
  * completed `agent_message`, the outcome is `turn.completed` or `turn.failed`.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
@@ -33,6 +33,18 @@ function codexArgs(request: CommandRequest): string[] {
   if (strict) args.push('--output-schema', strictSchemaFile(request, strict));
   // "-" last: read the prompt from stdin.
   return [...args, ...request.flags, '-'];
+}
+
+/**
+ * Codex refuses to create its apply_patch helper when its home (CODEX_HOME, ~/.codex) is under
+ * TMPDIR, and then every edit fails while the run still answers. Its TMPDIR is therefore a
+ * folder of the attempt's own (scratch/tmp), which never holds the home, also in a sandbox whose
+ * private /tmp holds it.
+ */
+function codexTmpDir(request: CommandRequest): string {
+  const dir = join(request.scratchDir, 'tmp');
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /**
@@ -128,7 +140,7 @@ export default definePlugin({
     config: [{ path: '~/.codex/config.toml', env: 'CODEX_HOME' }, { path: '~/.codex/auth.json' }],
   },
   command(request) {
-    return { args: codexArgs(request), stdin: request.prompt };
+    return { args: codexArgs(request), stdin: request.prompt, env: { TMPDIR: codexTmpDir(request) } };
   },
   extract(result, request) {
     return extractCodex(result, request);

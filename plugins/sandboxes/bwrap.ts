@@ -113,7 +113,11 @@ function readOnlyOption(request: SandboxRequest): string[] {
 async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
   const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
-  const env: Record<string, string | undefined> = { ...command.env, TMPDIR: '/tmp' };
+  // A TMPDIR the adapter placed in the scratch folder stays (codex refuses to create its
+  // apply_patch helper when its home is under TMPDIR, and its home may be under /tmp); any
+  // other is the private /tmp.
+  const ownTmp = command.env.TMPDIR && inside(command.env.TMPDIR, scratchDir) ? command.env.TMPDIR : undefined;
+  const env: Record<string, string | undefined> = { ...command.env, TMPDIR: ownTmp ?? '/tmp' };
   const prlimit = ctx.which('prlimit');
   // Independent set-up steps, together (a failed one still tears down what the others made).
   const [home, proxy, processes] = await settleAll([
