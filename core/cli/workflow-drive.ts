@@ -18,7 +18,8 @@ export function driveOptions(y: Argv): Argv {
     .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
     .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
-    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' });
+    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
+    .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'A command every run\'s CLI may run, e.g. "npm test" (repeatable; as run --allow-command; "*": any, only with a sandbox)' });
 }
 
 function cliChoice(values: string[]): CliChoice | undefined {
@@ -62,6 +63,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
       trustedRepo: (await ctx.trust()).trusted,
       allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
+      allowCommands: ((args['allow-command'] as string[] | undefined) ?? []).map(String),
       ...(Number.isFinite(graceMs) && ctx.deps.env.SUPERVISOR_KILL_GRACE_MS ? { graceMs } : {}),
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },

@@ -32,6 +32,8 @@ export interface RunRoleOptions {
   retries?: number;
   /** Extra gate commands, run after the role's own. */
   gates?: string[];
+  /** --allow-command: commands the CLI may run, besides the role's `allowed_commands`; "*": any (sandbox only). */
+  allowCommands?: string[];
   /** false: run in place (--no-worktree). Default true. */
   worktree?: boolean;
   /** Keep the worktree folder after the run (the branch always stays). */

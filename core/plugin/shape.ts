@@ -23,6 +23,8 @@ const adapterShape = v.looseObject({
   acceptsBudget: v.optional(v.boolean()),
   quietEnv: v.optional(v.record(v.string(), v.string())),
   configKeys: v.optional(v.array(v.string())),
+  commandPermissions: v.optional(v.picklist(['list', 'all-or-none'])),
+  installed: v.optional(fn),
   access: v.optional(
     v.object({
       hosts: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'a "host:port" entry')))),
@@ -143,6 +145,7 @@ const sandboxedShape = v.looseObject({
 export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
   'adapter.command': commandSpecShape,
   'adapter.extract': extractionShape,
+  'adapter.installed': availabilityShape,
   'packer.pack': packResultShape,
   'parser.parse': parsedShape,
   'parser.formatInstructions': v.string(),

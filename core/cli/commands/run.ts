@@ -37,6 +37,7 @@ export default defineCommand({
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
+      .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'A command the CLI may run, e.g. "npm test" (repeatable; besides the role\'s allowed_commands; "*": any command, only with --sandbox)' })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
@@ -67,6 +68,7 @@ export default defineCommand({
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
       gates: (args.gate as string[]).map(String),
+      allowCommands: (args['allow-command'] as string[]).map(String),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       secretScan: args['secret-scan'] !== false,

@@ -1,15 +1,32 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import codex from '../../../plugins/adapters/codex.ts';
+import { git, makeRepo } from '../../helpers/git-repo.ts';
 import { capture, context, processResult, request, SCHEMA } from './helpers.ts';
 
 const QUIET = ['-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
 
 describe('codex adapter: command()', () => {
+  it("a git command among the allowed ones makes the worktree's admin folder and the common .git writable in codex's sandbox", async () => {
+    const repo = await makeRepo({ 'a.js': '1\n' });
+    const worktree = join(repo, '.supervisor', 'worktrees', 'run-1');
+    git(repo, 'worktree', 'add', '-q', '-b', 'supervisor/run-1', worktree);
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    try {
+      const withGit = await codex.command(request({ cwd: worktree, scratchDir, allowEdits: true, allowedCommands: ['npm test', 'git commit'] }), context());
+      const common = realpathSync(join(repo, '.git'));
+      assert.ok(withGit.args.includes(`sandbox_workspace_write.writable_roots=${JSON.stringify([join(common, 'worktrees', 'run-1'), common])}`), withGit.args.join(' '));
+      const without = await codex.command(request({ cwd: worktree, scratchDir, allowEdits: true, allowedCommands: ['npm test'] }), context());
+      assert.ok(!without.args.some((a) => a.startsWith('sandbox_workspace_write')), 'no git command: nothing beyond the workspace');
+    } finally {
+      await rm(scratchDir, { recursive: true, force: true });
+    }
+  });
+
   it('runs codex exec --json --skip-git-repo-check with the prompt on stdin ("-"), TMPDIR in its scratch folder', async () => {
     const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
     try {
