@@ -101,8 +101,10 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
+    const start = await headOf(worktree, engine.ops.env);
+    const allowedCommands = engine.options.runDefaults?.allowCommands ?? [];
     const worker = await runOne(engine, record, task.worker, {
-      task: workerPrompt(task, { round, feedback, conflicts }),
+      task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: task.gates }),
       workspace: { path: worktree, branch: record.branch },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,
