@@ -22,7 +22,7 @@ export function driveOptions(y: Argv): Argv {
     .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'A command every run\'s CLI may run, e.g. "npm test" (repeatable; as run --allow-command; "*": any, only with a sandbox)' });
 }
 
-function cliChoice(values: string[]): CliChoice | undefined {
+export function cliChoice(values: string[]): CliChoice | undefined {
   if (!values.length) return undefined;
   const choice: CliChoice = { byRole: {} };
   for (const value of values) {

@@ -16,10 +16,13 @@ export default defineCommand({
     if (typeof args.base === 'string') options.base = args.base;
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
-      const plan = dryRunWorkflow({ ...options, workflow });
+      const plan = await dryRunWorkflow({ ...options, workflow });
       ctx.out(ctx.options.json ? JSON.stringify(plan, null, 2) : renderDryRun(plan));
       return 0;
     }
+    // Every CLI, role, schema and sandbox the plan needs, checked before anything starts (exit 2).
+    const { preflight } = await import('../../../workflow/preflight.ts');
+    await preflight({ ...options, workflow, allowCommands: options.runDefaults?.allowCommands ?? [] });
     const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
     return driveWorkflow(ctx, workflow.tasks.map((t) => t.id), (extra) => runWorkflow({ ...options, ...extra, workflow }));
   },
