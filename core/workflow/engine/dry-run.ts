@@ -3,6 +3,7 @@
  * once the waves before are integrated), with the roles and the CLI each run would use.
  * Nothing is created: no branch, no state folder, no process.
  */
+import { untrustedPlanCommands, type PlanCommand } from '../plan-commands.ts';
 import { planRuns } from '../preflight.ts';
 import type { WorkflowRunOptions } from './context.ts';
 
@@ -20,6 +21,8 @@ export interface WorkflowDryRun {
    * own); `model` is the plan's model of the task (null: each role's own, in `models`).
    */
   tasks: { id: string; title: string; depends_on: string[]; worker: string; reviewers: string[]; cli: Record<string, string>; models: Record<string, string | null>; model: string | null; max_rounds: number }[];
+  /** Commands of a plan inside an untrusted repository: `workflow run` refuses them until it is trusted. */
+  untrusted_commands: PlanCommand[];
 }
 
 export async function dryRunWorkflow(options: WorkflowRunOptions): Promise<WorkflowDryRun> {
@@ -54,6 +57,7 @@ export async function dryRunWorkflow(options: WorkflowRunOptions): Promise<Workf
       model: t.model ?? workflow.defaults.model,
       max_rounds: options.maxRounds ?? t.max_rounds,
     })),
+    untrusted_commands: untrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true),
   };
 }
 
@@ -63,6 +67,10 @@ export function renderDryRun(plan: WorkflowDryRun): string {
   for (const t of plan.tasks) {
     const roles = [t.worker, ...t.reviewers].map((r) => `${r} (${t.cli[r]}${t.models[r] ? `, ${t.models[r]}` : ''})`).join(' → ');
     lines.push(`  ${t.id}: ${t.title}${t.depends_on.length ? ` [after ${t.depends_on.join(', ')}]` : ''}`, `      ${roles}; up to ${t.max_rounds} rounds${t.model ? `; model ${t.model}` : ''}`);
+  }
+  if (plan.untrusted_commands.length) {
+    lines.push('commands from the plan (this repository is not trusted: run refuses them until you trust it):');
+    for (const c of plan.untrusted_commands) lines.push(`  ${c.pointer}: ${c.command}`);
   }
   return `${lines.join('\n')}\n`;
 }
