@@ -5,7 +5,7 @@
  */
 import { defineCommand } from '../../command.ts';
 import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
-import { cliChoice } from '../../workflow-drive.ts';
+import { checkCliRoles, cliChoice } from '../../workflow-drive.ts';
 
 export default defineCommand({
   command: 'check <file>',
@@ -22,6 +22,7 @@ export default defineCommand({
     const registry = await ctx.registry();
     const cli = cliChoice((args.cli as string[]).map(String));
     for (const name of [cli?.all, ...Object.values(cli?.byRole ?? {})]) if (name) registry.get('adapter', name);
+    checkCliRoles(cli, workflow);
     const { preflight } = await import('../../../workflow/preflight.ts');
     const { cliForModel } = await import('../../../workflow/model-cli.ts');
     await preflight({
