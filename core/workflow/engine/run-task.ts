@@ -11,6 +11,7 @@ import { roleLoadOptions } from '../../roles/load-options.ts';
 import { loadRole } from '../../roles/load-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
 import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
+import { approveAllDecision } from './approval.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import { integrationTip } from './integration-ref.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
@@ -110,6 +111,30 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   }
 }
 
+/**
+ * Reviewers passed: a task that needs a person's approval waits (true) unless it has it, or
+ * `--approve-all` gives it.
+ */
+function holdForApproval(engine: Engine, record: TaskRecord): boolean {
+  if (!record.task.approve) return false;
+  if (engine.options.approveAll) {
+    approveAllDecision(engine, record);
+    return false;
+  }
+  const id = engine.workflow.id;
+  setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
+  return true;
+}
+
+/** A merge that conflicts: the merge of the new tip is started in the worktree for one more worker round. */
+async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
+  const tip = await integrationTip(engine.ops, engine.integration);
+  const conflicts = await startConflictMerge(engine.ops, worktree, tip);
+  engine.store.event('conflict', { task: record.task.id, files, tip });
+  notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
+  return { tip, conflicts: conflicts.length ? conflicts : files };
+}
+
 async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
   const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
@@ -117,6 +142,18 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
   let round = Math.max(record.round, 1);
+  const decision = record.decision;
+  record.decision = null;
+  if (decision?.decision === 'rejected') {
+    feedback = [{ role: `person: ${decision.by}`, issues: decision.issues }];
+    round = record.round + 1;
+  } else if (decision?.decision === 'approved') {
+    // Approved as reviewed: merged without another round (a conflict still gets its round).
+    const merged = await integrate(engine, record, await headOf(engine.ops, worktree));
+    if (merged === 'done') return;
+    ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
+    round = record.round + 1;
+  }
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
@@ -155,14 +192,11 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     }
     conflicts = [];
     if (!feedback.length) {
+      if (holdForApproval(engine, record)) return;
       const merged = await integrate(engine, record, head);
       if (merged === 'done') return;
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      conflictTip = await integrationTip(engine.ops, engine.integration);
-      conflicts = await startConflictMerge(engine.ops, worktree, conflictTip);
-      engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
-      notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
-      if (!conflicts.length) conflicts = merged;
+      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
       round++;
       continue;
     }
@@ -177,7 +211,17 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
 async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
   setState(engine, record, 'integrating');
   return withIntegrationLock(engine, async () => {
-    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, taskMergeMessage(engine.workflow.id, record.task.id, record.task.title));
+    const message = taskMergeMessage({
+      workflowId: engine.workflow.id,
+      taskId: record.task.id,
+      title: record.task.title,
+      branch: record.branch,
+      runIds: record.runs.map((r) => r.run_id),
+      reviewedBy: record.task.reviewers,
+      approvedBy: record.task.approve ? record.approvedBy : null,
+      style: engine.workflow.merge,
+    });
+    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, message, engine.workflow.merge);
     if (!merged.ok) return merged.conflicts;
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];

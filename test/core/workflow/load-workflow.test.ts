@@ -37,9 +37,9 @@ describe('loadWorkflow: workflow YAML', () => {
     const workflow = await load({ 'plan.yaml': yaml }, 'plan.yaml');
     assert.match(workflow.id, /^add-input-validation-[0-9a-f]{8}$/);
     assert.equal(workflow.source.reader, 'workflow-yaml');
-    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2 });
+    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2, approve: false });
     const [a, b, c] = workflow.tasks;
-    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2 });
+    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2, approve: false });
     assert.deepEqual([b!.reviewers, b!.cli, b!.model, b!.depends_on], [['spec-reviewer'], 'codex', 'gpt-5', ['a']]);
     assert.deepEqual([c!.reviewers, c!.cli], [[], 'cline']);
     const again = await load({ 'other-name.yaml': yaml }, 'other-name.yaml');

@@ -19,6 +19,14 @@ export default defineCommand({
       .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'As workflow run --allow-command ("*" needs a sandbox)' }),
   async run(args, ctx) {
     const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
+    // Not an error: a task may create its files. But a typo is worth a line before anything runs.
+    const { existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    for (const task of workflow.tasks) {
+      for (const file of task.files) {
+        if (!/[*?[]/.test(file) && !existsSync(join(ctx.repoRoot, file))) ctx.warn(`warning: task ${task.id}: the file ${file} does not exist in the repository (fine if the task creates it)`);
+      }
+    }
     const registry = await ctx.registry();
     const cli = cliChoice((args.cli as string[]).map(String));
     for (const name of [cli?.all, ...Object.values(cli?.byRole ?? {})]) if (name) registry.get('adapter', name);
