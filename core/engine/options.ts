@@ -35,6 +35,8 @@ export interface RunRoleOptions {
   gates?: string[];
   /** --allow-command: commands the CLI may run, besides the role's `allowed_commands`; "*": any (sandbox only). */
   allowCommands?: string[];
+  /** Extra set-up commands (`--setup`), run after the role's own in the run's new worktree before the CLI. */
+  setup?: string[];
   /** false: run in place (--no-worktree). Default true. */
   worktree?: boolean;
   /** Keep the worktree folder after the run (the branch always stays). */
@@ -82,6 +84,8 @@ export interface RunRoleOptions {
     commit?: boolean;
     /** The worktree's admin folder as recorded when it was made (the workflow's slots): git is bound to it and the worktree checked, never found through its `.git`. */
     git?: BoundWorktree;
+    /** What set-up left in it (core/engine/setup.ts): never committed, never packed. */
+    exclude?: string[];
   };
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;

@@ -23,6 +23,7 @@ const PRE_MERGE_TYPES: [field: string, check: Check, expected: string][] = [
   ['flags', isList, 'a list'],
   ['gates', isList, 'a list'],
   ['allowed_commands', isStringList, 'a list of commands (e.g. ["npm test"])'],
+  ['setup', isList, 'a list'],
   ['context', isMapping, 'a mapping'],
   ['config', isMapping, 'a mapping'],
   ['extends', isString, 'a string (the parent role name)'],

@@ -40,6 +40,8 @@ export interface Role {
    * its CLI's own permission mechanism (AdapterHooks.commandPermissions).
    */
   allowed_commands: string[];
+  /** Set-up commands `run` runs in its new worktree before the CLI (absent: none). */
+  setup?: string[];
   config: RoleConfig;
   /** The parent named by `extends`, or null. */
   extends: string | null;
