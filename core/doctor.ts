@@ -20,6 +20,8 @@ export interface AdapterReport extends ToolReport {
   source: string;
   /** Environment the adapter sets to keep its CLI offline-safe and quiet. */
   quietEnv: Record<string, string>;
+  /** How `allowed_commands` reach the CLI: each listed command, all or none, or not at all. */
+  commandPermissions: 'list' | 'all-or-none' | 'none';
 }
 
 export interface SandboxReport {
@@ -51,6 +53,12 @@ export interface DoctorReport {
 }
 
 const VERSION_TIMEOUT_MS = 5000;
+
+const COMMAND_PERMISSIONS_TEXT: Record<AdapterReport['commandPermissions'], string> = {
+  list: 'each command allowed by name',
+  'all-or-none': 'any command inside the CLI\'s own sandbox, or none (a list cannot be enforced)',
+  none: 'not supported (the CLI has no such mechanism: the commands are only named in the prompt)',
+};
 
 async function probeVersion(path: string, args: string[], ctx: CliContext): Promise<string | null> {
   const result = await runProcess({ bin: path, args, cwd: ctx.repoRoot, env: ctx.deps.env, timeoutMs: VERSION_TIMEOUT_MS, graceMs: 500, maxOutputBytes: 64 * 1024 });
@@ -102,7 +110,7 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
       adapterEntries.map(async ({ plugin, source }) => {
         const adapter = plugin as Extract<typeof plugin, { kind: 'adapter' }>;
         const tool = adapter.selfHosted ? selfReport() : await probeTool(adapter.bin, adapter.versionArgs ?? ['--version'], ctx);
-        return { name: adapter.name, bin: adapter.bin, source, quietEnv: adapter.quietEnv ?? {}, ...tool };
+        return { name: adapter.name, bin: adapter.bin, source, quietEnv: adapter.quietEnv ?? {}, commandPermissions: adapter.commandPermissions ?? ('none' as const), ...tool };
       }),
     ),
     exists(stateDir),
@@ -163,7 +171,7 @@ export function renderDoctor(report: DoctorReport): string {
     'adapters (CLIs):',
     ...report.adapters.map((a) => {
       const quiet = Object.keys(a.quietEnv).length ? `\n       quiet env: ${Object.entries(a.quietEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
-      return `  ${mark(a.found)}${a.name.padEnd(8)} ${a.found ? `${a.version ?? 'version unknown'}  ${a.path}` : `${a.bin} not on PATH`}${quiet}`;
+      return `  ${mark(a.found)}${a.name.padEnd(8)} ${a.found ? `${a.version ?? 'version unknown'}  ${a.path}` : `${a.bin} not on PATH`}${quiet}\n       allowed_commands: ${COMMAND_PERMISSIONS_TEXT[a.commandPermissions]}`;
     }),
     '',
     'plan readers (workflow files):',

@@ -26,11 +26,12 @@ export function driveOptions(y: Argv): Argv {
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
     .option('pass-env', { type: 'string', array: true, default: [] as string[], describe: 'A variable of yours every sandboxed CLI and gate may see (repeatable; as run --pass-env)' })
+    .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'A command every run\'s CLI may run, e.g. "npm test" (repeatable; as run --allow-command; "*": any, only with a sandbox)' })
     .option('on-event', { type: 'string', array: true, default: [] as string[], describe: 'A shell command run (in the repository root) for every workflow event: the event as one JSON line on stdin, SUPERVISOR_EVENT=<kind> (repeatable)' })
     .option('approve-all', { type: 'boolean', default: false, describe: 'Approve every task that waits for approval as it arrives (for scripts; recorded as your decision)' });
 }
 
-function cliChoice(values: string[]): CliChoice | undefined {
+export function cliChoice(values: string[]): CliChoice | undefined {
   if (!values.length) return undefined;
   const choice: CliChoice = { byRole: {} };
   for (const value of values) {
@@ -86,6 +87,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
       // Checked here: a bad name is a usage error before any task starts, not one per task.
       passEnv: checkEnvNames(((args['pass-env'] as string[] | undefined) ?? []).map(String), 'env'),
+      allowCommands: ((args['allow-command'] as string[] | undefined) ?? []).map(String),
       ...(Number.isFinite(graceMs) && ctx.deps.env.SUPERVISOR_KILL_GRACE_MS ? { graceMs } : {}),
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },

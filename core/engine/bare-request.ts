@@ -23,6 +23,7 @@ export function bareRequest(input: BareRequestInput): CommandRequest {
     flags: [],
     config: {},
     allowEdits: false,
+    allowedCommands: [],
     stream: false,
     attempt: 1,
     role: input.role,

@@ -35,6 +35,8 @@ export interface RunRoleOptions {
   retries?: number;
   /** Extra gate commands, run after the role's own. */
   gates?: string[];
+  /** --allow-command: commands the CLI may run, besides the role's `allowed_commands`; "*": any (sandbox only). */
+  allowCommands?: string[];
   /** Extra set-up commands (`--setup`), run after the role's own in the run's new worktree before the CLI. */
   setup?: string[];
   /** false: run in place (--no-worktree). Default true. */

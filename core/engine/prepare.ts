@@ -14,6 +14,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import type { Role } from '../roles/role.ts';
 import { trustErrors } from '../trust/errors.ts';
+import { allowedCommands } from './allowed-commands.ts';
 import { refuseUntrustedRole } from '../trust/untrusted-role.ts';
 import { checkSandbox, prepareSandbox, sandboxContext, type PreparedSandbox } from '../sandbox/runner.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
@@ -115,6 +116,8 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   // A sandbox that cannot run here is a configuration error, before anything starts.
   await checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
+  const commands = allowedCommands({ role, flags: options.allowCommands ?? [], adapter, sandbox: sandbox.choice.name, notice });
+  role = { ...role, allowed_commands: commands };
   const built = await peers.buildPrompt({
     role,
     task: options.task,

@@ -37,6 +37,8 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
     ...(typeof model === 'string' ? { model } : {}),
     config: role.config,
     allowEdits: roleEditsFiles(role),
+    // Settled by prepareRun: the role's and --allow-command's, "*" only with a sandbox.
+    allowedCommands: role.allowed_commands,
     ...(input.maxBudgetUsd !== undefined && adapter.acceptsBudget ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
     stream: false,
     attempt: input.attempt,

@@ -36,7 +36,9 @@ export const DEFAULT_BREAKER_THRESHOLD = 3;
 export const DEFAULT_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 
-export function failureGroup(failure: Pick<Failure, 'class' | 'httpStatus'>): FailureGroup {
+export function failureGroup(failure: Pick<Failure, 'class' | 'httpStatus' | 'retryable'>): FailureGroup {
+  // The CLI's own word that trying again cannot help (cline's recoverable: false on auth) stands.
+  if (failure.retryable === false && GROUP[failure.class] === 'cli') return 'final';
   // Auth and request errors do not fix themselves; 408 (timeout) and 429 (rate limit) may.
   const status = failure.httpStatus;
   if (failure.class === 'api_error' && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {

@@ -38,6 +38,11 @@ export interface Failure {
   detail: string;
   /** HTTP status of the model API, when the CLI says which. */
   httpStatus?: number;
+  /**
+   * false when the CLI itself says trying again cannot help (cline's `"recoverable": false` on
+   * an auth error): the engine does not retry it, whatever its class. Absent: the engine decides.
+   */
+  retryable?: boolean;
 }
 
 /** One shape of metrics for every CLI. `null` means the CLI did not say (never a made-up 0). */
@@ -72,6 +77,12 @@ export interface CommandRequest {
   config: Record<string, unknown>;
   /** Whether the role edits files (implementers, workers) and so needs edit permission. */
   allowEdits: boolean;
+  /**
+   * Commands the CLI may run besides editing, each a command prefix ("npm test"): the role's
+   * `allowed_commands` and `--allow-command`. `["*"]`: any command (the core allows it only with a
+   * sandbox active). Empty: none. Mapped by adapters that declare `commandPermissions`.
+   */
+  allowedCommands: string[];
   /** Remaining cost budget in USD for CLIs that accept one; undefined when there is no ceiling. */
   maxBudgetUsd?: number;
   /** Ask for streaming output (progress), where the CLI offers it. */
@@ -142,6 +153,21 @@ export interface AdapterContext {
   notice(message: string): void;
 }
 
+/** Whether a CLI can run here; when not, what is missing and how to get it (the shape a sandbox's `available` returns). */
+export type AdapterAvailability = SandboxAvailability;
+
+/** What an adapter's `installed` hook may use: the environment, PATH look-up, and a short process run. */
+export interface AdapterCheckContext {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Finds an executable on PATH (absolute path, or null). */
+  which(bin: string): string | null;
+  /** Runs a process the core's way (argument array, stdin closed, output capped, tree ended at the time limit). */
+  runProcess(request: PackProcessRequest): Promise<PackProcessResult>;
+}
+
+/** How an adapter maps allowed commands (see AdapterHooks.commandPermissions). */
+export type CommandPermissions = 'list' | 'all-or-none';
+
 export interface AdapterHooks {
   /** The executable looked up on PATH, e.g. "codex". */
   bin: string;
@@ -163,10 +189,25 @@ export interface AdapterHooks {
   /** What the CLI needs from the machine, for sandboxes to grant exactly that (see AdapterAccess). */
   access?: AdapterAccess;
   /**
+   * How command() maps `CommandRequest.allowedCommands` to the CLI's own permission mechanism:
+   * - `list`: exactly the listed commands (claude `--allowedTools "Bash(npm test:*)"`);
+   * - `all-or-none`: the CLI can allow every command or none (codex's own sandbox): a list opens
+   *   every command inside the CLI's sandbox, and the core says so in a notice;
+   * - absent: the CLI has no such mechanism; a run that asks for commands gets a notice, and
+   *   `doctor` says so.
+   */
+  commandPermissions?: CommandPermissions;
+  /**
    * The keys of a role's `config` this adapter reads (beyond the core's, see role.schema.json),
    * so a role may use them; any other undeclared key is reported as unknown, with a suggestion.
    */
   configKeys?: string[];
+  /**
+   * Optional: whether the CLI is installed and runnable here, asked before a workflow spends
+   * anything (`workflow check`, `workflow run`). Starts no model call. Without it the core finds
+   * `bin` on PATH and runs it with `versionArgs` within a short time limit.
+   */
+  installed?(ctx: AdapterCheckContext): AdapterAvailability | Promise<AdapterAvailability>;
   /**
    * Builds the command line for one attempt. Starts nothing and changes nothing outside
    * `request.scratchDir`: it may read files (settings, canned replies) and write inside the

@@ -23,6 +23,8 @@ const adapterShape = v.looseObject({
   acceptsBudget: v.optional(v.boolean()),
   quietEnv: v.optional(v.record(v.string(), v.string())),
   configKeys: v.optional(v.array(v.string())),
+  commandPermissions: v.optional(v.picklist(['list', 'all-or-none'])),
+  installed: v.optional(fn),
   access: v.optional(
     v.object({
       hosts: v.optional(v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'a "host:port" entry')))),
@@ -112,6 +114,7 @@ const extractionShape = v.looseObject({
       class: v.pipe(v.string(), v.regex(/^[a-z][a-z_]*$/, 'a failure class such as "nonzero_exit"')),
       detail: v.string(),
       httpStatus: v.optional(v.number()),
+      retryable: v.optional(v.boolean()),
     }),
   ),
 });
@@ -143,6 +146,7 @@ const sandboxedShape = v.looseObject({
 export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
   'adapter.command': commandSpecShape,
   'adapter.extract': extractionShape,
+  'adapter.installed': availabilityShape,
   'packer.pack': packResultShape,
   'parser.parse': parsedShape,
   'parser.formatInstructions': v.string(),

@@ -22,6 +22,7 @@ const isStringList: Check = (v) => Array.isArray(v) && v.every((item) => typeof 
 const PRE_MERGE_TYPES: [field: string, check: Check, expected: string][] = [
   ['flags', isList, 'a list'],
   ['gates', isList, 'a list'],
+  ['allowed_commands', isStringList, 'a list of commands (e.g. ["npm test"])'],
   ['setup', isList, 'a list'],
   ['context', isMapping, 'a mapping'],
   ['config', isMapping, 'a mapping'],

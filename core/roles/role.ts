@@ -34,6 +34,12 @@ export interface Role {
   system_prompt: string;
   context: RoleContext;
   gates: string[];
+  /**
+   * Commands the CLI may run besides editing (e.g. "npm test"), each a command prefix; ["*"] is
+   * full autonomy inside the worktree, accepted only with a sandbox. Each adapter maps them to
+   * its CLI's own permission mechanism (AdapterHooks.commandPermissions).
+   */
+  allowed_commands: string[];
   /** Set-up commands `run` runs in its new worktree before the CLI (absent: none). */
   setup?: string[];
   config: RoleConfig;
@@ -72,6 +78,7 @@ export function createRole(fields: Pick<Role, 'name'> & Partial<Role>): Role {
     system_prompt: '',
     context: {},
     gates: [],
+    allowed_commands: [],
     config: {},
     extends: null,
     base_role: null,

@@ -12,4 +12,13 @@ export const sandboxErrors = {
       details: { field },
       hint: 'Fix the role\'s sandbox mapping or the --sandbox/--allow-host/--pass-env flags.',
     }),
+  autonomyWithoutSandbox: (role: string) =>
+    new SupervisorError(
+      'ALLOWED_COMMANDS_NEED_SANDBOX',
+      `Role ${role}: allowed_commands ["*"] (any command) needs a sandbox, and none is active: the CLI could run anything as your user, outside its worktree too`,
+      {
+        details: { role },
+        hint: 'Run it in a sandbox (--sandbox bwrap, docker or podman, or the role\'s sandbox), or name the commands it may run (--allow-command "npm test").',
+      },
+    ),
 };

@@ -11,6 +11,15 @@ function positiveNumber(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
+/**
+ * Commands the model may run: one `--allowedTools "Bash(<cmd>:*)"` each (the command and any
+ * arguments after it); "*" allows the Bash tool whole (the core allows it only in a sandbox).
+ */
+function allowedToolArgs(commands: readonly string[]): string[] {
+  if (commands.includes('*')) return ['--allowedTools', 'Bash'];
+  return commands.flatMap((command) => ['--allowedTools', `Bash(${command}:*)`]);
+}
+
 function claudeArgs(request: CommandRequest): string[] {
   const args = ['-p'];
   // stream-json needs --verbose, or claude exits 1.
@@ -19,6 +28,7 @@ function claudeArgs(request: CommandRequest): string[] {
   if (request.outputSchema) args.push('--json-schema', JSON.stringify(request.outputSchema.schema));
   // The default permission mode refuses edits silently (permission_denials, exit 0).
   if (request.allowEdits) args.push('--permission-mode', 'acceptEdits');
+  args.push(...allowedToolArgs(request.allowedCommands));
   const maxTurns = positiveNumber(request.config.max_turns);
   if (maxTurns !== undefined) args.push('--max-turns', String(Math.floor(maxTurns)));
   if (request.maxBudgetUsd !== undefined && request.maxBudgetUsd > 0) args.push('--max-budget-usd', String(request.maxBudgetUsd));
@@ -34,6 +44,7 @@ export default definePlugin({
   instructions: 'prompt',
   acceptsOutputSchema: true,
   acceptsBudget: true,
+  commandPermissions: 'list',
   quietEnv: {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_TELEMETRY: '1',

@@ -101,7 +101,30 @@ function metricsOf(run: RunResult | undefined, session: ClineSession | undefined
   };
 }
 
-function runFailure(run: RunResult): Failure | undefined {
+/** Cline's own classification of its last error event: `{"errorClass":"auth","recoverable":false}`. */
+function lastErrorClass(events: JsonObject[]): { errorClass?: string; recoverable?: boolean } {
+  const e = events.filter((x) => x.type === 'agent_event' && isObject(x.event) && x.event.type === 'error').pop();
+  const event = e && isObject(e.event) ? e.event : {};
+  return {
+    ...(typeof event.errorClass === 'string' ? { errorClass: event.errorClass } : {}),
+    ...(typeof event.recoverable === 'boolean' ? { recoverable: event.recoverable } : {}),
+  };
+}
+
+/**
+ * An API error as cline reports it. Its text rarely names the HTTP status (a 401 reads "Incorrect
+ * API key provided"), so its `errorClass` decides: an auth error never fixes itself, whatever
+ * `recoverable` says of other classes (cline says false after its own retries of a 500 too).
+ */
+function apiFailure(reason: string, message: string, events: JsonObject[]): Failure {
+  const status = httpStatusIn(message);
+  if (lastErrorClass(events).errorClass === 'auth') {
+    return { ...failure('api_error', `cline authentication failed (${reason}): ${message}`, status), retryable: false };
+  }
+  return failure('api_error', `cline ${reason}: ${message}`, status);
+}
+
+function runFailure(run: RunResult, events: JsonObject[]): Failure | undefined {
   const reason = run.finishReason;
   const message = run.text || `finishReason ${reason}`;
   if (reason === 'completed') return run.text?.trim() ? undefined : failure('empty_output', 'cline completed with an empty reply');
@@ -109,7 +132,7 @@ function runFailure(run: RunResult): Failure | undefined {
   if (/turn|iteration/i.test(reason)) return failure('max_turns', `cline stopped at its turn limit: ${message}`);
   if (/budget|cost/i.test(reason)) return failure('max_budget', `cline stopped at its cost limit: ${message}`);
   if (/abort|cancel/i.test(reason)) return failure('interrupted', `cline was stopped: ${message}`);
-  return failure('api_error', `cline ${reason}: ${message}`, httpStatusIn(message));
+  return apiFailure(reason, message, events);
 }
 
 /** No run_result: the core's flags, then the session's status, then cline's JSON error on stderr. */
@@ -137,7 +160,7 @@ async function extractCline(result: ProcessResult, request: CommandRequest, ctx:
   let textOut: string | null = null;
   let why: Failure | undefined;
   if (run) {
-    why = runFailure(run);
+    why = runFailure(run, events);
     if (!why) textOut = run.text ?? null;
   } else if (legacy?.assistantTexts.length && result.exitCode === 0 && !stoppedFailure('cline', result)) {
     // An older cline that prints no run_result: the legacy task folder holds the answer.

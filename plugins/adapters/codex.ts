@@ -3,15 +3,16 @@
  * events; there is no `result` event (the seeds assumed one): the final text is the last
  * completed `agent_message`, the outcome is `turn.completed` or `turn.failed`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
+import { gitDirs } from '../sandboxes/_git-dirs.ts';
 import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, text } from './_shared/metrics.ts';
 import { num } from './_shared/shapes.ts';
-import { dropForcedNulls, toStrictSchema } from './_shared/strict-schema.ts';
+import { dropForcedNulls, strictSchemaFor } from './_shared/strict-schema.ts';
 
 const UsageShape = v.looseObject({ input_tokens: num, cached_input_tokens: num, output_tokens: num, reasoning_output_tokens: num });
 const ItemShape = v.looseObject({ id: v.optional(v.string()), type: v.string(), text: v.optional(v.nullable(v.string())), message: v.optional(v.string()) });
@@ -24,26 +25,67 @@ const EventShape = v.variant('type', [
 ]);
 type Event = v.InferOutput<typeof EventShape>;
 
+/**
+ * Codex's own sandbox is its permission mechanism: in `exec` it never asks, and runs any command
+ * inside the sandbox (read-only by default). Edits need workspace-write; git commands that write
+ * (a role that commits) need the worktree's git admin folder and the repository's objects and
+ * refs writable too (else `index.lock: Read-only file system`); "*" lifts codex's sandbox, which
+ * the core allows only when its own sandbox encloses the CLI.
+ */
+/** What git writes when it commits: a worktree's admin folder and the common .git, or a checkout's .git. */
+function gitWritableRoots(cwd: string): string[] {
+  const worktree = gitDirs(cwd);
+  if (worktree) return [...new Set([worktree.admin, worktree.common])];
+  const dotGit = join(cwd, '.git');
+  return existsSync(dotGit) && statSync(dotGit).isDirectory() ? [dotGit] : [];
+}
+
+function sandboxArgs(request: CommandRequest): string[] {
+  const commands = request.allowedCommands;
+  if (commands.includes('*')) return ['--sandbox', 'danger-full-access'];
+  if (!request.allowEdits) return [];
+  const args = ['--sandbox', 'workspace-write'];
+  const roots = commands.some((c) => /^git(\s|$)/.test(c)) ? gitWritableRoots(request.cwd) : [];
+  if (roots.length) args.push('-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`);
+  return args;
+}
+
 function codexArgs(request: CommandRequest): string[] {
   // Update check and analytics off (config keys from the captures' config.toml).
   const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
   if (request.model) args.push('--model', request.model);
-  if (request.allowEdits) args.push('--sandbox', 'workspace-write');
-  if (request.outputSchema) args.push('--output-schema', strictSchemaFile(request));
+  args.push(...sandboxArgs(request));
+  const strict = request.outputSchema && strictSchemaFor(request.outputSchema.schema);
+  if (strict) args.push('--output-schema', strictSchemaFile(request, strict));
   // "-" last: read the prompt from stdin.
   return [...args, ...request.flags, '-'];
 }
 
-/** Codex's schema goes to the model in strict mode: hand it a strict copy in the scratch folder. */
-function strictSchemaFile(request: CommandRequest): string {
+/**
+ * Codex refuses to create its apply_patch helper when its home (CODEX_HOME, ~/.codex) is under
+ * TMPDIR, and then every edit fails while the run still answers. Its TMPDIR is therefore a
+ * folder of the attempt's own (scratch/tmp), which never holds the home, also in a sandbox whose
+ * private /tmp holds it.
+ */
+function codexTmpDir(request: CommandRequest): string {
+  const dir = join(request.scratchDir, 'tmp');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Codex's schema goes to the model in strict mode: hand it a strict copy in the scratch folder.
+ * A schema strict mode cannot express (an open object) is not handed over at all.
+ */
+function strictSchemaFile(request: CommandRequest, strict: Record<string, unknown>): string {
   const file = join(request.scratchDir, 'codex-output-schema.json');
-  writeFileSync(file, JSON.stringify(toStrictSchema(request.outputSchema!.schema), null, 2));
+  writeFileSync(file, JSON.stringify(strict, null, 2));
   return file;
 }
 
 /** With --output-schema the final message is the bare JSON object, not a fenced block. */
 function structuredAnswer(message: string, request: CommandRequest): unknown {
-  if (!request.outputSchema) return undefined;
+  if (!request.outputSchema || !strictSchemaFor(request.outputSchema.schema)) return undefined;
   const value = parseJson(message);
   return isObject(value) ? dropForcedNulls(value, request.outputSchema.schema) : undefined;
 }
@@ -115,6 +157,8 @@ export default definePlugin({
   versionArgs: ['--version'],
   instructions: 'prompt',
   acceptsOutputSchema: true,
+  // Its sandbox allows every command or none: a list of commands cannot be enforced.
+  commandPermissions: 'all-or-none',
   quietEnv: {},
   // For sandboxes: its model API (a custom base_url in config.toml needs --allow-host), its
   // settings and login, or the whole CODEX_HOME when that is set.
@@ -126,7 +170,7 @@ export default definePlugin({
     env: ['OPENAI_*', 'CODEX_*', 'RUST_LOG', 'SSL_CERT_FILE'],
   },
   command(request) {
-    return { args: codexArgs(request), stdin: request.prompt };
+    return { args: codexArgs(request), stdin: request.prompt, env: { TMPDIR: codexTmpDir(request) } };
   },
   extract(result, request) {
     return extractCodex(result, request);

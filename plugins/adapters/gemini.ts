@@ -29,6 +29,17 @@ const StreamStatsShape = v.looseObject({
 const ResultEventShape = v.looseObject({ type: v.literal('result'), status: v.string(), error: v.optional(ErrorShape), stats: v.optional(StreamStatsShape) });
 type GeminiError = v.InferOutput<typeof ErrorShape>;
 
+/**
+ * Edits need auto_edit; commands are offered one by one as `--allowed-tools
+ * "run_shell_command(<cmd>)"` (without it headless gemini has no shell tool at all); "*" is yolo
+ * (the core allows it only in a sandbox).
+ */
+function approvalArgs(request: CommandRequest): string[] {
+  if (request.allowedCommands.includes('*')) return ['--approval-mode', 'yolo'];
+  const args = request.allowEdits ? ['--approval-mode', 'auto_edit'] : [];
+  return [...args, ...request.allowedCommands.flatMap((command) => ['--allowed-tools', `run_shell_command(${command})`])];
+}
+
 function geminiArgs(request: CommandRequest): { args: string[]; stdin?: string } {
   // The prompt goes in -p; one too long for an argument (or starting with "-") goes on stdin.
   const viaArg = fitsInArgument(request.prompt);
@@ -36,7 +47,7 @@ function geminiArgs(request: CommandRequest): { args: string[]; stdin?: string }
   args.push('-o', request.stream ? 'stream-json' : 'json');
   // -m also avoids a router call whose tokens land under a second model.
   if (request.model) args.push('-m', request.model);
-  if (request.allowEdits) args.push('--approval-mode', 'auto_edit');
+  args.push(...approvalArgs(request));
   args.push(...request.flags);
   return viaArg ? { args } : { args, stdin: request.prompt };
 }
@@ -156,6 +167,7 @@ export default definePlugin({
   bin: 'gemini',
   versionArgs: ['--version'],
   instructions: 'prompt',
+  commandPermissions: 'list',
   quietEnv: { GEMINI_TELEMETRY_ENABLED: 'false', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   // For sandboxes: its model API and Google login, and ~/.gemini (or GEMINI_CLI_HOME).
   access: {

@@ -16,10 +16,10 @@ describe('workflow check and workflow plan in the single binary', binarySuite(),
 
   it('accepts a good workflow YAML and seed 003 as is (exit 0)', async () => {
     const repo = await makeRepo({ 'flow.yaml': GOOD, 'plan.md': seed003 });
-    const yaml = await box.run(['workflow', 'check', 'flow.yaml'], { cwd: repo });
+    const yaml = await box.run(['workflow', 'check', 'flow.yaml', '--cli', 'replay'], { cwd: repo });
     assert.equal(yaml.code, 0, yaml.stderr);
     assert.match(yaml.stdout, /^ok: flow\.yaml \(read by workflow-yaml\): 2 tasks/);
-    const md = await box.run(['workflow', 'check', 'plan.md', '--json'], { cwd: repo });
+    const md = await box.run(['workflow', 'check', 'plan.md', '--json', '--cli', 'replay'], { cwd: repo });
     assert.equal(md.code, 0, md.stderr);
     const plan = JSON.parse(md.stdout) as { base: string; tasks: { id: string; depends_on: string[] }[] };
     assert.equal(plan.base, '33de47adcc661a1fdedcc2fc3c55956e45b38129');
@@ -48,7 +48,7 @@ describe('workflow check and workflow plan in the single binary', binarySuite(),
     const plan = await box.run(['workflow', 'plan', '--task', 'Validate the arguments of add()', '--cli', 'replay', '--out', 'flow.yaml'], { cwd: repo });
     assert.equal(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, /^Wrote flow\.yaml: 2 tasks/);
-    const check = await box.run(['workflow', 'check', 'flow.yaml'], { cwd: repo });
+    const check = await box.run(['workflow', 'check', 'flow.yaml', '--cli', 'replay'], { cwd: repo });
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /phase-2 +phase-1 +worker/);
   });

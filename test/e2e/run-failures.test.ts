@@ -86,6 +86,10 @@ describe('supervisor run: failure classes (end to end)', () => {
     const auth = await runJson(repo, ['reviewer', '--task', 'x'], { FAKE_CLI_CASE: 'json-http401-retries0' });
     assert.equal(auth.code, 4);
     assert.deepEqual([auth.result.failure?.class, auth.result.failure?.http_status, auth.result.metrics.attempts], ['api_error', 401, 1]);
+    // cline names no status, only its errorClass "auth" (recoverable: false): still run once.
+    const clineAuth = await runJson(repo, ['reviewer', '--cli', 'cline', '--task', 'x', '--retries', '2'], { FAKE_CLI_CASE: 'json-http401' });
+    assert.equal(clineAuth.code, 4, JSON.stringify(clineAuth.result.failure));
+    assert.deepEqual([clineAuth.result.failure?.class, clineAuth.result.metrics.attempts], ['api_error', 1]);
     const cases: [string, string][] = [['claude', 'json-http500-retries1'], ['codex', 'exec-json-failed'], ['gemini', 'json-http500-maxattempts1'], ['cline', 'json-http500']];
     for (const [cli, name] of cases) {
       const run = await runJson(repo, ['reviewer', '--cli', cli, '--task', 'x', '--retries', '1'], { FAKE_CLI_CASE: name });

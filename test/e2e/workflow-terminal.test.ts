@@ -29,7 +29,7 @@ describe('workflow output on a terminal', () => {
     const env = { SUPERVISOR_REPLAY: replies };
 
     const outputs: string[] = [];
-    const check = await runCli(['workflow', 'check', plan], { cwd: repo });
+    const check = await runCli(['workflow', 'check', plan, '--cli', 'replay'], { cwd: repo });
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /\\x1b\[31mred/);
     const dry = await runCli(['workflow', 'run', plan, '--dry-run', '--cli', 'replay'], { cwd: repo });

@@ -37,6 +37,7 @@ export default defineCommand({
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
+      .option('allow-command', { type: 'string', array: true, default: [] as string[], describe: 'A command the CLI may run, e.g. "npm test" (repeatable; besides the role\'s allowed_commands; "*": any command, only with --sandbox)' })
       .option('setup', { type: 'string', array: true, default: [] as string[], describe: "A set-up command run in the new worktree before the CLI starts, e.g. 'npm ci' (repeatable; after the role's setup); what it makes is never committed" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
@@ -71,6 +72,7 @@ export default defineCommand({
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
       gates: nonEmptyList(args, 'gate', 'a command to run'),
+      allowCommands: nonEmptyList(args, 'allow-command', 'a command the CLI may run, e.g. "npm test"'),
       setup: nonEmptyList(args, 'setup', 'a set-up command to run'),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,

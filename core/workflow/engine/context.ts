@@ -6,6 +6,7 @@
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
 import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
+import type { CliChoice } from '../run-plan.ts';
 import type { GitOps } from './git-ops.ts';
 import type { WorkflowPaths } from './names.ts';
 import type { ApprovalDecision } from './approval.ts';
@@ -13,11 +14,7 @@ import type { EventHooks } from './event-hooks.ts';
 import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
-/** Which CLI runs what: `--cli NAME` for every role, `--cli ROLE=NAME` for one. */
-export interface CliChoice {
-  all?: string;
-  byRole: Record<string, string>;
-}
+export type { CliChoice } from '../run-plan.ts';
 
 export interface ProgressEvent {
   task: string;

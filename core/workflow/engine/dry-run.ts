@@ -4,7 +4,8 @@
  * Nothing is created: no branch, no state folder, no process.
  */
 import { untrustedPlanCommands, type PlanCommand } from '../plan-commands.ts';
-import type { CliChoice, WorkflowRunOptions } from './context.ts';
+import { planRuns } from '../preflight.ts';
+import type { WorkflowRunOptions } from './context.ts';
 
 export interface WorkflowDryRun {
   dry_run: true;
@@ -14,19 +15,20 @@ export interface WorkflowDryRun {
   branch: string;
   jobs: number;
   waves: string[][];
-  tasks: { id: string; title: string; depends_on: string[]; worker: string; reviewers: string[]; cli: Record<string, string>; model: string | null; max_rounds: number }[];
+  /**
+   * Each task with the CLI and the model of each of its roles, resolved as the run will
+   * (--cli, the task's cli, its model through the model table, the plan's default, the role's
+   * own); `model` is the plan's model of the task (null: each role's own, in `models`).
+   */
+  tasks: { id: string; title: string; depends_on: string[]; worker: string; reviewers: string[]; cli: Record<string, string>; models: Record<string, string | null>; model: string | null; max_rounds: number }[];
   /** Commands of a plan inside an untrusted repository: `workflow run` refuses them until it is trusted. */
   untrusted_commands: PlanCommand[];
 }
 
-function chosenCli(options: WorkflowRunOptions, role: string, task: WorkflowRunOptions['workflow']['tasks'][number]): string {
-  const cli: CliChoice | undefined = options.cli;
-  const fromModel = task.model && options.cliForModel ? options.cliForModel(task.model, options.workflow.models) : null;
-  return cli?.byRole[role] ?? cli?.all ?? task.cli ?? fromModel ?? options.workflow.defaults.cli ?? "(the role's own)";
-}
-
-export function dryRunWorkflow(options: WorkflowRunOptions): WorkflowDryRun {
+export async function dryRunWorkflow(options: WorkflowRunOptions): Promise<WorkflowDryRun> {
   const { workflow } = options;
+  const runs = await planRuns({ ...options, allowCommands: options.runDefaults?.allowCommands ?? [] });
+  const of = (task: string, role: string) => runs.find((r) => r.task === task && r.role === role);
   const waves: string[][] = [];
   const placed = new Set<string>();
   while (placed.size < workflow.tasks.length) {
@@ -49,7 +51,9 @@ export function dryRunWorkflow(options: WorkflowRunOptions): WorkflowDryRun {
       depends_on: t.depends_on,
       worker: t.worker,
       reviewers: t.reviewers,
-      cli: Object.fromEntries([t.worker, ...t.reviewers].map((role) => [role, chosenCli(options, role, t)])),
+      // A role that does not load has no CLI to show: `workflow check` says why.
+      cli: Object.fromEntries([t.worker, ...t.reviewers].map((role) => [role, of(t.id, role)?.cli ?? '(role does not load)'])),
+      models: Object.fromEntries([t.worker, ...t.reviewers].map((role) => [role, of(t.id, role)?.model ?? null])),
       model: t.model ?? workflow.defaults.model,
       max_rounds: options.maxRounds ?? t.max_rounds,
     })),
@@ -61,7 +65,7 @@ export function renderDryRun(plan: WorkflowDryRun): string {
   const lines = [`workflow ${plan.workflow_id} (dry run): ${plan.name}`, `base ${plan.base} → branch ${plan.branch}, ${plan.jobs} at once`];
   plan.waves.forEach((wave, i) => lines.push(`wave ${i + 1}: ${wave.join(', ')}`));
   for (const t of plan.tasks) {
-    const roles = [t.worker, ...t.reviewers].map((r) => `${r} (${t.cli[r]})`).join(' → ');
+    const roles = [t.worker, ...t.reviewers].map((r) => `${r} (${t.cli[r]}${t.models[r] ? `, ${t.models[r]}` : ''})`).join(' → ');
     lines.push(`  ${t.id}: ${t.title}${t.depends_on.length ? ` [after ${t.depends_on.join(', ')}]` : ''}`, `      ${roles}; up to ${t.max_rounds} rounds${t.model ? `; model ${t.model}` : ''}`);
   }
   if (plan.untrusted_commands.length) {

@@ -12,16 +12,39 @@ function header(task: WorkflowTask): string[] {
 
 export interface WorkerRound {
   round: number;
+  /** The commit the worker's worktree is at when the round starts. */
+  start?: string;
+  /** Commands the CLI may run (the run's allowed_commands / --allow-command); ["*"]: any. */
+  allowedCommands?: readonly string[];
+  /** The checks supervisor runs after the worker (the task's gates). */
+  gates?: readonly string[];
   /** The reviewers' issues from the round before, by reviewer. */
   feedback: { role: string; issues: string[] }[];
   /** The integration branch moved and merging it conflicts in these files (the merge is in progress). */
   conflicts: string[];
 }
 
+/**
+ * How the round works: supervisor, not the model, commits and runs the gates (the CLIs' own
+ * permissions often forbid git), and the tests the worker may run are named.
+ */
+function howItWorks(round: WorkerRound): string[] {
+  const lines = ['', '## How this round works', ''];
+  if (round.start) lines.push(`Your worktree starts at commit ${round.start}.`);
+  lines.push('Supervisor commits everything you change in the worktree when you finish and records the commit range itself: you need not run git.');
+  const gates = round.gates ?? [];
+  if (gates.length) lines.push(`Then it runs these checks: ${gates.map((g) => `\`${g}\``).join(', ')}.`);
+  const allowed = round.allowedCommands ?? [];
+  if (allowed.includes('*')) lines.push('You may run any command inside the worktree: run the tests before you finish.');
+  else if (allowed.length) lines.push(`You may run: ${allowed.map((c) => `\`${c}\``).join(', ')}. Run the tests among them before you finish.`);
+  else lines.push('You may not be allowed to run commands: say in your report what you could not run or verify.');
+  return lines;
+}
+
 export function workerPrompt(task: WorkflowTask, round: WorkerRound): string {
-  const lines = header(task);
+  const lines = [...header(task), ...howItWorks(round)];
   if (round.feedback.length) {
-    lines.push('', `## Review feedback (round ${round.round})`, '', 'Your previous round did not pass review. Fix every issue below, then commit:', '');
+    lines.push('', `## Review feedback (round ${round.round})`, '', 'Your previous round did not pass review. Fix every issue below:', '');
     for (const { role, issues } of round.feedback) for (const issue of issues) lines.push(`- [${role}] ${issue}`);
   }
   if (round.conflicts.length) {
@@ -31,7 +54,7 @@ export function workerPrompt(task: WorkflowTask, round: WorkerRound): string {
       '',
       'Other tasks were integrated meanwhile, and merging the integration branch into your branch conflicts.',
       'The merge is in progress in this worktree. Resolve the conflict markers in these files, keeping the',
-      'intent of both sides, then commit the merge:',
+      'intent of both sides (supervisor commits the merge when you finish):',
       '',
       ...round.conflicts.map((file) => `- ${file}`),
     );

@@ -8,15 +8,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, isSupervisorError } from '../../errors.ts';
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
+import { plannedCli, plannedModel } from '../run-plan.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 
 export type RunOutcome = { kind: 'ran'; result: RunResult } | { kind: 'halted' } | { kind: 'failed'; exitCode: number; issue: string };
 
 export function cliFor(engine: Engine, record: TaskRecord, role: string): string | undefined {
-  const { cli, cliForModel } = engine.options;
-  const { task } = record;
-  const fromModel = task.model && cliForModel ? cliForModel(task.model, engine.workflow.models) : null;
-  return cli?.byRole[role] ?? cli?.all ?? task.cli ?? fromModel ?? engine.workflow.defaults.cli ?? undefined;
+  return plannedCli({ ...engine.options, workflow: engine.workflow }, record.task, role);
 }
 
 /** Stops starting runs once the ceiling is reached; the workflow then ends `stopped`, resumable with a higher one. */
@@ -42,7 +40,7 @@ export async function runOne(
   if (budget === null) return { kind: 'halted' };
   const { options } = engine;
   const cli = cliFor(engine, record, role);
-  const model = record.task.model ?? engine.workflow.defaults.model ?? undefined;
+  const model = plannedModel(engine.workflow, record.task) ?? undefined;
   setState(engine, record, 'running', { role, ...(cli ? { cli } : {}) });
   const started = { run_id: null as string | null };
   const runOptions: RunRoleOptions = {

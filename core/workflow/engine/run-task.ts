@@ -7,6 +7,8 @@
  */
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
+import { roleLoadOptions } from '../../roles/load-options.ts';
+import { loadRole } from '../../roles/load-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
 import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { approveAllDecision } from './approval.ts';
@@ -36,6 +38,17 @@ async function checkWorkerRange(engine: Engine, record: TaskRecord, result: RunR
   const [rb, rh] = await Promise.all([revParse(engine.ops, cb ?? ''), revParse(engine.ops, ch ?? '')]);
   if (rb === eb && rh === eh) return;
   notice(engine, `${record.task.id}: the worker reported git_range ${claimed}, but its run's commits are ${result.git_range}; the engine's range counts`);
+}
+
+/** What the worker may run, for its prompt: its role's allowed_commands and --allow-command (the run settles them again). */
+async function workerCommands(engine: Engine, role: string): Promise<string[]> {
+  const flags = engine.options.runDefaults?.allowCommands ?? [];
+  try {
+    const loaded = await loadRole(role, roleLoadOptions(engine.options.registry, engine.options));
+    return [...new Set([...loaded.allowed_commands, ...flags])];
+  } catch {
+    return flags; // the run reports a role that does not load
+  }
 }
 
 /** After the conflict round: the merge must be committed and free of conflict markers. */
@@ -148,8 +161,10 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
+    const start = await headOf(engine.ops, worktree);
+    const allowedCommands = await workerCommands(engine, task.worker);
     const worker = await runOne(engine, record, task.worker, {
-      task: workerPrompt(task, { round, feedback, conflicts }),
+      task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: task.gates }),
       workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,

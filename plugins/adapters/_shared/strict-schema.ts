@@ -6,6 +6,8 @@
  */
 type Schema = Record<string, unknown>;
 
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const UNSUPPORTED = new Set(['default', 'examples', '$schema', 'minItems', 'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'format']);
 
 function allowsNull(schema: Schema): boolean {
@@ -18,6 +20,61 @@ function nullable(schema: Schema): Schema {
   if (allowsNull(schema)) return schema;
   if (typeof schema.type === 'string' && !schema.enum) return { ...schema, type: [schema.type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
+}
+
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
+const SUBSCHEMA_MAPS = ['properties', '$defs', 'definitions'];
+
+/**
+ * An object strict mode cannot describe: no `properties` to list, or keys beyond them allowed
+ * (`additionalProperties: true` or a schema, `patternProperties`): a free-form map.
+ */
+function isFreeForm(schema: Schema): boolean {
+  const type = schema.type;
+  const objectTyped = type === 'object' || (Array.isArray(type) && type.includes('object')) || schema.properties !== undefined;
+  if (!objectTyped) return false;
+  return !isSchema(schema.properties) || schema.additionalProperties === true || isSchema(schema.additionalProperties) || schema.patternProperties !== undefined;
+}
+
+/** Whether a free-form object is left anywhere in the schema (properties, items, members, $defs). */
+function hasFreeForm(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(hasFreeForm);
+  if (!isSchema(schema)) return false;
+  if (isFreeForm(schema)) return true;
+  if (hasFreeForm(schema.items)) return true;
+  if (SUBSCHEMA_LISTS.some((key) => hasFreeForm(schema[key]))) return true;
+  return SUBSCHEMA_MAPS.some((key) => isSchema(schema[key]) && Object.values(schema[key] as Schema).some(hasFreeForm));
+}
+
+/** Leaves out optional properties that are (or hold) free-form maps, at every depth. */
+function withoutOptionalFreeForm(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutOptionalFreeForm);
+  if (!isSchema(schema)) return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && isSchema(value)) {
+      const required = new Set((schema.required as string[] | undefined) ?? []);
+      const kept = Object.entries(value).filter(([name, sub]) => required.has(name) || !hasFreeForm(sub));
+      out.properties = Object.fromEntries(kept.map(([name, sub]) => [name, withoutOptionalFreeForm(sub)]));
+    } else if (SUBSCHEMA_MAPS.includes(key) && isSchema(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutOptionalFreeForm(sub)]));
+    } else if (key === 'items' || SUBSCHEMA_LISTS.includes(key)) out[key] = withoutOptionalFreeForm(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The schema to hand a strict-mode CLI, or undefined when strict mode cannot express it.
+ * Optional free-form maps (v2's parser-set `extra_headers`, a plan's free-form dependencies) are
+ * left out: the model may not fill them in strict mode, and the role's own schema, which the
+ * answer is validated against, still allows them. A schema that needs a free-form object (the
+ * generic schema's open root) is not handed over: the prompt's answer format stays the contract.
+ */
+export function strictSchemaFor(schema: Record<string, unknown>): Record<string, unknown> | undefined {
+  const pruned = withoutOptionalFreeForm(schema);
+  if (hasFreeForm(pruned)) return undefined;
+  return toStrictSchema(pruned) as Record<string, unknown>;
 }
 
 /** A strict-mode copy of a JSON Schema. */
@@ -41,7 +98,6 @@ export function toStrictSchema(schema: unknown): unknown {
   return out;
 }
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The schema `$ref` points at inside `root` ("#/$defs/x", "#/definitions/x"), or undefined. */
 function resolveRef(ref: unknown, root: Schema): Schema | undefined {

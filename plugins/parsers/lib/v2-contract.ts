@@ -9,9 +9,14 @@ function isV2Role(value: unknown): value is V2Role {
   return (V2_ROLES as readonly unknown[]).includes(value);
 }
 
-/** Which fields a v2 result must carry, by role and status. */
+/**
+ * Which fields a v2 result must carry, by role and status. Deviation from seed 003, which
+ * assumed the worker commits: supervisor commits the worker's changes and records the range
+ * itself, so a passing worker's `git_range` is optional (the run's own range fills the result;
+ * a reported range that disagrees is a notice).
+ */
 export const ACCEPTANCE_MATRIX: ReadonlyArray<{ role: V2Role; statuses: readonly V2Status[]; required: readonly string[] }> = [
-  { role: 'worker', statuses: ['pass'], required: ['task_id', 'status', 'git_range'] },
+  { role: 'worker', statuses: ['pass'], required: ['task_id', 'status'] },
   { role: 'worker', statuses: ['gaps', 'error'], required: ['task_id', 'status', 'issues'] },
   { role: 'spec-reviewer', statuses: ['pass'], required: ['task_id', 'status'] },
   { role: 'spec-reviewer', statuses: ['gaps', 'error'], required: ['task_id', 'status', 'issues'] },

@@ -29,7 +29,7 @@ describe('usage errors', () => {
   it('workflow check warns about a task file that does not exist, and an unknown adapter gets a did-you-mean', async () => {
     const repo = await makeRepo({ 'src/a.ts': 'x\n' });
     await writeFile(join(repo, 'plan.yaml'), 'name: x\ntasks:\n  - { id: a, title: A, task: Do a., files: [src/a.ts, src/typo.ts] }\n');
-    const check = await runCli(['workflow', 'check', 'plan.yaml'], { cwd: repo });
+    const check = await runCli(['workflow', 'check', 'plan.yaml', '--cli', 'replay'], { cwd: repo });
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stderr, /task a: the file src\/typo\.ts does not exist/);
     assert.doesNotMatch(check.stderr, /src\/a\.ts does not exist/);

@@ -54,7 +54,7 @@ describe('supervisor workflow plan', () => {
     assert.match(run.stdout, /^Wrote flows\/parser\.yaml: 4 tasks \(parser; cli after parser; docs after parser, cli; bench\)/);
     const text = await readFile(join(repo, 'flows', 'parser.yaml'), 'utf8');
     assert.match(text, /# Risks the planner named:\n# {3}- The parser may be slow/);
-    const check = await runCli(['workflow', 'check', 'flows/parser.yaml', '--json'], { cwd: repo });
+    const check = await runCli(['workflow', 'check', 'flows/parser.yaml', '--cli', 'replay', '--json'], { cwd: repo });
     assert.equal(check.code, 0, check.stderr);
     const workflow = JSON.parse(check.stdout) as { tasks: { id: string; depends_on: string[]; files: string[]; task: string }[] };
     assert.deepEqual(workflow.tasks.map((t) => [t.id, t.depends_on]), [['parser', []], ['cli', ['parser']], ['docs', ['parser', 'cli']], ['bench', []]]);

@@ -38,6 +38,12 @@ describe('retry policy', () => {
     }
   });
 
+  it("never retries a CLI failure the CLI itself calls unrecoverable (cline's auth errorClass), whatever its status", () => {
+    const failure = { ...f('api_error'), retryable: false };
+    assert.deepEqual(decideRetry(failure, state({ consecutiveCliFailures: 1 })), { retry: false, reason: 'not_retryable' });
+    assert.equal(decideRetry(f('api_error'), state({ consecutiveCliFailures: 1 })).retry, true, 'without the word, an API error is retried');
+  });
+
   it('retries a failed gate with feedback; the run then ends as gaps', () => {
     assert.deepEqual(decideRetry(f('gate_failed'), state()), { retry: true, mode: 'gate_feedback', delayMs: 0 });
     assert.deepEqual(decideRetry(f('gate_failed'), state({ attempts: 3 })), { retry: false, reason: 'retries_exhausted' });

@@ -78,7 +78,11 @@ describe('built-in roles', () => {
       assert.match(role.system_prompt, new RegExp(`^role: ${name}$`, 'm'));
       assert.match(role.system_prompt, /^status: pass\|gaps\|error$/m);
     }
-    assert.match((await builtin('worker')).system_prompt, /^git_range: /m);
+    // The engine commits and records the range: the worker is not asked to commit or compute it.
+    const worker = (await builtin('worker')).system_prompt;
+    assert.doesNotMatch(worker, /^git_range: /m);
+    assert.doesNotMatch(worker, /git (add|commit)|rev-parse/);
+    assert.match(worker, /supervisor commits everything you changed/);
     assert.equal((await builtin('spec-reviewer')).context.git_diff, true);
   });
 

@@ -39,6 +39,7 @@ describe('real CLI captures through extract()', () => {
           assert.ok(got.failure, 'expected a failure');
           assert.equal(got.failure.class, expected.failure.class, `failure class (${got.failure.detail})`);
           assert.equal(got.failure.httpStatus, expected.failure.httpStatus, 'httpStatus');
+          if (expected.failure.retryable !== undefined) assert.equal(got.failure.retryable, expected.failure.retryable, 'retryable');
           assert.match(got.failure.detail, /\S/, 'a failure has a detail');
           if (expected.failure.detailIncludes) assert.ok(got.failure.detail.includes(expected.failure.detailIncludes), got.failure.detail);
         }
@@ -50,6 +51,22 @@ describe('real CLI captures through extract()', () => {
       }
     });
   }
+
+  it('every CLI has a capture of HTTP 401, 403, 429 and 5xx, each read as api_error (synthetic ones say so in their .cmd)', async () => {
+    for (const cli of Object.keys(adapters)) {
+      for (const status of ['401', '403', '429', '5\\d\\d']) {
+        // The adapters read the JSON envelopes; text-mode captures show what the seeds assumed.
+        const found = captures.filter((c) => c.cli === cli && !/^(exec-)?text-/.test(c.name) && new RegExp(`http${status}`).test(c.name));
+        assert.ok(found.length, `${cli}: no capture of HTTP ${status}`);
+        for (const capture of found) {
+          const expected = JSON.parse(await readFile(capture.expectedFile, 'utf8')) as Expected;
+          if (/synthetic/.test(capture.name)) assert.match(await readFile(capture.expectedFile.replace(/\.expected\.json$/, '.cmd'), 'utf8'), /^# SYNTHETIC/);
+          // Killed runs (timeouts) of these scenarios end as timeouts; the rest are API errors.
+          if (expected.failure?.class !== 'timeout') assert.equal(expected.failure?.class, 'api_error', `${cli}/${capture.name}`);
+        }
+      }
+    }
+  });
 
   it('the captures cover success and each failure kind the CLIs show', () => {
     const all = new Set([...seen.values()].flatMap((s) => [...s]));

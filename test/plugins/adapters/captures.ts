@@ -26,7 +26,7 @@ export interface Expected {
   structured?: unknown;
   alternates?: string[];
   metrics: Metrics;
-  failure: { class: FailureClass; httpStatus?: number; detailIncludes?: string } | null;
+  failure: { class: FailureClass; httpStatus?: number; retryable?: boolean; detailIncludes?: string } | null;
 }
 
 export interface Capture {

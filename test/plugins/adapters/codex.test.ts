@@ -1,17 +1,42 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import codex from '../../../plugins/adapters/codex.ts';
+import { git, makeRepo } from '../../helpers/git-repo.ts';
 import { capture, context, processResult, request, SCHEMA } from './helpers.ts';
 
 const QUIET = ['-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false'];
 
 describe('codex adapter: command()', () => {
-  it('runs codex exec --json --skip-git-repo-check with the prompt on stdin ("-")', async () => {
-    const spec = await codex.command(request({ prompt: 'Do it.' }), context());
-    assert.deepEqual(spec, { args: ['exec', '--json', '--skip-git-repo-check', ...QUIET, '-'], stdin: 'Do it.' });
+  it("a git command among the allowed ones makes the worktree's admin folder and the common .git writable in codex's sandbox", async () => {
+    const repo = await makeRepo({ 'a.js': '1\n' });
+    const worktree = join(repo, '.supervisor', 'worktrees', 'run-1');
+    git(repo, 'worktree', 'add', '-q', '-b', 'supervisor/run-1', worktree);
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    try {
+      const withGit = await codex.command(request({ cwd: worktree, scratchDir, allowEdits: true, allowedCommands: ['npm test', 'git commit'] }), context());
+      const common = realpathSync(join(repo, '.git'));
+      assert.ok(withGit.args.includes(`sandbox_workspace_write.writable_roots=${JSON.stringify([join(common, 'worktrees', 'run-1'), common])}`), withGit.args.join(' '));
+      const without = await codex.command(request({ cwd: worktree, scratchDir, allowEdits: true, allowedCommands: ['npm test'] }), context());
+      assert.ok(!without.args.some((a) => a.startsWith('sandbox_workspace_write')), 'no git command: nothing beyond the workspace');
+    } finally {
+      await rm(scratchDir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs codex exec --json --skip-git-repo-check with the prompt on stdin ("-"), TMPDIR in its scratch folder', async () => {
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    try {
+      const spec = await codex.command(request({ prompt: 'Do it.', scratchDir }), context());
+      // Codex refuses its apply_patch helper when its home is under TMPDIR: the attempt's own folder never holds it.
+      assert.deepEqual(spec, { args: ['exec', '--json', '--skip-git-repo-check', ...QUIET, '-'], stdin: 'Do it.', env: { TMPDIR: join(scratchDir, 'tmp') } });
+      assert.ok(existsSync(join(scratchDir, 'tmp')));
+    } finally {
+      await rm(scratchDir, { recursive: true, force: true });
+    }
   });
 
   it('maps model, edits and the schema file; role flags come before the final "-"', async () => {
@@ -28,7 +53,9 @@ describe('codex adapter: command()', () => {
   });
 
   it('codex reads the prompt from stdin with "-", not --stdin (a flag codex does not have)', async () => {
-    const spec = await codex.command(request(), context());
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    const spec = await codex.command(request({ scratchDir }), context());
+    await rm(scratchDir, { recursive: true, force: true });
     assert.ok(!spec.args.includes('--stdin'));
     assert.equal(spec.args.at(-1), '-');
     assert.equal(codex.acceptsOutputSchema, true);

@@ -118,6 +118,11 @@ describe('v2-headers: the acceptance matrix', () => {
     }
   }
 
+  it("a worker's pass without git_range is accepted: supervisor commits and records the range (a deviation from seed 003)", () => {
+    const result = parse(headers({ role: 'worker', task_id: 't-1', status: 'pass', files_changed: 'a.ts' }));
+    assert.deepEqual([result.status, result.git_range, result.files_changed], ['pass', undefined, ['a.ts']]);
+  });
+
   it('an empty issues list does not satisfy gaps or error', () => {
     assert.deepEqual(pointers(() => parse(headers({ role: 'spec-reviewer', task_id: 't', status: 'gaps', issues: 'none' }))), ['/issues']);
     assert.deepEqual(pointers(() => parse(headers({ role: 'spec-reviewer', task_id: 't', status: 'error', issues: ' ; ' }))), ['/issues']);

@@ -17,7 +17,7 @@ export default defineCommand({
     if (typeof args.base === 'string') options.base = args.base;
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
-      const plan = dryRunWorkflow({ ...options, workflow });
+      const plan = await dryRunWorkflow({ ...options, workflow });
       if (plan.untrusted_commands.length) {
         const { untrustedNotice } = await import('../../../trust/decide.ts');
         ctx.warn(`notice: ${untrustedNotice(`${plan.untrusted_commands.length} command${plan.untrusted_commands.length === 1 ? '' : 's'} of the plan (${plan.untrusted_commands.map((c) => c.pointer).join(', ')})`, ctx.repoRoot)}`);
@@ -26,6 +26,9 @@ export default defineCommand({
       else ctx.show(renderDryRun(plan));
       return 0;
     }
+    // Every CLI, role, schema and sandbox the plan needs, checked before anything starts (exit 2).
+    const { preflight } = await import('../../../workflow/preflight.ts');
+    await preflight({ ...options, workflow, allowCommands: options.runDefaults?.allowCommands ?? [] });
     const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
     return driveWorkflow(ctx, workflow.tasks.map((t) => t.id), (extra) => runWorkflow({ ...options, ...extra, workflow }));
   },
