@@ -106,6 +106,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     pid: process.pid,
   });
   for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+  options.onStart?.({ workflow_id: id, branch: engine.integration });
   return drive(engine);
 }
 
@@ -178,6 +179,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
+  options.onStart?.({ workflow_id: id, branch: engine.integration });
   return drive(engine);
 }
 

@@ -1,0 +1,72 @@
+/**
+ * Resources: each run (`supervisor://runs/<id>`: its summary, result and event log) and each
+ * workflow (`supervisor://workflows/<id>`: its status), newest first. When a run or workflow
+ * appears, the client gets `notifications/resources/list_changed`.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CliContext } from '../cli/context.ts';
+import { listRuns, readRun } from '../engine/runs-store.ts';
+import { isRunId } from '../engine/run-id.ts';
+import { statePaths } from '../engine/state-dir.ts';
+import { readWorkflowStatus } from '../workflow/engine/status.ts';
+import { listWorkflowIds } from '../workflow/engine/store.ts';
+
+/** Runs listed at most (newest first): a long-lived repository holds thousands. */
+const LISTED_RUNS = 200;
+const JSON_TYPE = 'application/json';
+
+export const runUri = (id: string) => `supervisor://runs/${id}`;
+export const workflowUri = (id: string) => `supervisor://workflows/${id}`;
+
+function json(uri: URL, value: unknown) {
+  return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }] };
+}
+
+/** Which runs and workflows exist: a change means the resource list changed. */
+function snapshot(repoRoot: string): string {
+  const runsDir = statePaths(repoRoot).runs;
+  const runs = existsSync(runsDir) ? readdirSync(runsDir).filter(isRunId).sort() : [];
+  return `${runs.join(',')}|${listWorkflowIds(repoRoot).sort().join(',')}`;
+}
+
+/** Registers both resource templates; returns the check to call when runs or workflows may have appeared. */
+export function registerResources(server: McpServer, ctx: CliContext): () => void {
+  const repoRoot = ctx.repoRoot;
+  const notice = (message: string) => ctx.warn(`notice: ${message}`);
+  server.registerResource(
+    'run',
+    new ResourceTemplate(runUri('{id}'), {
+      list: () => ({
+        resources: listRuns(repoRoot, { limit: LISTED_RUNS, onNotice: notice }).map((run) => ({
+          uri: runUri(run.run_id),
+          name: run.run_id,
+          title: `${run.role ?? 'run'} ${run.status ?? run.state}`,
+          mimeType: JSON_TYPE,
+        })),
+      }),
+    }),
+    { title: 'A run: its result and event log', mimeType: JSON_TYPE },
+    (uri, { id }) => {
+      const record = readRun(repoRoot, String(id), notice);
+      return json(uri, { ...record.summary, result: record.result, events: record.events });
+    },
+  );
+  server.registerResource(
+    'workflow',
+    new ResourceTemplate(workflowUri('{id}'), {
+      list: () => ({
+        resources: listWorkflowIds(repoRoot).map((id) => ({ uri: workflowUri(id), name: id, title: `workflow ${id}`, mimeType: JSON_TYPE })),
+      }),
+    }),
+    { title: "A workflow's status and its tasks' states", mimeType: JSON_TYPE },
+    (uri, { id }) => json(uri, readWorkflowStatus(repoRoot, String(id))),
+  );
+  let last = snapshot(repoRoot);
+  return () => {
+    const now = snapshot(repoRoot);
+    if (now === last) return;
+    last = now;
+    if (server.isConnected()) server.sendResourceListChanged();
+  };
+}

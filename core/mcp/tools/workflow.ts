@@ -1,0 +1,146 @@
+/**
+ * The workflow tools: `workflow_check`, `workflow_run` and `workflow_resume` (answering with the
+ * result, or with `wait: false` with the id at once while the workflow goes on in the server),
+ * `workflow_status` and `workflow_show`. Options are turned into engine options by the same
+ * function as `workflow run/resume` on the command line.
+ */
+import { resolve } from 'node:path';
+import type { Args } from '../../cli/command.ts';
+import { engineOptions } from '../../cli/workflow-drive.ts';
+import { loadWorkflowArg } from '../../cli/workflow-arg.ts';
+import type { WorkflowRunOptions } from '../../workflow/engine/context.ts';
+import type { WorkflowResult } from '../../workflow/engine/result.ts';
+import { progressReporter, type ToolExtra } from '../progress.ts';
+import { workflowCheckInput, workflowCheckOutput, workflowIdInput, workflowResumeInput, workflowRunInput, workflowRunOutput, workflowShowInput, workflowShowOutput, workflowStatusOutput } from '../schemas.ts';
+import { defineTool, type ToolEnv } from '../tool.ts';
+import { toolResult } from '../tool-result.ts';
+
+type DriveInput = { cli?: string[] | undefined; jobs?: number | undefined; max_cost_usd?: number | undefined; sandbox?: string | undefined; wait?: boolean | undefined };
+
+function driveArgs(input: DriveInput): Args {
+  return {
+    _: [],
+    cli: input.cli ?? [],
+    'allow-host': [],
+    ...(input.jobs === undefined ? {} : { jobs: input.jobs }),
+    ...(input.max_cost_usd === undefined ? {} : { 'max-cost-usd': input.max_cost_usd }),
+    ...(input.sandbox === undefined ? {} : { sandbox: input.sandbox }),
+  };
+}
+
+type Extra = Pick<WorkflowRunOptions, 'signal' | 'onProgress' | 'onNotice' | 'onStart'>;
+
+/**
+ * Starts a workflow in the server. `wait`: the request follows it (progress, cancellation) and
+ * gets the result. Otherwise the answer is its id as soon as it has one; it goes on until it
+ * ends or the server stops (then it is interrupted, resumable).
+ */
+async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extra: Extra) => Promise<WorkflowResult>) {
+  const { describeProgress } = await import('../../workflow/engine/progress.ts');
+  const report = wait ? progressReporter(extra) : () => {};
+  let started!: (info: { workflow_id: string; branch: string }) => void;
+  const startedOnce = new Promise<{ workflow_id: string; branch: string }>((resolve) => (started = resolve));
+  let id: string | null = null;
+  const finished = env.activity.start(
+    (signal) =>
+      start({
+        signal,
+        onStart: (info) => {
+          id = info.workflow_id;
+          env.runningWorkflows.add(id);
+          env.resourcesMayHaveChanged();
+          started(info);
+        },
+        onProgress: (event) => {
+          if (event.state === 'running') env.resourcesMayHaveChanged();
+          report(describeProgress(event));
+        },
+        onNotice: (message) => {
+          env.ctx.warn(`notice: ${message}`);
+          report(`notice: ${message}`);
+        },
+      }).finally(() => {
+        if (id) env.runningWorkflows.delete(id);
+        env.resourcesMayHaveChanged();
+      }),
+    wait ? extra.signal : undefined,
+  );
+  if (wait) return toolResult((await finished) as unknown as Record<string, unknown>);
+  // Refused before it started (an unfinished run of the plan, a bad base): that error is the answer.
+  const info = await Promise.race([startedOnce, finished.then(() => startedOnce)]);
+  finished.catch((error: unknown) => env.ctx.warn(`error: workflow ${info.workflow_id}: ${error instanceof Error ? error.message : String(error)}`));
+  return toolResult({ workflow_id: info.workflow_id, status: 'running', branch: info.branch });
+}
+
+export const workflowCheck = defineTool({
+  name: 'workflow_check',
+  title: 'Check a plan',
+  description: 'Reads a plan file (workflow YAML, plan markdown, ...) and checks it without running anything: ids, dependencies, cycles, roles, CLIs. Returns the normalised workflow.',
+  startsWork: false,
+  input: workflowCheckInput,
+  output: workflowCheckOutput,
+  async call({ file }, _extra, { ctx }) {
+    const workflow = await loadWorkflowArg(resolve(ctx.repoRoot, file), ctx);
+    return toolResult(workflow as unknown as Record<string, unknown>);
+  },
+});
+
+export const workflowRun = defineTool({
+  name: 'workflow_run',
+  title: 'Run a plan',
+  description:
+    "Runs a plan: each task implemented in its own worktree, reviewed in a loop, merged into the integration branch supervisor/wf/<id> (your checkout is never touched). wait: true (default) answers with the result (status pass | gaps | stopped | interrupted, tasks, branch); wait: false answers with the workflow id at once and the workflow goes on in this server (follow it with workflow_status). A workflow lives only as long as the server: when the client disconnects it is interrupted, resumable with workflow_resume or `supervisor workflow resume`.",
+  startsWork: true,
+  input: workflowRunInput,
+  output: workflowRunOutput,
+  async call(input, extra, env) {
+    const workflow = await loadWorkflowArg(resolve(env.ctx.repoRoot, input.file), env.ctx);
+    const options = await engineOptions(driveArgs(input), env.ctx);
+    if (input.base !== undefined) options.base = input.base;
+    const { runWorkflow } = await import('../../workflow/engine/run-workflow.ts');
+    return drive(env, extra, input.wait !== false, (more) => runWorkflow({ ...options, ...more, workflow }));
+  },
+});
+
+export const workflowResume = defineTool({
+  name: 'workflow_resume',
+  title: 'Resume a workflow',
+  description: 'Continues a workflow where it stopped (interrupted, killed, stopped at the cost ceiling): integrated tasks never run again; a task caught mid-run restarts from its branch. wait as for workflow_run.',
+  startsWork: true,
+  input: workflowResumeInput,
+  output: workflowRunOutput,
+  async call(input, extra, env) {
+    const { engineErrors } = await import('../../workflow/engine/errors.ts');
+    // The engine refuses a workflow another live process owns; one running in this server is refused here.
+    if (env.runningWorkflows.has(input.id)) throw engineErrors.busy(input.id, process.pid);
+    const options = await engineOptions(driveArgs(input), env.ctx);
+    const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
+    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(input.id, { ...options, ...more }));
+  },
+});
+
+export const workflowStatus = defineTool({
+  name: 'workflow_status',
+  title: 'Workflow status',
+  description: "A workflow's status (pass, gaps, stopped, interrupted; running while it runs; killed when its process died) and each task's state, round, issues and runs.",
+  startsWork: false,
+  input: workflowIdInput,
+  output: workflowStatusOutput,
+  async call({ id }, _extra, { ctx }) {
+    const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
+    return toolResult(readWorkflowStatus(ctx.repoRoot, id) as unknown as Record<string, unknown>);
+  },
+});
+
+export const workflowShow = defineTool({
+  name: 'workflow_show',
+  title: 'Show a workflow',
+  description: "A workflow's tasks in detail (or one task's): the task text, each round's runs (run id, role, status: read one with runs_show) and the issues that sent it back.",
+  startsWork: false,
+  input: workflowShowInput,
+  output: workflowShowOutput,
+  async call({ id, task }, _extra, { ctx }) {
+    const { showWorkflow } = await import('../workflow-show.ts');
+    return toolResult(showWorkflow(ctx.repoRoot, id, task) as unknown as Record<string, unknown>);
+  },
+});
