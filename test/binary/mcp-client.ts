@@ -3,7 +3,6 @@
  * PATH without node, an isolated HOME. Every protocol error the client transport meets (a line
  * on stdout that is not a JSON-RPC message) is collected, so a test can assert there was none.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,17 +63,6 @@ export async function fakeClis(names: string[] = ['claude']): Promise<string> {
   return dir;
 }
 
-/** Whether a process is gone (a zombie no one has reaped yet counts as gone). */
-export function gone(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return true;
-  try {
-    return readFileSync(stat, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
 /** Polls `check` until it gives a value (the test's own timeout bounds the wait). */
 export async function until<T>(check: () => Promise<T | undefined> | T | undefined, pauseMs = 100): Promise<T> {
   for (;;) {
@@ -82,8 +70,4 @@ export async function until<T>(check: () => Promise<T | undefined> | T | undefin
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
-}
-
-export function removeAll(dirs: string[]): void {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

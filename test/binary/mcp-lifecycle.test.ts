@@ -8,13 +8,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
-import { connect, fakeClis, gone, removeAll, until, type Connection } from './mcp-client.ts';
+import { alive } from '../helpers/processes.ts';
+import { connect, fakeClis, until, type Connection } from './mcp-client.ts';
 
 const twoTasks = (cli: string) =>
   `name: mcp flow\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: ${cli}\n  - id: b\n    title: task b\n    task: Do b.\n    cli: ${cli}\n    depends_on: [a]\n`;
@@ -29,21 +30,17 @@ interface Status {
 describe('supervisor mcp: runs and workflows live with the client, from the binary', binarySuite(), () => {
   let box: Sandbox;
   let fakes: string;
-  const dirs: string[] = [];
   const open: Connection[] = [];
   before(async () => {
     box = await makeSandbox();
     fakes = await fakeClis(['claude']);
-    dirs.push(dirname(box.binDir), fakes);
   });
   after(async () => {
     for (const c of open) await c.client.close();
-    removeAll(dirs);
   });
   const world = async () => {
     const repo = await makeRepo({ 'README.md': '# demo\n', 'math.js': 'export const add = (a, b) => a + b;\n' });
     const scratch = await tempDir('sv-mcp-');
-    dirs.push(repo, scratch);
     return { repo, scratch, before: snapshotCheckout(repo) };
   };
 
@@ -86,7 +83,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const pids = await until(() =>
       existsSync(grandchild) && existsSync(log) && readFileSync(grandchild, 'utf8') ? [(JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { pid: number }).pid, Number(readFileSync(grandchild, 'utf8'))] : undefined,
     );
-    assert.ok(pids.every((pid) => !gone(pid)), 'the CLI and its grandchild run');
+    assert.ok(pids.every(alive), 'the CLI and its grandchild run');
     cancel.abort('the test cancels');
     await assert.rejects(call);
     const run = await until(async () => {
@@ -97,7 +94,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     assert.equal(shown.result.status, 'error');
     assert.equal(shown.result.failure.class, 'interrupted');
     assert.equal(shown.result.exit_code, 130);
-    assert.deepEqual(pids.filter((pid) => !gone(pid)), [], 'the whole process tree is gone');
+    assert.deepEqual(pids.filter(alive), [], 'the whole process tree is gone');
     // The server is still there for the next call.
     assert.ok((await c.client.listTools()).tools.length > 0);
     assert.deepEqual(c.protocolErrors, []);
@@ -118,7 +115,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const cli = await until(() => (existsSync(calls) ? (JSON.parse(readFileSync(calls, 'utf8').split('\n')[0]!) as { pid: number }).pid : undefined));
     assert.equal(await c.disconnect(), 0, c.stderr());
     assert.match(c.stderr(), /the client disconnected: interrupting/);
-    assert.ok(gone(cli), "the worker's CLI was ended");
+    assert.ok(!alive(cli), "the worker's CLI was ended");
 
     const status = await box.run(['workflow', 'status', started.workflow_id, '--json'], { cwd: repo, env });
     const view = JSON.parse(status.stdout) as Status;

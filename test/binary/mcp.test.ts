@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
-import { connect, removeAll, type Connection } from './mcp-client.ts';
+import { connect, type Connection } from './mcp-client.ts';
 
 const ALL_TOOLS = ['run', 'workflow_check', 'workflow_run', 'workflow_status', 'workflow_show', 'workflow_resume', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
 const READ_ONLY_TOOLS = ['workflow_check', 'workflow_status', 'workflow_show', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
@@ -22,16 +22,15 @@ const errorOf = (result: CallToolResult) => (JSON.parse((result.content[0] as { 
 describe('supervisor mcp, from the binary', binarySuite(), () => {
   let box: Sandbox;
   let repo: string;
+  let scratch: string;
   const open: Connection[] = [];
-  const dirs: string[] = [];
   before(async () => {
     box = await makeSandbox();
     repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
-    dirs.push(await tempDir('sv-mcp-'), dirname(box.binDir), repo);
+    scratch = await tempDir('sv-mcp-');
   });
   after(async () => {
     for (const c of open) await c.client.close();
-    removeAll(dirs);
   });
   const start = async (args: string[] = []) => {
     const c = await connect(box, repo, { args });
@@ -108,7 +107,7 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
     assert.equal(badRole.isError, true);
     assert.equal(errorOf(badRole).code, 'ROLE_NOT_FOUND');
     assert.match(errorOf(badRole).message, /reviewr/);
-    const plan = join(dirs[0]!, 'bad-plan.yaml');
+    const plan = join(scratch, 'bad-plan.yaml');
     await writeFile(plan, 'name: broken\ntasks:\n  - id: a\n    title: A\n    task: Do a.\n    depends_on: [nowhere]\n');
     const badPlan = (await client.callTool({ name: 'workflow_check', arguments: { file: plan } })) as CallToolResult;
     assert.equal(badPlan.isError, true);
