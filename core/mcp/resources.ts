@@ -4,7 +4,8 @@
  * appears, the client gets `notifications/resources/list_changed`.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate } from './sdk.ts';
 import type { CliContext } from '../cli/context.ts';
 import { listRuns, readRun } from '../engine/runs-store.ts';
 import { isRunId } from '../engine/run-id.ts';

@@ -3,7 +3,7 @@
  * Schemas clients see). Outputs name the fields a caller relies on and let the rest through:
  * they are the same JSON `run --json`, `workflow run --json` and `runs show --json` print.
  */
-import { z } from 'zod';
+import { z } from './sdk.ts';
 
 const id = (what: string) => z.string().min(1).describe(what);
 const money = (what: string) => z.number().positive().describe(what);

@@ -6,7 +6,7 @@
  * returns.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from './sdk.ts';
 import type { CliContext } from '../cli/context.ts';
 import { EXIT, type ExitCode } from '../errors.ts';
 import { stopExitCode } from '../process/stop-signals.ts';

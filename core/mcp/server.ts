@@ -3,7 +3,7 @@
  * instructions that say what the server may do there (trust, read-only). Transport-free:
  * `serve-stdio.ts` connects it.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from './sdk.ts';
 import type { CliContext } from '../cli/context.ts';
 import { untrustedNotice, type TrustDecision } from '../trust/decide.ts';
 import { VERSION } from '../version.ts';
