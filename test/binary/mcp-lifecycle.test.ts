@@ -70,6 +70,22 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     assertCheckoutUnchanged(repo, checkout);
   });
 
+  it('workflow_run waiting for the result reports each task state as progress', async () => {
+    const { repo, scratch } = await world();
+    const plan = join(scratch, 'plan.yaml');
+    await writeFile(plan, twoTasks('replay'));
+    const c = await connect(box, repo);
+    open.push(c);
+    const progress: string[] = [];
+    const result = structured<Status & { exit_code: number }>(
+      await c.client.callTool({ name: 'workflow_run', arguments: { file: plan } }, undefined, { onprogress: (p) => void progress.push(String(p.message)) }),
+    );
+    assert.equal(result.status, 'pass');
+    assert.equal(result.exit_code, 0);
+    assert.ok(progress.includes('workflow: a: running worker (replay), round 1'), progress.join('\n'));
+    assert.ok(progress.includes('workflow: b: integrated'), progress.join('\n'));
+  });
+
   it("cancelling a running run ends its CLI's process tree; the run is recorded interrupted", async () => {
     const { repo, scratch } = await world();
     const log = join(scratch, 'calls.jsonl');

@@ -147,4 +147,15 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
     assert.ok(lines.some((line) => line.includes('notifications/progress')));
     assert.match(stderr, /notice: /, 'the run\'s notices went to stderr');
   });
+  it('SIGTERM stops a server whose client is still connected: it exits 143', async () => {
+    const child = spawn(box.binary, ['mcp'], { cwd: repo, env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes('mcp: serving')) child.kill('SIGTERM');
+    });
+    assert.equal(await exit, 143, stderr);
+    child.stdin.destroy();
+  });
 });
