@@ -1,9 +1,10 @@
 /**
  * Resources: each run (`supervisor://runs/<id>`: its summary, result and event log) and each
  * workflow (`supervisor://workflows/<id>`: its status), newest first. When a run or workflow
- * appears, the client gets `notifications/resources/list_changed`.
+ * appears (started here or by a command line: the state folders are watched), the client gets
+ * `notifications/resources/list_changed`.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from './sdk.ts';
 import type { CliContext } from '../cli/context.ts';
@@ -11,6 +12,7 @@ import { listRuns, readRun } from '../engine/runs-store.ts';
 import { isRunId } from '../engine/run-id.ts';
 import { statePaths } from '../engine/state-dir.ts';
 import { readWorkflowStatus } from '../workflow/engine/status.ts';
+import { workflowsDir } from '../workflow/engine/names.ts';
 import { listWorkflowIds } from '../workflow/engine/store.ts';
 
 /** Runs listed at most (newest first): a long-lived repository holds thousands. */
@@ -31,8 +33,14 @@ function snapshot(repoRoot: string): string {
   return `${runs.join(',')}|${listWorkflowIds(repoRoot).sort().join(',')}`;
 }
 
-/** Registers both resource templates; returns the check to call when runs or workflows may have appeared. */
-export function registerResources(server: McpServer, ctx: CliContext): () => void {
+export interface ResourceWatch {
+  /** Compares the runs and workflows with the last look; tells the client when the list changed. */
+  check(): void;
+  close(): void;
+}
+
+/** Registers both resource templates and watches their folders (runs a command line starts appear too). */
+export function registerResources(server: McpServer, ctx: CliContext): ResourceWatch {
   const repoRoot = ctx.repoRoot;
   const notice = (message: string) => ctx.warn(`notice: ${message}`);
   server.registerResource(
@@ -64,10 +72,33 @@ export function registerResources(server: McpServer, ctx: CliContext): () => voi
     (uri, { id }) => json(uri, readWorkflowStatus(repoRoot, String(id))),
   );
   let last = snapshot(repoRoot);
-  return () => {
+  const check = () => {
     const now = snapshot(repoRoot);
     if (now === last) return;
     last = now;
     if (server.isConnected()) server.sendResourceListChanged();
+    watchFolders();
+  };
+  // A folder that does not exist yet is watched once a check finds it there.
+  const watchers = new Map<string, FSWatcher>();
+  const watchFolders = () => {
+    for (const dir of [statePaths(repoRoot).runs, workflowsDir(repoRoot)]) {
+      if (watchers.has(dir) || !existsSync(dir)) continue;
+      try {
+        const watcher = watch(dir, () => check()).unref();
+        watcher.on('error', () => void watchers.delete(dir));
+        watchers.set(dir, watcher);
+      } catch {
+        // Not watchable (a file system without notifications): the server's own runs still notify.
+      }
+    }
+  };
+  watchFolders();
+  return {
+    check,
+    close: () => {
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
   };
 }

@@ -13,7 +13,7 @@ import { stopExitCode } from '../process/stop-signals.ts';
 import { createSupervisorServer, type ServerOptions } from './server.ts';
 
 export async function serveStdio(ctx: CliContext, options: ServerOptions): Promise<ExitCode> {
-  const { server, activity } = await createSupervisorServer(ctx, options);
+  const { server, activity, close } = await createSupervisorServer(ctx, options);
   const stdin = ctx.deps.stdin as Readable;
   const transport = new StdioServerTransport(stdin, ctx.deps.stdout as unknown as Writable);
   let stopListening = () => {};
@@ -26,6 +26,7 @@ export async function serveStdio(ctx: CliContext, options: ServerOptions): Promi
       // SIGHUP for a client that went away, as for a closed terminal: interrupted, resumable.
       await activity.stopAll(reason);
       await server.close().catch(() => {});
+      close();
       stopListening();
       resolve(code);
     };

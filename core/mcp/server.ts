@@ -56,6 +56,8 @@ export function renderInstructions(repoRoot: string, trust: TrustDecision, tools
 export interface SupervisorServer {
   server: McpServer;
   activity: Activity;
+  /** Stops watching the state folders. */
+  close(): void;
 }
 
 export async function createSupervisorServer(ctx: CliContext, options: ServerOptions): Promise<SupervisorServer> {
@@ -63,8 +65,8 @@ export async function createSupervisorServer(ctx: CliContext, options: ServerOpt
   const trust = await ctx.trust();
   const server = new McpServer({ name: 'supervisor', version: VERSION }, { instructions: renderInstructions(ctx.repoRoot, trust, tools, options.readOnly) });
   const activity = new Activity();
-  const resourcesMayHaveChanged = registerResources(server, ctx);
-  const env: ToolEnv = { ctx, activity, resourcesMayHaveChanged, runningWorkflows: new Set() };
+  const resources = registerResources(server, ctx);
+  const env: ToolEnv = { ctx, activity, resourcesMayHaveChanged: resources.check, runningWorkflows: new Set() };
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -72,5 +74,5 @@ export async function createSupervisorServer(ctx: CliContext, options: ServerOpt
       (args: Record<string, unknown>, extra: ToolExtra) => answer(() => tool.call(args, extra, env), ctx.warn),
     );
   }
-  return { server, activity };
+  return { server, activity, close: resources.close };
 }

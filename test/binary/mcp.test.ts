@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { ResourceListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
-import { connect, type Connection } from './mcp-client.ts';
+import { connect, until, type Connection } from './mcp-client.ts';
 
 const ALL_TOOLS = ['run', 'workflow_check', 'workflow_run', 'workflow_status', 'workflow_show', 'workflow_resume', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
 const READ_ONLY_TOOLS = ['workflow_check', 'workflow_status', 'workflow_show', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
@@ -99,6 +99,20 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
     const listed = (await client.callTool({ name: 'runs_list', arguments: {} })) as CallToolResult;
     assert.equal((listed.structuredContent as { runs: { run_id: string }[] }).runs[0]!.run_id, structured.run_id);
     assert.deepEqual(protocolErrors, []);
+  });
+
+  it('a run started from the command line appears as a resource, and the client hears that the list changed', async () => {
+    const own = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const cli = ['run', 'reviewer', '--cli', 'replay', '--task', 'Review math.js', '--target', 'math.js', '--json'];
+    assert.equal((await box.run(cli, { cwd: own })).code, 0);
+    const c = await connect(box, own);
+    open.push(c);
+    let listChanged = 0;
+    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (listChanged += 1));
+    const second = JSON.parse((await box.run(cli, { cwd: own })).stdout) as { run_id: string };
+    await until(() => (listChanged > 0 ? true : undefined));
+    const { resources } = await c.client.listResources();
+    assert.ok(resources.some((r) => r.uri === `supervisor://runs/${second.run_id}`));
   });
 
   it('a bad role, a bad plan and a bad run id are isError results with the code; the server goes on', async () => {
