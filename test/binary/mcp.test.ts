@@ -57,6 +57,9 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
   it('--read-only offers only the tools that start nothing; --allow-tool narrows the set', async () => {
     const readOnly = await start(['--read-only']);
     assert.deepEqual((await readOnly.client.listTools()).tools.map((t) => t.name), READ_ONLY_TOOLS);
+    assert.match(readOnly.client.getInstructions() ?? '', /Read-only: only tools that start nothing/);
+    const trusted = await start(['--trust', '--read-only']);
+    assert.match(trusted.client.getInstructions() ?? '', /This repository is trusted: its own plugins, prompt templates and tools run/);
     const narrowed = await start(['--allow-tool', 'run', '--allow-tool', 'runs_show']);
     assert.deepEqual((await narrowed.client.listTools()).tools.map((t) => t.name), ['run', 'runs_show']);
     const both = await start(['--read-only', '--allow-tool', 'run', '--allow-tool', 'runs_list']);
