@@ -33,6 +33,12 @@ export function collectAssets(root, folders) {
  */
 export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base', './core/mcp/sdk.ts': 'mcp_sdk' };
 
+/**
+ * Chunks shipped without a V8 code cache: `supervisor mcp` starts once per agent session, so
+ * the SDK's cache (~0.7 MiB, mostly zod's eagerly built schemas) is not worth its bytes.
+ */
+export const CHUNKS_WITHOUT_CODE_CACHE = ['mcp_sdk'];
+
 const lazyChunks = {
   name: 'supervisor-lazy-chunks',
   setup(build) {
