@@ -9,6 +9,7 @@ import type { Args } from '../../cli/command.ts';
 import { engineOptions } from '../../cli/workflow-drive.ts';
 import { loadWorkflowArg } from '../../cli/workflow-arg.ts';
 import type { WorkflowRunOptions } from '../../workflow/engine/context.ts';
+import { engineErrors } from '../../workflow/engine/errors.ts';
 import type { WorkflowResult } from '../../workflow/engine/result.ts';
 import { progressReporter, type ToolExtra } from '../progress.ts';
 import { workflowCheckInput, workflowCheckOutput, workflowIdInput, workflowResumeInput, workflowRunInput, workflowRunOutput, workflowShowInput, workflowShowOutput, workflowStatusOutput } from '../schemas.ts';
@@ -30,41 +31,53 @@ function driveArgs(input: DriveInput): Args {
 
 type Extra = Pick<WorkflowRunOptions, 'signal' | 'onProgress' | 'onNotice' | 'onStart'>;
 
+/** Marks a workflow as running in this server, or refuses when it already is; returns the release. */
+function claim(env: ToolEnv, id: string): () => void {
+  if (env.runningWorkflows.has(id)) throw engineErrors.busy(id, process.pid);
+  env.runningWorkflows.add(id);
+  return () => void env.runningWorkflows.delete(id);
+}
+
+type Started = { workflow_id: string; branch: string };
+
 /**
  * Starts a workflow in the server. `wait`: the request follows it (progress, cancellation) and
  * gets the result. Otherwise the answer is its id as soon as it has one; it goes on until it
- * ends or the server stops (then it is interrupted, resumable).
+ * ends or the server stops (then it is interrupted, resumable). A resume names its workflow
+ * (`resumeId`): claimed before the engine starts, so a second resume of it here is refused.
  */
-async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extra: Extra) => Promise<WorkflowResult>) {
+async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extra: Extra) => Promise<WorkflowResult>, resumeId?: string) {
   const { describeProgress } = await import('../../workflow/engine/progress.ts');
   const report = wait ? progressReporter(extra) : () => {};
-  let started!: (info: { workflow_id: string; branch: string }) => void;
-  const startedOnce = new Promise<{ workflow_id: string; branch: string }>((resolve) => (started = resolve));
-  let id: string | null = null;
-  const finished = env.activity.start(
-    (signal) =>
-      start({
-        signal,
-        onStart: (info) => {
-          id = info.workflow_id;
-          env.runningWorkflows.add(id);
-          env.resourcesMayHaveChanged();
-          started(info);
-        },
-        onProgress: (event) => {
-          if (event.state === 'running') env.resourcesMayHaveChanged();
-          report(describeProgress(event));
-        },
-        onNotice: (message) => {
-          env.ctx.warn(`notice: ${message}`);
-          report(`notice: ${message}`);
-        },
-      }).finally(() => {
-        if (id) env.runningWorkflows.delete(id);
-        env.resourcesMayHaveChanged();
-      }),
-    wait ? extra.signal : undefined,
-  );
+  let started!: (info: Started) => void;
+  const startedOnce = new Promise<Started>((resolve) => (started = resolve));
+  let release = resumeId ? claim(env, resumeId) : () => {};
+  const callbacks: Extra = {
+    onStart: (info) => {
+      if (!resumeId) release = claim(env, info.workflow_id);
+      env.resourcesMayHaveChanged();
+      started(info);
+    },
+    onProgress: (event) => {
+      if (event.state === 'running') env.resourcesMayHaveChanged();
+      report(describeProgress(event));
+    },
+    onNotice: (message) => {
+      env.ctx.warn(`notice: ${message}`);
+      report(`notice: ${message}`);
+    },
+  };
+  const finish = () => {
+    release();
+    env.resourcesMayHaveChanged();
+  };
+  let finished: Promise<WorkflowResult>;
+  try {
+    finished = env.activity.start((signal) => start({ ...callbacks, signal }).finally(finish), wait ? extra.signal : undefined);
+  } catch (error) {
+    finish();
+    throw error;
+  }
   if (wait) return toolResult((await finished) as unknown as Record<string, unknown>);
   // Refused before it started (an unfinished run of the plan, a bad base): that error is the answer.
   const info = await Promise.race([startedOnce, finished.then(() => startedOnce)]);
@@ -110,12 +123,9 @@ export const workflowResume = defineTool({
   input: workflowResumeInput,
   output: workflowRunOutput,
   async call(input, extra, env) {
-    const { engineErrors } = await import('../../workflow/engine/errors.ts');
-    // The engine refuses a workflow another live process owns; one running in this server is refused here.
-    if (env.runningWorkflows.has(input.id)) throw engineErrors.busy(input.id, process.pid);
     const options = await engineOptions(driveArgs(input), env.ctx);
     const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
-    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(input.id, { ...options, ...more }));
+    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(input.id, { ...options, ...more }), input.id);
   },
 });
 
