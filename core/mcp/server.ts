@@ -19,7 +19,6 @@ import { runsList, runsShow } from './tools/runs.ts';
 import { workflowCheck, workflowResume, workflowRun, workflowShow, workflowStatus } from './tools/workflow.ts';
 
 // Each tool's argument type differs; the list only needs what they share.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyTool = ToolDef<any>;
 
 /** Every tool, in the order clients list them. Names are API: add freely, never rename. */
