@@ -8,6 +8,7 @@ import type { RunRoleOptions } from '../engine/options.ts';
 import { errors } from '../errors.ts';
 import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
+import { nameOption, nonEmptyList } from './name-option.ts';
 import { roleSettingArg } from './numbers.ts';
 import { resolveTargets } from './targets.ts';
 
@@ -39,13 +40,13 @@ export async function runRoleOptions(args: Args, ctx: CliContext, input: { task:
     homeDir: ctx.deps.homeDir,
     env: ctx.deps.env,
     registry: await ctx.registry(),
-    cli: typeof args.cli === 'string' ? args.cli : undefined,
-    sandbox: typeof args.sandbox === 'string' ? args.sandbox : undefined,
+    cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
+    sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's"),
     allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
     timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
     retries: await roleSettingArg(args, 'retries', 'max_retries'),
     gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
-    gates: ((args.gate as string[] | undefined) ?? []).map(String),
+    gates: nonEmptyList(args, 'gate', 'a command to run'),
     worktree: args.worktree !== false,
     keepWorktree: args['keep-worktree'] === true,
     secretScan: args['secret-scan'] !== false,

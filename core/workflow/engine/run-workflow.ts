@@ -10,15 +10,18 @@ import { resolveCommit } from '../../engine/start-point.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
-import { alive } from '../../engine/runs-store.ts';
+import { errors, isSupervisorError } from '../../errors.ts';
+import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
+import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
-import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
+import type { WorkflowLock } from './lock.ts';
+import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
@@ -26,32 +29,77 @@ function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
   return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
 }
 
+/** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
 function unfinished(store: WorkflowStore): boolean {
-  const result = store.result();
+  let result;
+  try {
+    result = store.result();
+  } catch (error) {
+    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
+    throw error;
+  }
   return !result || result.status === 'interrupted' || result.status === 'stopped';
 }
 
 /**
  * The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). An
  * unfinished run of the same file, even of an edited version of it, is refused with the command
- * that resumes it: a new run never quietly starts beside it.
+ * that resumes it (or, while it runs, the process that owns it): a new run never quietly starts
+ * beside it.
  */
 async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string> {
   const id = options.workflow.id;
   for (const other of listWorkflowIds(options.repoRoot)) {
     const store = new WorkflowStore(options.repoRoot, other);
-    if (store.plan().source.file === options.workflow.source.file && unfinished(store)) throw engineErrors.unfinished(other, options.workflow.source.file);
+    // A workflow whose state cannot be read is its own problem (workflow list names it), not this run's.
+    const plan = readable(() => store.plan());
+    if (plan?.source.file === options.workflow.source.file && unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
   }
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
     const store = new WorkflowStore(options.repoRoot, candidate);
+    const owner = store.owner();
+    if (owner) throw engineErrors.busy(candidate, owner.pid);
     if (store.exists()) {
-      if (unfinished(store)) throw engineErrors.unfinished(candidate, options.workflow.source.file);
+      if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
       continue;
     }
     if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
     return candidate;
   }
+}
+
+function refuseUnfinished(store: WorkflowStore, file: string): never {
+  const owner = store.owner();
+  throw owner ? engineErrors.busy(store.id, owner.pid) : engineErrors.unfinished(store.id, file);
+}
+
+/** The value, or null when the workflow's state is corrupt. */
+function readable<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return null;
+    throw error;
+  }
+}
+
+/** A fresh id and its lock: a run started meanwhile under the same id is seen once the lock is ours. */
+async function claimId(options: WorkflowRunOptions, ops: GitOps): Promise<{ store: WorkflowStore; lock: WorkflowLock }> {
+  for (;;) {
+    const id = await freshId(options, ops);
+    const store = new WorkflowStore(options.repoRoot, id, options.now);
+    const lock = store.lock();
+    if (!store.exists()) return { store, lock };
+    lock.release();
+  }
+}
+
+/** `workflow run` needs a repository with a commit; refused as `run` refuses what it cannot work in. */
+async function checkRepository(options: WorkflowRunOptions): Promise<void> {
+  const repo = await inspectRepo(options.repoRoot, { env: options.env, dirty: false });
+  if (repo.bare) throw errors.bareRepository(options.repoRoot);
+  if (!repo.isRepo || !repo.head) throw errors.notARepository(options.repoRoot, inPlaceReason(true, repo) ?? 'not a git repository');
 }
 
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
@@ -86,28 +134,34 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
-  const id = await freshId(options, ops);
+  refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
+  await checkRepository(options);
   // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
   const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
   const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', baseFrom, options.env);
-  const store = new WorkflowStore(options.repoRoot, id, options.now);
-  const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
-  store.create(engine.workflow);
-  await ensureBranch(ops, engine.integration, base);
-  store.event('workflow_started', {
-    workflow_id: id,
-    file: options.workflow.source.file,
-    base,
-    branch: engine.integration,
-    jobs: engine.jobs,
-    max_cost_usd: engine.maxCostUsd,
-    max_rounds: options.maxRounds ?? null,
-    cli: options.cli ?? null,
-    pid: process.pid,
-  });
-  for (const record of engine.tasks.values()) setState(engine, record, 'pending');
-  options.onStart?.({ workflow_id: id, branch: engine.integration });
-  return drive(engine);
+  const { store, lock } = await claimId(options, ops);
+  try {
+    const id = store.id;
+    const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
+    store.create(engine.workflow);
+    store.event('workflow_started', {
+      workflow_id: id,
+      file: options.workflow.source.file,
+      base,
+      branch: engine.integration,
+      jobs: engine.jobs,
+      max_cost_usd: engine.maxCostUsd,
+      max_rounds: options.maxRounds ?? null,
+      cli: options.cli ?? null,
+      pid: process.pid,
+    });
+    await ensureBranch(ops, engine.integration, base);
+    for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+    options.onStart?.({ workflow_id: id, branch: engine.integration });
+    return await drive(engine);
+  } finally {
+    lock.release();
+  }
 }
 
 /** Rebuilds the task records from the events: final states stay, anything caught mid-way runs again from its branch. */
@@ -156,13 +210,19 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
 export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
-  const finished = store.result();
+  const lock = store.lock();
+  try {
+    return await resumeLocked(store, id, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function resumeLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+  const { plan: workflow, events, result: finished } = store.read();
   if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
-  const events = store.events();
-  const pid = ownerPid(events);
-  if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
-  const started = events.find((e) => e.kind === 'workflow_started') ?? ({} as WorkflowEvent);
-  const workflow = store.plan();
+  refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
+  const started = events.find((e) => e.kind === 'workflow_started')!;
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {
     ...options,
