@@ -150,6 +150,8 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
         keep(`git could not delete it: ${deleted.stderr.trim()}`);
         continue;
       }
+      // An integration branch's record (core/workflow/engine/integration-ref.ts) goes with it, or it would keep its commits.
+      if (name.startsWith(WORKFLOW_PREFIX) && !name.includes('--')) await git(opts.repoRoot, ['update-ref', '-d', `refs/supervisor/integration/${name.slice(WORKFLOW_PREFIX.length)}`], opts.env);
     }
     report.removed.push({ kind: 'branch', name, reason });
   }

@@ -2,18 +2,27 @@
  * The workflow's git: the integration branch, the task worktrees, merging and conflicts. The
  * user's checkout, index and current branch are never touched: branches move through
  * `update-ref` (with the old value checked), merges are computed with `merge-tree
- * --write-tree` + `commit-tree`, and every checkout happens inside a worktree of ours.
+ * --write-tree` + `commit-tree`, and every checkout happens inside a worktree of ours, with
+ * git bound to the slot's admin folder and work tree recorded when it was made, after the
+ * slot was checked (slots.ts): never `git -C <slot>`, which follows whatever the slot's `.git`
+ * says once a CLI ran there. The integration branch moves with its record
+ * (integration-ref.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
+import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
+import { checkSlot, forgetSlot, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
 export interface GitOps {
   repoRoot: string;
   env: GitEnv;
+  /** Told when the integration branch was found moved or deleted and was restored from the engine's record. */
+  onIntegrationMoved?: (moved: IntegrationMoved) => void;
 }
 
 const ref = (branch: string) => `refs/heads/${branch}`;
@@ -27,8 +36,8 @@ export async function revParse(ops: GitOps, rev: string): Promise<string | null>
 export async function ensureBranch(ops: GitOps, branch: string, commit: string): Promise<string> {
   const tip = await revParse(ops, ref(branch));
   if (tip) return tip;
-  // The all-zero old value: fails if someone created it meanwhile.
-  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', 'supervisor workflow: create', ref(branch), commit, '0'.repeat(40)], ops.env);
+  // The all-zero old value (of the repository's object format): fails if someone created it meanwhile.
+  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', 'supervisor workflow: create', ref(branch), commit, await zeroId(ops)], ops.env);
   return commit;
 }
 
@@ -42,21 +51,27 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
 
 /**
  * Puts the task's branch (made from `start`, the integration tip, when it does not exist yet)
- * in the worktree slot at `path`: a free slot of ours is switched to it (a forced checkout,
- * then clean: whatever a killed run or a reviewer left goes), anything else there is replaced
- * by a new worktree. The task keeps it for every round.
+ * in the worktree slot at `path`: a free slot of ours is checked and switched to it (a forced
+ * checkout, git bound to the slot), anything else there is replaced by a new worktree, whose
+ * admin folder is recorded before any CLI runs there. A recorded slot that fails its check is
+ * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round.
  */
 export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
   // Few git calls: between waves of tasks this is on the critical path.
   const exists = (await revParse(ops, `refs/heads/${branch}`)) !== null;
-  if (existsSync(path)) {
-    const switched = await git(path, ['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])], ops.env);
-    if (switched.ok) return { created: false };
-    await removeWorktree(ops, path);
+  if (existsSync(path) && slotOf(ops, path)) {
+    const { bound, slot } = await verifiedSlot(ops, path, ops.env);
+    const switched = await bound.run(['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])]);
+    if (switched.ok) {
+      slot.branch = branch;
+      return { created: false };
+    }
   }
+  if (existsSync(path)) await removeWorktree(ops, path);
   await ensureBranch(ops, branch, start);
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', path, branch]);
+  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
   return { created: true };
 }
 
@@ -78,33 +93,50 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
 }
 
 /**
- * Frees a slot for the next task: detached (so its branch can be checked out elsewhere) and
- * clean. After a normal task nothing is left (the worker's run commits everything, reviewers'
- * edits are reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go.
+ * Frees a slot for the next task: checked first (the reason it is broken is returned, and no
+ * git runs on it), then detached (so its branch can be checked out elsewhere) and clean. After
+ * a normal task nothing is left (the worker's run commits everything, reviewers' edits are
+ * reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go. No ref
+ * moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(path: string, env: GitEnv, thorough = false): Promise<void> {
-  if (!thorough && (await git(path, ['checkout', '-q', '--detach'], env)).ok) return;
-  await git(path, ['merge', '--abort'], env);
-  await git(path, ['reset', '-q', '--hard'], env);
-  await git(path, ['clean', '-q', '-fd'], env);
-  await git(path, ['checkout', '-q', '--detach'], env);
+export async function releaseWorktree(ops: GitOps, path: string, thorough = false): Promise<string | null> {
+  const checked = await checkSlot(ops, path, ops.env);
+  if (checked.problem !== null) return checked.problem;
+  const { bound, slot } = checked;
+  if (thorough || !(await bound.run(['checkout', '-q', '--detach'])).ok) {
+    await bound.run(['checkout', '-q', '-f', '--detach']);
+    await bound.run(['clean', '-q', '-fd']);
+  }
+  slot.branch = null;
+  return null;
 }
 
-/** Drops whatever is not committed on the worktree's branch (a merge in progress included). */
-export async function resetWorktree(path: string, env: GitEnv, to = 'HEAD'): Promise<void> {
+/**
+ * Drops whatever is not committed on the slot's branch (a merge in progress included) and
+ * puts the branch back at `to` (a reviewer's commits go), after checking the slot: its
+ * branch is the task's own and no symbolic ref, so the reset moves nothing else.
+ */
+export async function resetWorktree(ops: GitOps, path: string, to: string): Promise<void> {
+  const { bound, head } = await verifiedSlot(ops, path, ops.env);
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
-  const [status, head, target] = await Promise.all([git(path, ['status', '--porcelain'], env), git(path, ['rev-parse', 'HEAD'], env), git(path, ['rev-parse', to], env)]);
-  if (status.ok && status.stdout === '' && head.ok && target.ok && head.stdout === target.stdout) return;
-  await git(path, ['merge', '--abort'], env);
-  await gitOrThrow(path, ['reset', '-q', '--hard', to], env);
-  await gitOrThrow(path, ['clean', '-q', '-fd'], env);
+  const status = await bound.run(['status', '--porcelain']);
+  if (status.ok && status.stdout === '' && head === to) return;
+  await bound.runOrThrow(['reset', '-q', '--hard', to]);
+  await bound.runOrThrow(['clean', '-q', '-fd']);
 }
 
-export async function headOf(path: string, env: GitEnv): Promise<string> {
-  return (await gitOrThrow(path, ['rev-parse', 'HEAD'], env)).trim();
+/** The slot's HEAD commit, after checking the slot (WORKSPACE_BROKEN when it fails). */
+export async function headOf(ops: GitOps, path: string): Promise<string> {
+  return (await verifiedSlot(ops, path, ops.env)).head;
 }
 
+/**
+ * Removes a worktree of ours through the repository (never through the folder's own `.git`).
+ * A slot set aside stays.
+ */
 export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
+  if (isSetAside(ops, path)) return;
+  forgetSlot(ops, path);
   const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
   if (removed.ok) return;
   await rm(path, { recursive: true, force: true });
@@ -132,10 +164,12 @@ export async function buildTaskCommit(ops: GitOps, tip: string, head: string, me
   return { ok: true, commit, fastForward: false };
 }
 
-/** Moves `branch` from `old` to `next`, only if it still points at `old` (compare-and-swap). */
+/**
+ * Moves the integration `branch` from `old` to `next`, only if it still points at `old`
+ * (compare-and-swap), together with the engine's record of it (`refs/supervisor/integration/<id>`).
+ */
 export async function moveBranch(ops: GitOps, branch: string, next: string, old: string, message: string): Promise<void> {
-  if (next === old) return;
-  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', message, ref(branch), next, old], ops.env);
+  await moveIntegration(ops, branch, next, old, message);
 }
 
 /** The integration branch's commit message for a task. */
@@ -148,8 +182,8 @@ export function taskMergeMessage(workflowId: string, taskId: string, title: stri
  * the branch by compare-and-swap. Conflicts are returned, nothing is written.
  */
 export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string): Promise<MergeOutcome> {
-  const tip = await revParse(ops, ref(branch));
-  if (!tip) throw new Error(`the integration branch ${branch} is gone`);
+  // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
+  const tip = await integrationTip(ops, branch);
   const built = await buildTaskCommit(ops, tip, head, message);
   if (!built.ok) return built;
   await moveBranch(ops, branch, built.commit, tip, message);
@@ -157,13 +191,15 @@ export async function mergeIntoBranch(ops: GitOps, branch: string, head: string,
 }
 
 /**
- * Starts merging the integration tip into the task branch inside the task's worktree, leaving
- * the conflict markers for the worker's extra round. Returns the conflicting files.
+ * Starts merging the integration tip into the task branch inside the task's slot (checked,
+ * git bound to it), leaving the conflict markers for the worker's extra round. Returns the
+ * conflicting files.
  */
-export async function startConflictMerge(path: string, tip: string, env: GitEnv): Promise<string[]> {
-  const merged = await git(path, [...IDENTITY, '-c', 'commit.gpgsign=false', 'merge', '--no-ff', '--no-edit', tip], env);
+export async function startConflictMerge(ops: GitOps, path: string, tip: string): Promise<string[]> {
+  const { bound } = await verifiedSlot(ops, path, ops.env);
+  const merged = await bound.run([...IDENTITY, 'merge', '--no-ff', '--no-edit', tip]);
   if (merged.ok) return [];
-  const names = await git(path, ['diff', '--name-only', '--diff-filter=U'], env);
+  const names = await bound.run(['diff', '--name-only', '--diff-filter=U']);
   return names.stdout.split('\n').filter(Boolean);
 }
 
@@ -174,16 +210,24 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
   return found.stdout.split('\n').filter(Boolean).map((line) => line.slice(commit.length + 1));
 }
 
-/** A detached worktree at `commit` (the gates'), made once and moved on. */
+/**
+ * A detached worktree at `commit` (the gates'), made once and moved on: checked and bound
+ * like a slot; one that fails its check is replaced (the gates' commands are the plan's,
+ * but nothing is run on a git dir they may have rewritten).
+ */
 export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string): Promise<void> {
   if (existsSync(path)) {
-    const moved = await git(path, ['checkout', '-q', '--detach', '-f', commit], ops.env);
-    if (moved.ok) {
-      await gitOrThrow(path, ['clean', '-q', '-fd'], ops.env);
-      return;
+    const checked = slotOf(ops, path) ? await checkSlot(ops, path, ops.env) : null;
+    if (checked && checked.problem === null) {
+      const moved = await checked.bound.run(['checkout', '-q', '--detach', '-f', commit]);
+      if (moved.ok) {
+        await checked.bound.runOrThrow(['clean', '-q', '-fd']);
+        return;
+      }
     }
     await removeWorktree(ops, path);
   }
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
+  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
 }

@@ -8,8 +8,11 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
+import { integrationTip } from './integration-ref.ts';
+import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
+import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
@@ -46,12 +49,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
   for (const role of record.task.reviewers) {
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range),
-      workspace: { path: worktree, branch: record.branch, commit: false },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(worktree, engine.ops.env, head);
+    await resetWorktree(engine.ops, worktree, head);
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -81,13 +84,16 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
-    const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tipAtStart = await integrationTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     await rounds(engine, record, worktree);
+  } catch (error) {
+    // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
+    if (!isWorkspaceBroken(error)) throw error;
+    await slotBroken(engine, record, worktree, brokenProblem(error));
   } finally {
-    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
-    engine.freeSlots.push(worktree);
+    await freeSlot(engine, record, worktree);
   }
 }
 
@@ -103,19 +109,21 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     record.rounds = Math.max(record.rounds, round);
     const worker = await runOne(engine, record, task.worker, {
       task: workerPrompt(task, { round, feedback, conflicts }),
-      workspace: { path: worktree, branch: record.branch },
+      workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,
     });
     if (stopOn(engine, record, worker, task.worker)) return;
     const result = (worker as { result: RunResult }).result;
     await checkWorkerRange(engine, record, result);
-    const head = await headOf(worktree, engine.ops.env);
+    const head = await headOf(engine.ops, worktree);
+    const left = await leftoverWork(engine, worktree);
+    if (left) return keepLeftovers(engine, record, worktree, left);
     if (conflictTip) {
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
     }
-    const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tip = await integrationTip(engine.ops, engine.integration);
     const base = await mergeBase(engine.ops, tip, head);
     const range = `${base}..${head}`;
     if (base === head) notice(engine, `${task.id}: round ${round}: the task's branch holds no change of its own yet (nothing for the reviewers to review)`);
@@ -135,8 +143,8 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       const merged = await integrate(engine, record, head);
       if (merged === 'done') return;
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      conflictTip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
-      conflicts = await startConflictMerge(worktree, conflictTip, engine.ops.env);
+      conflictTip = await integrationTip(engine.ops, engine.integration);
+      conflicts = await startConflictMerge(engine.ops, worktree, conflictTip);
       engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
       notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
       if (!conflicts.length) conflicts = merged;

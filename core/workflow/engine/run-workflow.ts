@@ -16,7 +16,9 @@ import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
+import { openIntegration, recordRef } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
@@ -64,7 +66,7 @@ async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string
       if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
       continue;
     }
-    if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
+    if ((await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) || (await revParse(ops, recordRef(integrationBranch(candidate))))) continue;
     return candidate;
   }
 }
@@ -105,7 +107,7 @@ async function checkRepository(options: WorkflowRunOptions): Promise<void> {
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
   const workflow = { ...options.workflow, id };
   const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
-  return {
+  const engine: Engine = {
     options: { ...options, workflow },
     workflow,
     store,
@@ -126,6 +128,8 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     integrationLock: Promise.resolve(),
     runRole,
   };
+  engine.ops.onIntegrationMoved = (moved) => reportIntegrationMoved(engine, moved);
+  return engine;
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
@@ -155,7 +159,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       cli: options.cli ?? null,
       pid: process.pid,
     });
-    await ensureBranch(ops, engine.integration, base);
+    await openIntegration(engine.ops, engine.integration, base);
     for (const record of engine.tasks.values()) setState(engine, record, 'pending');
     options.onStart?.({ workflow_id: id, branch: engine.integration });
     return await drive(engine);
@@ -234,7 +238,7 @@ async function resumeLocked(store: WorkflowStore, id: string, options: Omit<Work
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
-  await ensureBranch(engine.ops, engine.integration, engine.base);
+  await openIntegration(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
@@ -289,6 +293,7 @@ function statusOf(engine: Engine): WorkflowStatus {
 }
 
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
+  await guardIntegration(engine);
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;

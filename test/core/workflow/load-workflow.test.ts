@@ -94,6 +94,11 @@ describe('loadWorkflow: workflow YAML', () => {
     await refused(`name: D\ntasks:\n${task('"a b"')}`, { code: 'WORKFLOW_BAD_ID', task: 'a b', pointer: '/tasks/0/id', line: 3 });
   });
 
+  it('refuses "--" in a task id and in the workflow id: it joins the two in task branch names, so branches of two workflows could be one', async () => {
+    await refused(`name: D\ntasks:\n${task('x--y')}`, { code: 'WORKFLOW_BAD_ID', task: 'x--y', pointer: '/tasks/0/id', line: 3, message: /"--" joins the workflow id and a task id/ });
+    await refused(`name: D\nid: x--y\ntasks:\n${task('a')}`, { code: 'WORKFLOW_BAD_ID', pointer: '/id', line: 2, message: /"x--y" is not a valid workflow id: "--" joins/ });
+  });
+
   it('refuses an unknown worker role and an unknown reviewer role', async () => {
     await refused(`name: R\ntasks:\n${task('a', '    worker: nobody\n')}`, { code: 'WORKFLOW_UNKNOWN_ROLE', task: 'a', pointer: '/tasks/0/worker', line: 6, message: /no role named "nobody"/ });
     await refused(`name: R\ntasks:\n${task('a')}${task('b', '    reviewers: [spec-reviewer, nobody]\n')}`, { code: 'WORKFLOW_UNKNOWN_ROLE', task: 'b', pointer: '/tasks/1/reviewers/1', line: 9 });
