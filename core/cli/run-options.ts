@@ -47,6 +47,7 @@ export async function runRoleOptions(args: Args, ctx: CliContext, input: { task:
     retries: await roleSettingArg(args, 'retries', 'max_retries'),
     gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
     gates: nonEmptyList(args, 'gate', 'a command to run'),
+    setup: nonEmptyList(args, 'setup', 'a set-up command to run'),
     worktree: args.worktree !== false,
     keepWorktree: args['keep-worktree'] === true,
     secretScan: args['secret-scan'] !== false,

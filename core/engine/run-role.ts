@@ -30,6 +30,7 @@ import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
+import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
@@ -76,6 +77,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
   ]);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
+  await setUpRun({ options, prepared, workspace, env, runId, log, notice });
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });
@@ -133,6 +135,8 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     files_changed: filesChanged,
     worktree: { mode: workspace.mode, path: workspace.path, kept: finish.kept, reason: workspace.reason },
     run_dir: log.dir,
+    workflow_id: options.workflow?.id ?? null,
+    task_id: options.workflow?.task ?? null,
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     notices,
@@ -152,6 +156,7 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     task: clip(options.task, 2000),
     targets: options.targets ?? [],
     repo_root: options.repoRoot,
+    ...(options.workflow ? { workflow_id: options.workflow.id, task_id: options.workflow.task, round: options.workflow.round } : {}),
     pid: process.pid,
     pgid: processGroupOf(process.pid),
     settings: snakeKeys(prepared.settings),

@@ -18,6 +18,14 @@ export function slugify(name: string): string {
   return slug || 'workflow';
 }
 
+/**
+ * Set-up fields (`setup`, `copy`) are in the model only when a plan gives them: a plan without
+ * set-up reads, hashes and is stored as it was before set-up existed.
+ */
+function listed<K extends 'setup' | 'copy'>(key: K, value: string[] | undefined): { [P in K]?: string[] } {
+  return (value?.length ? { [key]: [...value] } : {}) as { [P in K]?: string[] };
+}
+
 /** The CLI a task runs on, or null (the role's own). A model the table cannot place stays null: the checks report it. */
 function taskCli(own: { cli?: string | null; model?: string | null }, defaults: WorkflowDefaults, models: Record<string, string>): string | null {
   if (own.cli) return own.cli;
@@ -38,12 +46,15 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     cli: taskCli(task, defaults, models),
     model: task.model ?? defaults.model,
     gates: task.gates ?? [],
+    ...listed('setup', task.setup ?? defaults.setup),
+    ...listed('copy', task.copy ?? defaults.copy),
     max_rounds: task.max_rounds ?? defaults.max_rounds,
+    approve: task.approve ?? defaults.approve,
   };
 }
 
 /** The short hash of everything that makes the plan what it is (not its id or where it was read from). */
-function planHash(workflow: Omit<Workflow, 'id' | 'source'>): string {
+function planHash(workflow: object): string {
   return createHash('sha256').update(JSON.stringify(workflow)).digest('hex').slice(0, 8);
 }
 
@@ -54,6 +65,9 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     cli: input.defaults?.cli ?? null,
     model: input.defaults?.model ?? null,
     max_rounds: input.defaults?.max_rounds ?? DEFAULT_MAX_ROUNDS,
+    approve: input.defaults?.approve ?? false,
+    ...listed('setup', input.defaults?.setup ?? input.setup),
+    ...listed('copy', input.defaults?.copy ?? input.copy),
   };
   const models = { ...(input.models ?? {}) };
   const plan = {
@@ -62,10 +76,15 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     jobs: input.jobs ?? null,
     gates: input.gates ?? [],
     max_cost_usd: input.max_cost_usd ?? null,
+    ...(input.setup_once === false ? { setup_once: false } : {}),
+    ...(input.setup_timeout == null ? {} : { setup_timeout: input.setup_timeout }),
     defaults,
     models,
     tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
   };
   const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, defaults, models, tasks: plan.tasks };
+  const merge = input.merge ?? 'merge';
+  const onEvent = input.on_event ?? [];
+  const { setup_once, setup_timeout } = plan as Partial<Pick<Workflow, 'setup_once' | 'setup_timeout'>>;
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
 }

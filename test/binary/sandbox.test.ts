@@ -150,6 +150,22 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('--setup runs inside the sandbox: a write into the checkout fails there (SETUP_FAILED, nothing on the host); one into the worktree passes', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const env = { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, FAKE_ESCAPE: 'write-home', FAKE_ESCAPE_TAG: 'setup', FAKE_ESCAPE_CHECKOUT: repo };
+    const args = ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review math.js', '--retries', '0', '--json'];
+    const refused = await box.run([...args, '--setup', `touch ${join(repo, 'setup-escaped.txt')}`], { cwd: repo, env });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /SETUP_FAILED/);
+    assert.ok(!existsSync(join(repo, 'setup-escaped.txt')), 'set-up could not write into the checkout');
+    const inside = await box.run([...args, '--setup', 'echo made > made-in-setup.txt'], { cwd: repo, env });
+    assert.equal(inside.code, 0, inside.stderr);
+    const result = JSON.parse(inside.stdout) as Result;
+    assert.ok(events(result).some((e) => e.kind === 'setup' && e.step === 'command_finished' && e.exit_code === 0));
+    assertCheckoutUnchanged(repo, before);
+  });
+
   it('writes to $HOME and /tmp stay inside the sandbox: neither the real home nor the real /tmp gets them', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const before = snapshotCheckout(repo);

@@ -23,6 +23,7 @@ export default defineCommand({
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
+      .option('setup', { type: 'string', array: true, default: [] as string[], describe: "A set-up command run in the new worktree before the CLI starts, e.g. 'npm ci' (repeatable; after the role's setup); what it makes is never committed" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })

@@ -13,8 +13,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
+import type { MergeStyle } from '../model.ts';
 import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
@@ -99,16 +101,21 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
  * reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go. No ref
  * moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(ops: GitOps, path: string, thorough = false): Promise<string | null> {
+export async function releaseWorktree(ops: GitOps, path: string, thorough = false, keep: readonly string[] = []): Promise<string | null> {
   const checked = await checkSlot(ops, path, ops.env);
   if (checked.problem !== null) return checked.problem;
   const { bound, slot } = checked;
   if (thorough || !(await bound.run(['checkout', '-q', '--detach'])).ok) {
     await bound.run(['checkout', '-q', '-f', '--detach']);
-    await bound.run(['clean', '-q', '-fd']);
+    await bound.run(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
   }
   slot.branch = null;
   return null;
+}
+
+/** `git clean` pathspecs that leave `keep` (what set-up made, core/engine/setup.ts) in place. */
+function keepPathspecs(keep: readonly string[]): string[] {
+  return keep.length ? ['--', '.', ...excludePathspecs(keep)] : [];
 }
 
 /**
@@ -116,13 +123,13 @@ export async function releaseWorktree(ops: GitOps, path: string, thorough = fals
  * puts the branch back at `to` (a reviewer's commits go), after checking the slot: its
  * branch is the task's own and no symbolic ref, so the reset moves nothing else.
  */
-export async function resetWorktree(ops: GitOps, path: string, to: string): Promise<void> {
+export async function resetWorktree(ops: GitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
   const { bound, head } = await verifiedSlot(ops, path, ops.env);
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
   const status = await bound.run(['status', '--porcelain']);
   if (status.ok && status.stdout === '' && head === to) return;
   await bound.runOrThrow(['reset', '-q', '--hard', to]);
-  await bound.runOrThrow(['clean', '-q', '-fd']);
+  await bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
 }
 
 /** The slot's HEAD commit, after checking the slot (WORKSPACE_BROKEN when it fails). */
@@ -148,19 +155,32 @@ export type MergeOutcome = { ok: true; tip: string; fastForward: boolean } | { o
 /** The commit that would integrate `head` on `tip`, built without a checkout; nothing moves. */
 export type TaskCommit = { ok: true; commit: string; fastForward: boolean } | { ok: false; conflicts: string[] };
 
-/**
- * Builds the commit that integrates `head` into `tip`: `tip` itself when `head` is already in
- * it, `head` when `tip` is its ancestor (fast-forward), else a merge commit from `merge-tree
- * --write-tree` + `commit-tree`. Conflicts are returned; no ref moves.
- */
-export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string): Promise<TaskCommit> {
-  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
-  if (await isAncestor(ops, tip, head)) return { ok: true, commit: head, fastForward: true };
-  const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', tip, head], ops.env);
+/** The tree of `ours` and `theirs` merged (merge-tree --write-tree), or the conflicting files. */
+export async function mergedTree(ops: GitOps, ours: string, theirs: string): Promise<{ ok: true; tree: string } | { ok: false; conflicts: string[] }> {
+  const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], ops.env);
   const lines = merged.stdout.split('\n').filter(Boolean);
   if (merged.code === 1) return { ok: false, conflicts: [...new Set(lines.slice(1))] };
   if (!merged.ok || !lines[0]) throw new Error(`git merge-tree failed: ${merged.stderr.trim()}`);
-  const commit = (await gitOrThrow(ops.repoRoot, [...IDENTITY, 'commit-tree', lines[0], '-p', tip, '-p', head, '-m', message], ops.env)).trim();
+  return { ok: true, tree: lines[0] };
+}
+
+/** A commit of `tree` on `parents`, by supervisor, with `message` (trailers included). */
+export async function commitTree(ops: GitOps, tree: string, parents: string[], message: string): Promise<string> {
+  return (await gitOrThrow(ops.repoRoot, [...IDENTITY, '-c', 'commit.gpgsign=false', 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message], ops.env)).trim();
+}
+
+/**
+ * Builds the ONE commit that integrates a task's `head` into `tip`, so the integration
+ * branch's first-parent history is one commit per task a reviewer can audit: `merge` (the
+ * default) a merge commit of the task branch even when a fast-forward is possible (`--no-ff`),
+ * `squash` one commit of the merged tree on `tip` alone. `tip` itself when `head` is already
+ * in it. Built with `merge-tree --write-tree` + `commit-tree`; conflicts are returned; no ref moves.
+ */
+export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<TaskCommit> {
+  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
+  const merged = await mergedTree(ops, tip, head);
+  if (!merged.ok) return merged;
+  const commit = await commitTree(ops, merged.tree, style === 'squash' ? [tip] : [tip, head], message);
   return { ok: true, commit, fastForward: false };
 }
 
@@ -172,19 +192,57 @@ export async function moveBranch(ops: GitOps, branch: string, next: string, old:
   await moveIntegration(ops, branch, next, old, message);
 }
 
-/** The integration branch's commit message for a task. */
-export function taskMergeMessage(workflowId: string, taskId: string, title: string): string {
-  return `supervisor workflow ${workflowId}: merge task ${taskId} (${title})`;
+/** What the integration branch's commit of a task says: the task, and the trailers that make it auditable. */
+export interface TaskMergeInfo {
+  workflowId: string;
+  taskId: string;
+  title: string;
+  /** The task branch (named in a merge commit's subject). */
+  branch: string;
+  /** Every run of the task, oldest first. */
+  runIds: string[];
+  /** The reviewer roles that passed the change merged. */
+  reviewedBy: string[];
+  /** Who approved the merge, when a person did. */
+  approvedBy: string | null;
+  style: MergeStyle;
+}
+
+/** Trailer values are one line each: a newline in a title or a name would forge another trailer. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * The integration branch's commit message for a task: its subject names the task, its trailers
+ * (`git interpret-trailers --parse`, `git log --format=%(trailers)`) the workflow, the task,
+ * the runs, the reviewers that passed it and who approved it.
+ */
+export function taskMergeMessage(info: TaskMergeInfo): string {
+  const subject = `${info.style === 'squash' ? 'Task' : 'Merge task'} ${info.taskId}: ${oneLine(info.title)}`;
+  const body = info.style === 'squash' ? `The change of ${info.branch}, squashed (workflow ${info.workflowId}).` : `Merges ${info.branch} (workflow ${info.workflowId}).`;
+  const trailers = [
+    `Supervisor-Workflow: ${info.workflowId}`,
+    `Supervisor-Task: ${info.taskId}`,
+    `Supervisor-Runs: ${info.runIds.join(', ') || '-'}`,
+    `Supervisor-Reviewed-By: ${info.reviewedBy.join(', ') || '-'}`,
+    ...(info.approvedBy ? [`Supervisor-Approved-By: ${oneLine(info.approvedBy)}`] : []),
+  ];
+  return `${subject}\n\n${body}\n\n${trailers.join('\n')}\n`;
+}
+
+/** The tasks whose commit is on the integration branch's first-parent line since `base` (their Supervisor-Task trailers). */
+export async function integratedTaskIds(ops: GitOps, base: string, branch: string): Promise<Set<string>> {
+  const log = await git(ops.repoRoot, ['log', '--first-parent', '--format=%(trailers:key=Supervisor-Task,valueonly,separator=%x2C)', `${base}..${ref(branch)}`], ops.env);
+  return new Set(log.ok ? log.stdout.split(/[\n,]/).map((s) => s.trim()).filter(Boolean) : []);
 }
 
 /**
  * Merges `head` into the integration branch without a checkout (buildTaskCommit), then moves
  * the branch by compare-and-swap. Conflicts are returned, nothing is written.
  */
-export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string): Promise<MergeOutcome> {
+export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<MergeOutcome> {
   // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
   const tip = await integrationTip(ops, branch);
-  const built = await buildTaskCommit(ops, tip, head, message);
+  const built = await buildTaskCommit(ops, tip, head, message, style);
   if (!built.ok) return built;
   await moveBranch(ops, branch, built.commit, tip, message);
   return { ok: true, tip: built.commit, fastForward: built.fastForward };
@@ -213,16 +271,17 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
 /**
  * A detached worktree at `commit` (the gates'), made once and moved on: checked and bound
  * like a slot; one that fails its check is replaced (the gates' commands are the plan's,
- * but nothing is run on a git dir they may have rewritten).
+ * but nothing is run on a git dir they may have rewritten). True when it was made anew;
+ * `keep` (what set-up made there) survives the clean.
  */
-export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string): Promise<void> {
+export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string, keep: readonly string[] = []): Promise<boolean> {
   if (existsSync(path)) {
     const checked = slotOf(ops, path) ? await checkSlot(ops, path, ops.env) : null;
     if (checked && checked.problem === null) {
       const moved = await checked.bound.run(['checkout', '-q', '--detach', '-f', commit]);
       if (moved.ok) {
-        await checked.bound.runOrThrow(['clean', '-q', '-fd']);
-        return;
+        await checked.bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
+        return false;
       }
     }
     await removeWorktree(ops, path);
@@ -230,4 +289,5 @@ export async function detachedWorktreeAt(ops: GitOps, path: string, commit: stri
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
   recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
+  return true;
 }

@@ -7,6 +7,7 @@ import { runProcess } from '../../process/run-process.ts';
 import { notice, type Engine } from './context.ts';
 import { detachedWorktreeAt } from './git-ops.ts';
 import { gatesWorktree } from './names.ts';
+import { setUpGatesWorktree, slotExclude } from './slot-setup.ts';
 
 const GATE_TIMEOUT_MS = 10 * 60 * 1000;
 const GATE_OUTPUT_BYTES = 256 * 1024;
@@ -15,7 +16,14 @@ export async function runGatesOnIntegration(engine: Engine, tip: string): Promis
   const gates = engine.workflow.gates;
   if (!gates.length) return;
   const cwd = gatesWorktree(engine.paths);
-  await detachedWorktreeAt(engine.ops, cwd, tip);
+  const made = await detachedWorktreeAt(engine.ops, cwd, tip, slotExclude(engine, cwd));
+  const setup = await setUpGatesWorktree(engine, cwd, made);
+  if (setup === 'halted') return;
+  if (setup) {
+    engine.gates = { passed: false, failed: `set-up: ${setup.split('\n')[0]}` };
+    notice(engine, `the workflow gates' worktree could not be set up: ${setup}`);
+    return;
+  }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
   for (const command of gates) {
     const proc = await runProcess({

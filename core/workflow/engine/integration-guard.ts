@@ -14,11 +14,17 @@ export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved):
   notice(engine, `the integration branch ${moved.branch} ${what} by something other than the workflow engine (a CLI?); restored it to ${moved.restored.slice(0, 12)} from the engine's record ${moved.record}`);
 }
 
-/** The commit each task was merged with, from the `merged` events (this run's and earlier ones'). */
+/**
+ * The commit each task landed as, from the `merged` events (this run's and earlier ones'): the
+ * task's own commit on the integration line (`tip`: its merge commit, or its squashed commit,
+ * whose parent is not the task's head), else the head that was merged.
+ */
 function mergedHeads(engine: Engine): Map<string, string> {
   const heads = new Map<string, string>();
   for (const event of engine.store.events()) {
-    if (event.kind === 'merged' && typeof event.task === 'string' && typeof event.head === 'string') heads.set(event.task, event.head);
+    if (event.kind !== 'merged' || typeof event.task !== 'string') continue;
+    const landed = typeof event.tip === 'string' ? event.tip : event.head;
+    if (typeof landed === 'string') heads.set(event.task, landed);
   }
   return heads;
 }

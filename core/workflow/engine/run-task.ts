@@ -9,6 +9,7 @@ import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
 import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
+import { approveAllDecision } from './approval.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import { integrationTip } from './integration-ref.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
@@ -16,6 +17,7 @@ import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
+import { setUpSlot, slotExclude } from './slot-setup.ts';
 
 type Feedback = WorkerRound['feedback'];
 
@@ -49,12 +51,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
   for (const role of record.task.reviewers) {
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range),
-      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(engine.ops, worktree, head);
+    await resetWorktree(engine.ops, worktree, head, slotExclude(engine, worktree));
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -87,6 +89,9 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
     const tipAtStart = await integrationTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    const setup = await setUpSlot(engine, record, worktree, created);
+    if (setup === 'halted') return;
+    if (setup) return finish(engine, record, 'error', [setup]);
     await rounds(engine, record, worktree);
   } catch (error) {
     // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
@@ -97,6 +102,30 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   }
 }
 
+/**
+ * Reviewers passed: a task that needs a person's approval waits (true) unless it has it, or
+ * `--approve-all` gives it.
+ */
+function holdForApproval(engine: Engine, record: TaskRecord): boolean {
+  if (!record.task.approve) return false;
+  if (engine.options.approveAll) {
+    approveAllDecision(engine, record);
+    return false;
+  }
+  const id = engine.workflow.id;
+  setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
+  return true;
+}
+
+/** A merge that conflicts: the merge of the new tip is started in the worktree for one more worker round. */
+async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
+  const tip = await integrationTip(engine.ops, engine.integration);
+  const conflicts = await startConflictMerge(engine.ops, worktree, tip);
+  engine.store.event('conflict', { task: record.task.id, files, tip });
+  notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
+  return { tip, conflicts: conflicts.length ? conflicts : files };
+}
+
 async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
   const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
@@ -104,12 +133,24 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
   let round = Math.max(record.round, 1);
+  const decision = record.decision;
+  record.decision = null;
+  if (decision?.decision === 'rejected') {
+    feedback = [{ role: `person: ${decision.by}`, issues: decision.issues }];
+    round = record.round + 1;
+  } else if (decision?.decision === 'approved') {
+    // Approved as reviewed: merged without another round (a conflict still gets its round).
+    const merged = await integrate(engine, record, await headOf(engine.ops, worktree));
+    if (merged === 'done') return;
+    ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
+    round = record.round + 1;
+  }
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
     const worker = await runOne(engine, record, task.worker, {
       task: workerPrompt(task, { round, feedback, conflicts }),
-      workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git },
+      workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
       targets: existingTargets(worktree, task.files),
       gates: task.gates,
     });
@@ -140,14 +181,11 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     }
     conflicts = [];
     if (!feedback.length) {
+      if (holdForApproval(engine, record)) return;
       const merged = await integrate(engine, record, head);
       if (merged === 'done') return;
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      conflictTip = await integrationTip(engine.ops, engine.integration);
-      conflicts = await startConflictMerge(engine.ops, worktree, conflictTip);
-      engine.store.event('conflict', { task: task.id, files: merged, tip: conflictTip });
-      notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.join(', ')}; the worker gets one more round on the new tip`);
-      if (!conflicts.length) conflicts = merged;
+      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
       round++;
       continue;
     }
@@ -162,7 +200,17 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
 async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
   setState(engine, record, 'integrating');
   return withIntegrationLock(engine, async () => {
-    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, taskMergeMessage(engine.workflow.id, record.task.id, record.task.title));
+    const message = taskMergeMessage({
+      workflowId: engine.workflow.id,
+      taskId: record.task.id,
+      title: record.task.title,
+      branch: record.branch,
+      runIds: record.runs.map((r) => r.run_id),
+      reviewedBy: record.task.reviewers,
+      approvedBy: record.task.approve ? record.approvedBy : null,
+      style: engine.workflow.merge,
+    });
+    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, message, engine.workflow.merge);
     if (!merged.ok) return merged.conflicts;
     engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
     record.issues = [];

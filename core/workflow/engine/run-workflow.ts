@@ -14,21 +14,24 @@ import { errors, isSupervisorError } from '../../errors.ts';
 import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
-import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
+import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { integratedTaskIds, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
 import { openIntegration, recordRef } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
-import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { approvalFromEvent, approveAllDecision } from './approval.ts';
+import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
+import { sumMetrics, taskViews } from './task-view.ts';
 import type { WorkflowLock } from './lock.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null };
 }
 
 /** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
@@ -40,7 +43,7 @@ function unfinished(store: WorkflowStore): boolean {
     if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
     throw error;
   }
-  return !result || result.status === 'interrupted' || result.status === 'stopped';
+  return !result || RESUMABLE.includes(result.status);
 }
 
 /**
@@ -127,9 +130,18 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     generation: 0,
     integrationLock: Promise.resolve(),
     runRole,
+    hooks: attachHooks(store, options, workflow),
   };
   engine.ops.onIntegrationMoved = (moved) => reportIntegrationMoved(engine, moved);
   return engine;
+}
+
+/** The plan's on_event and --on-event, fed every event from the moment the engine exists. */
+function attachHooks(store: WorkflowStore, options: WorkflowRunOptions, workflow: WorkflowRunOptions['workflow']): EventHooks {
+  const commands = [...(workflow.on_event ?? []), ...(options.onEvent ?? [])];
+  const hooks = createEventHooks(commands, { cwd: options.repoRoot, env: { ...options.env, SUPERVISOR_WORKFLOW_ID: workflow.id }, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  if (commands.length) store.onEvent = (event) => hooks.emit(event);
+  return hooks;
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
@@ -160,6 +172,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       pid: process.pid,
     });
     await openIntegration(engine.ops, engine.integration, base);
+    if (baseFrom === 'HEAD' && (await inspectRepo(options.repoRoot, { env: options.env })).dirty) {
+      notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
+    }
     for (const record of engine.tasks.values()) setState(engine, record, 'pending');
     options.onStart?.({ workflow_id: id, branch: engine.integration });
     return await drive(engine);
@@ -173,8 +188,12 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
   for (const event of events) {
     const record = typeof event.task === 'string' ? engine.tasks.get(event.task) : undefined;
     if (!record) continue;
-    if (event.kind === 'task_state') {
+    if (event.kind === 'approval') {
+      record.decision = approvalFromEvent(event);
+      if (record.decision?.decision === 'approved') record.approvedBy = record.decision.by;
+    } else if (event.kind === 'task_state') {
       record.state = event.state as TaskState;
+      if (record.state !== 'pending' && record.state !== 'awaiting_approval') record.decision = null;
       record.round = typeof event.round === 'number' ? event.round : record.round;
       record.rounds = Math.max(record.rounds, record.round);
       record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
@@ -185,6 +204,7 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
         run_id: event.run_id,
         role: String(event.role),
         round: Number(event.round),
+        cli: typeof event.cli === 'string' ? event.cli : null,
         status: String(event.status),
         exit_code: Number(event.exit_code),
         cost_usd: cost,
@@ -197,11 +217,19 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
       });
     }
   }
+  const landed = await integratedTaskIds(engine.ops, engine.base, engine.integration);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state)) continue;
+    if (record.state === 'awaiting_approval' && !record.decision && engine.options.approveAll) record.decision = approveAllDecision(engine, record);
+    if (record.state === 'awaiting_approval' && !record.decision) continue;
+    if (record.decision) {
+      setState(engine, record, 'pending', { reason: `${record.decision.decision} by ${record.decision.by}` });
+      continue;
+    }
     // Killed between the merge and its event: git says whether the task is in.
     const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
-    if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
+    // A squashed task's head is not an ancestor of the branch: its commit's trailer says it landed.
+    if (record.state === 'integrating' && head && (landed.has(record.task.id) || (await isAncestor(engine.ops, head, engine.integration)))) {
       record.issues = [];
       setState(engine, record, 'integrated', { reason: 'found merged on resume' });
       continue;
@@ -224,7 +252,7 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
 
 async function resumeLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
   const { plan: workflow, events, result: finished } = store.read();
-  if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+  if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
   refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
   const started = events.find((e) => e.kind === 'workflow_started')!;
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
@@ -250,11 +278,15 @@ async function resumeLocked(store: WorkflowStore, id: string, options: Omit<Work
 async function drive(engine: Engine): Promise<WorkflowResult> {
   const startedAt = engine.options.now?.() ?? new Date();
   try {
-    await schedule(engine);
+    try {
+      await schedule(engine);
+    } finally {
+      await cleanUp(engine);
+    }
+    return await finishResult(engine, startedAt);
   } finally {
-    await cleanUp(engine);
+    await engine.hooks.drain();
   }
-  return finishResult(engine, startedAt);
 }
 
 /** The worktree slots go (the branches hold the work); so does the gates' worktree. */
@@ -287,7 +319,10 @@ function statusOf(engine: Engine): WorkflowStatus {
   const records = [...engine.tasks.values()];
   if (engine.options.signal?.aborted) return 'interrupted';
   const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
-  if (unfinished) return engine.halt === 'interrupted' ? 'interrupted' : 'stopped';
+  if (unfinished) {
+    if (engine.halt === 'interrupted') return 'interrupted';
+    return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
+  }
   if (records.every((r) => r.state === 'integrated') && engine.gates.passed !== false) return 'pass';
   return 'gaps';
 }
@@ -296,22 +331,13 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
   await guardIntegration(engine);
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
-    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
+    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
     // Caught mid-run by Ctrl-C or the ceiling: pending again, resumable.
     setState(engine, record, 'pending', { reason: status });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
   const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
-  const tasks = [...engine.tasks.values()].map((record) => ({
-    id: record.task.id,
-    title: record.task.title,
-    status: record.state,
-    rounds: record.rounds,
-    branch: record.branch,
-    issues: record.issues,
-    metrics: recordMetrics(record),
-    runs: record.runs.map(({ input_tokens: _i, output_tokens: _o, duration_ms: _d, cost_known: _k, ...run }) => run),
-  }));
+  const tasks = taskViews(engine.workflow, engine.store.events());
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
   const result: WorkflowResult = {
@@ -323,7 +349,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     git_range: `${engine.base}..${tip}`,
     tasks,
     gates: engine.gates,
-    metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
+    metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,
     started_at: startedAt.toISOString(),
