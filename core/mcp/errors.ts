@@ -7,8 +7,6 @@ export const mcpErrors = {
     new SupervisorError('MCP_UNKNOWN_TOOL', `--allow-tool ${name}: there is no tool of that name${suggest(name, known)}`, { hint: `The tools: ${known.join(', ')}.`, exitCode: EXIT.usage, details: { tool: name } }),
   noTools: (allowed: string[]) =>
     new SupervisorError('MCP_NO_TOOLS', `--allow-tool ${allowed.join(', ')} with --read-only leaves no tool to offer`, { hint: 'With --read-only only the tools that start nothing are offered: allow one of those.', exitCode: EXIT.usage }),
-  taskNotFound: (workflowId: string, task: string, known: string[]) =>
-    new SupervisorError('WORKFLOW_TASK_NOT_FOUND', `Workflow ${workflowId} has no task "${task}"${suggest(task, known)}`, { hint: `Its tasks: ${known.join(', ')}.`, details: { workflow_id: workflowId, task } }),
   stopping: () =>
     new SupervisorError('MCP_STOPPING', 'The server is stopping (its client went away or it was signalled): nothing new starts', { exitCode: EXIT.interrupted }),
 };

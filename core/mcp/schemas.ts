@@ -46,30 +46,34 @@ const workflowDrive = {
 };
 
 export const workflowRunInput = { file: id('The plan file (workflow YAML or plan markdown), relative to the repository'), base: z.string().optional().describe('Commit or branch the integration branch starts from'), ...workflowDrive };
-export const workflowResumeInput = { id: id('The workflow id'), ...workflowDrive };
+export const workflowResumeInput = { id: id('The workflow id, a unique part of it, or "last"'), ...workflowDrive };
 
 const workflowTask = z.looseObject({ id: z.string(), status: z.string(), issues: z.array(z.string()) });
 
 /** A finished workflow's result, or (wait: false) the id of one that goes on. */
 export const workflowRunOutput = z.looseObject({
   workflow_id: z.string(),
-  status: z.string().describe('pass | gaps | stopped | interrupted, or running (wait: false)'),
-  branch: z.string(),
+  status: z.string().describe('pass | gaps | stopped | interrupted | awaiting_approval, running (wait: false), or recorded (a decision with resume: false)'),
+  branch: z.string().optional(),
   tasks: z.array(workflowTask).optional(),
 });
 
-export const workflowIdInput = { id: id('The workflow id (newest first in resources/list)') };
+export const workflowIdInput = { id: id('The workflow id, a unique part of it, or "last"') };
 
 export const workflowStatusOutput = z.looseObject({
   workflow_id: z.string(),
   name: z.string(),
-  status: z.string().describe('pass | gaps | stopped | interrupted | running | killed'),
+  status: z.string().describe('pass | gaps | stopped | interrupted | awaiting_approval | running | killed'),
   branch: z.string().nullable(),
-  tasks: z.array(z.looseObject({ id: z.string(), status: z.string(), round: z.number(), issues: z.array(z.string()), runs: z.array(z.string()) })),
-  cost_usd: z.number(),
+  tasks: z.array(z.looseObject({ id: z.string(), status: z.string(), rounds: z.number(), issues: z.array(z.string()), runs: z.array(z.looseObject({ run_id: z.string(), role: z.string() })) })),
+  metrics: z.looseObject({ cost_usd: z.number() }),
 });
 
-export const workflowShowInput = { id: id('The workflow id'), task: z.string().optional().describe('Only this task') };
+export const workflowShowInput = {
+  id: id('The workflow id, a unique part of it, or "last"'),
+  task: z.string().optional().describe('Only this task (default: every task)'),
+  diff: z.boolean().optional().describe("With each task's change (its diff, capped at 200 KB)"),
+};
 
 export const workflowShowOutput = z.looseObject({
   workflow_id: z.string(),
@@ -81,10 +85,19 @@ export const workflowShowOutput = z.looseObject({
       task: z.string(),
       status: z.string(),
       issues: z.array(z.string()),
-      rounds: z.array(z.looseObject({ round: z.number(), runs: z.array(z.looseObject({ run_id: z.string(), role: z.string(), status: z.string() })) })),
+      round_details: z.array(z.looseObject({ round: z.number(), runs: z.array(z.looseObject({ run_id: z.string(), role: z.string(), status: z.string() })) })),
     }),
   ),
 });
+
+const decisionInput = {
+  id: id('The workflow id, a unique part of it, or "last"'),
+  tasks: z.array(z.string().min(1)).min(1).describe('The tasks waiting for approval to decide on'),
+  resume: z.boolean().optional().describe('Continue the workflow after recording the decision (default true)'),
+  ...workflowDrive,
+};
+export const workflowApproveInput = decisionInput;
+export const workflowRejectInput = { ...decisionInput, issues: z.array(z.string().min(1)).min(1).describe("What the worker must fix: its next round's feedback") };
 
 export const workflowCheckInput = { file: id('The plan file, relative to the repository') };
 export const workflowCheckOutput = z.looseObject({ id: z.string(), name: z.string(), tasks: z.array(z.looseObject({ id: z.string(), title: z.string() })) });

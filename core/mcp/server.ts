@@ -16,13 +16,13 @@ import { answer } from './tool-result.ts';
 import { rolesList, rolesShow } from './tools/roles.ts';
 import { run } from './tools/run.ts';
 import { runsList, runsShow } from './tools/runs.ts';
-import { workflowCheck, workflowResume, workflowRun, workflowShow, workflowStatus } from './tools/workflow.ts';
+import { workflowApprove, workflowCheck, workflowReject, workflowResume, workflowRun, workflowShow, workflowStatus } from './tools/workflow.ts';
 
 // Each tool's argument type differs; the list only needs what they share.
 type AnyTool = ToolDef<any>;
 
 /** Every tool, in the order clients list them. Names are API: add freely, never rename. */
-export const TOOLS: AnyTool[] = [run, workflowCheck, workflowRun, workflowStatus, workflowShow, workflowResume, runsList, runsShow, rolesList, rolesShow];
+export const TOOLS: AnyTool[] = [run, workflowCheck, workflowRun, workflowStatus, workflowShow, workflowApprove, workflowReject, workflowResume, runsList, runsShow, rolesList, rolesShow];
 
 export interface ServerOptions {
   /** --allow-tool: only these (empty: all). */

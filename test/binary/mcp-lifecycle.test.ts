@@ -24,7 +24,7 @@ const structured = <T>(result: unknown) => (result as CallToolResult).structured
 
 interface Status {
   status: string;
-  tasks: { id: string; status: string; runs: string[] }[];
+  tasks: { id: string; status: string; runs: { run_id: string }[] }[];
 }
 
 describe('supervisor mcp: runs and workflows live with the client, from the binary', binarySuite(), () => {
@@ -59,11 +59,11 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     });
     assert.equal(final.status, 'pass');
     assert.deepEqual(final.tasks.map((t) => [t.id, t.status]), [['a', 'integrated'], ['b', 'integrated']]);
-    const shown = structured<{ tasks: { id: string; task: string; rounds: { round: number; runs: { role: string }[] }[] }[] }>(
+    const shown = structured<{ tasks: { id: string; task: string; round_details: { round: number; runs: { role: string }[] }[] }[] }>(
       await c.client.callTool({ name: 'workflow_show', arguments: { id: started.workflow_id, task: 'b' } }),
     );
-    assert.deepEqual(shown.tasks.map((t) => [t.id, t.task, t.rounds.map((r) => r.round)]), [['b', 'Do b.', [1]]]);
-    assert.equal(shown.tasks[0]!.rounds[0]!.runs[0]!.role, 'worker');
+    assert.deepEqual(shown.tasks.map((t) => [t.id, t.task, t.round_details.map((r) => r.round)]), [['b', 'Do b.', [1]]]);
+    assert.equal(shown.tasks[0]!.round_details[0]!.runs[0]!.role, 'worker');
     const resource = await c.client.readResource({ uri: `supervisor://workflows/${started.workflow_id}` });
     assert.equal((JSON.parse((resource.contents[0] as { text: string }).text) as Status).status, 'pass');
     assert.deepEqual(c.protocolErrors, []);
@@ -84,6 +84,20 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     assert.equal(result.exit_code, 0);
     assert.ok(progress.includes('workflow: a: running worker (replay), round 1'), progress.join('\n'));
     assert.ok(progress.includes('workflow: b: integrated'), progress.join('\n'));
+  });
+
+  it('workflow_approve merges a task held for approval and continues the workflow to pass', async () => {
+    const { repo, scratch } = await world();
+    const plan = join(scratch, 'plan.yaml');
+    await writeFile(plan, 'name: held\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: replay\n    approve: true\n');
+    const c = await connect(box, repo);
+    open.push(c);
+    const held = structured<{ workflow_id: string; status: string }>(await c.client.callTool({ name: 'workflow_run', arguments: { file: plan } }));
+    assert.equal(held.status, 'awaiting_approval');
+    const approved = structured<Status>(await c.client.callTool({ name: 'workflow_approve', arguments: { id: held.workflow_id, tasks: ['a'] } }));
+    assert.equal(approved.status, 'pass');
+    assert.deepEqual(approved.tasks.map((t) => [t.id, t.status]), [['a', 'integrated']]);
+    assert.deepEqual(c.protocolErrors, []);
   });
 
   it("cancelling a running run ends its CLI's process tree; the run is recorded interrupted", async () => {

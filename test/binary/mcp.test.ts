@@ -14,7 +14,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 import { connect, until, type Connection } from './mcp-client.ts';
 
-const ALL_TOOLS = ['run', 'workflow_check', 'workflow_run', 'workflow_status', 'workflow_show', 'workflow_resume', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
+const ALL_TOOLS = ['run', 'workflow_check', 'workflow_run', 'workflow_status', 'workflow_show', 'workflow_approve', 'workflow_reject', 'workflow_resume', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
 const READ_ONLY_TOOLS = ['workflow_check', 'workflow_status', 'workflow_show', 'runs_list', 'runs_show', 'roles_list', 'roles_show'];
 
 const errorOf = (result: CallToolResult) => (JSON.parse((result.content[0] as { text: string }).text) as { error: { code: string; message: string } }).error;

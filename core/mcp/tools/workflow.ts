@@ -12,7 +12,19 @@ import type { WorkflowRunOptions } from '../../workflow/engine/context.ts';
 import { engineErrors } from '../../workflow/engine/errors.ts';
 import type { WorkflowResult } from '../../workflow/engine/result.ts';
 import { progressReporter, type ToolExtra } from '../progress.ts';
-import { workflowCheckInput, workflowCheckOutput, workflowIdInput, workflowResumeInput, workflowRunInput, workflowRunOutput, workflowShowInput, workflowShowOutput, workflowStatusOutput } from '../schemas.ts';
+import {
+  workflowApproveInput,
+  workflowCheckInput,
+  workflowCheckOutput,
+  workflowIdInput,
+  workflowRejectInput,
+  workflowResumeInput,
+  workflowRunInput,
+  workflowRunOutput,
+  workflowShowInput,
+  workflowShowOutput,
+  workflowStatusOutput,
+} from '../schemas.ts';
 import { defineTool, type ToolEnv } from '../tool.ts';
 import { toolResult } from '../tool-result.ts';
 
@@ -125,7 +137,9 @@ export const workflowResume = defineTool({
   async call(input, extra, env) {
     const options = await engineOptions(driveArgs(input), env.ctx);
     const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
-    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(input.id, { ...options, ...more }), input.id);
+    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
+    const id = resolveWorkflowId(env.ctx.repoRoot, input.id);
+    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(id, { ...options, ...more }), id);
   },
 });
 
@@ -138,19 +152,61 @@ export const workflowStatus = defineTool({
   output: workflowStatusOutput,
   async call({ id }, _extra, { ctx }) {
     const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
-    return toolResult(readWorkflowStatus(ctx.repoRoot, id) as unknown as Record<string, unknown>);
+    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
+    return toolResult(readWorkflowStatus(ctx.repoRoot, resolveWorkflowId(ctx.repoRoot, id)) as unknown as Record<string, unknown>);
   },
 });
 
 export const workflowShow = defineTool({
   name: 'workflow_show',
   title: 'Show a workflow',
-  description: "A workflow's tasks in detail (or one task's): the task text, each round's runs (run id, role, status: read one with runs_show) and the issues that sent it back.",
+  description: "A workflow's tasks in detail (or one task's), as `workflow show --json`: the task text, each round's runs (role, CLI, status, cost, run id: read one with runs_show) and the reviewers' issues, gates after its merge, conflicts, approvals, and with diff: true its change.",
   startsWork: false,
   input: workflowShowInput,
   output: workflowShowOutput,
-  async call({ id, task }, _extra, { ctx }) {
-    const { showWorkflow } = await import('../workflow-show.ts');
-    return toolResult(showWorkflow(ctx.repoRoot, id, task) as unknown as Record<string, unknown>);
+  async call({ id: query, task, diff }, _extra, { ctx }) {
+    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
+    const { showTask } = await import('../../workflow/engine/show.ts');
+    const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
+    const id = resolveWorkflowId(ctx.repoRoot, query);
+    const view = readWorkflowStatus(ctx.repoRoot, id);
+    const ops = { repoRoot: ctx.repoRoot, env: ctx.deps.env };
+    const tasks = [];
+    for (const taskId of task === undefined ? view.tasks.map((t) => t.id) : [task]) tasks.push(await showTask(ops, id, taskId, { diff: diff === true }));
+    return toolResult({ workflow_id: id, status: view.status, tasks } as unknown as Record<string, unknown>);
   },
+});
+
+/** Records approvals or a rejection of tasks held before their merge, then (unless resume: false) continues the workflow as workflow_resume. */
+async function decide(decision: 'approved' | 'rejected', input: DriveInput & { id: string; tasks: string[]; issues?: string[] | undefined; resume?: boolean | undefined }, extra: ToolExtra, env: ToolEnv) {
+  const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
+  const { decideTasks, osUser } = await import('../../workflow/engine/approval.ts');
+  const id = resolveWorkflowId(env.ctx.repoRoot, input.id);
+  const by = osUser(env.ctx.deps.env);
+  const options = await engineOptions(driveArgs(input), env.ctx);
+  decideTasks(env.ctx.repoRoot, id, input.tasks, { decision, by, issues: input.issues ?? [] });
+  env.ctx.warn(`${decision} by ${by}: ${input.tasks.join(', ')} (workflow ${id})`);
+  if (input.resume === false) return toolResult({ workflow_id: id, status: 'recorded', decision, by, tasks: input.tasks, issues: input.issues ?? [] });
+  const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
+  return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(id, { ...options, ...more }), id);
+}
+
+export const workflowApprove = defineTool({
+  name: 'workflow_approve',
+  title: 'Approve tasks',
+  description: 'Approves tasks waiting for approval (approve: true in the plan, workflow status awaiting_approval): they are merged, and the workflow continues (as workflow_resume; wait as for workflow_run) unless resume: false.',
+  startsWork: true,
+  input: workflowApproveInput,
+  output: workflowRunOutput,
+  call: (input, extra, env) => decide('approved', input, extra, env),
+});
+
+export const workflowReject = defineTool({
+  name: 'workflow_reject',
+  title: 'Reject tasks',
+  description: "Rejects tasks waiting for approval: the issues become the worker's feedback for one more round, and the workflow continues (as workflow_resume) unless resume: false.",
+  startsWork: true,
+  input: workflowRejectInput,
+  output: workflowRunOutput,
+  call: (input, extra, env) => decide('rejected', input, extra, env),
 });

@@ -7,9 +7,9 @@ import { SupervisorError } from '../../../core/errors.ts';
 const names = (options: { allowTools: string[]; readOnly: boolean }) => selectTools(options).map((t) => t.name);
 
 describe('mcp tool selection', () => {
-  it('offers every tool by default, and the tools that start work are run, workflow_run and workflow_resume', () => {
+  it('offers every tool by default, and the tools that start work are run, workflow_run, workflow_approve/reject and workflow_resume', () => {
     assert.deepEqual(names({ allowTools: [], readOnly: false }), TOOLS.map((t) => t.name));
-    assert.deepEqual(TOOLS.filter((t) => t.startsWork).map((t) => t.name), ['run', 'workflow_run', 'workflow_resume']);
+    assert.deepEqual(TOOLS.filter((t) => t.startsWork).map((t) => t.name), ['run', 'workflow_run', 'workflow_approve', 'workflow_reject', 'workflow_resume']);
   });
 
   it('--read-only leaves out the tools that start work; --allow-tool keeps only the named ones', () => {
