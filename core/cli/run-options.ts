@@ -43,6 +43,7 @@ export async function runRoleOptions(args: Args, ctx: CliContext, input: { task:
     cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
     sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's"),
     allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
+    passEnv: ((args['pass-env'] as string[] | undefined) ?? []).map(String),
     timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
     retries: await roleSettingArg(args, 'retries', 'max_retries'),
     gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),

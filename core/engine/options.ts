@@ -25,6 +25,8 @@ export interface RunRoleOptions {
   sandbox?: string | Record<string, unknown>;
   /** --allow-host: "host:port" entries the sandboxed CLI may reach, besides the role's and the adapter's. */
   allowHosts?: string[];
+  /** --pass-env: variables of the caller's the sandboxed CLI and gates may see (NAME or NAME_*). */
+  passEnv?: string[];
   /** Model name handed to the adapter as the role's `x-model` is (overrides it). */
   model?: string;
   /** Seconds; overrides the role's config.timeout. */

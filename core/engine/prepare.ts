@@ -112,7 +112,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   role = withoutSetupFiles(role, options.workspace?.exclude ?? []);
   if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
-  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
+  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   // A sandbox that cannot run here is a configuration error, before anything starts.
   await checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
   const built = await peers.buildPrompt({

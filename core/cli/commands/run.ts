@@ -29,6 +29,7 @@ export default defineCommand({
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('sandbox', { type: 'string', describe: "Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's (default: the role's, else none)" })
       .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port the sandboxed CLI may reach, besides its model API (repeatable; a loopback port is forwarded)' })
+      .option('pass-env', { type: 'string', array: true, default: [] as string[], describe: "A variable of yours the sandboxed CLI and gates may see (repeatable; NAME or a prefix NAME_*). Only PATH, TERM, locale, SUPERVISOR_* and the adapter's own pass otherwise" })
       .option('base', { type: 'string', describe: 'Start the worktree from this commit or branch instead of HEAD' })
       .option('review', { type: 'string', describe: 'Review <base>..<head>, or a branch (its commits since the merge base with --base/HEAD): the git parts come from it, the worktree is at its head' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
