@@ -46,7 +46,7 @@ if (!(await toolchainInstalled())) {
 }
 
 const { TARGETS, NODE_VERSION, NODE_FLAGS, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
-const { bundle } = await import('./pkg/bundle.mjs');
+const { bundle, CHUNKS_WITHOUT_CODE_CACHE } = await import('./pkg/bundle.mjs');
 const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
 const { clearBinaries, writeChecksums } = await import('./pkg/dist.mjs');
 
@@ -100,7 +100,7 @@ for (const id of wanted) {
   step(`packing ${outputName(target)} (pkg --sea, Node ${NODE_VERSION}${stripped ? ', stripped' : ', not stripped: no strip tool for this target'})`);
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
-  const chunkCaches = Object.keys(chunks).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
+  const chunkCaches = Object.keys(chunks).filter((name) => !CHUNKS_WITHOUT_CODE_CACHE.includes(name)).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
   const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...chunkCaches, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);

@@ -9,6 +9,11 @@ export async function roleOptionsFor(ctx: CliContext): Promise<RoleLoadOptions> 
   return roleLoadOptions(await ctx.registry(), { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir });
 }
 
+/** What `roles list/show/validate` (and the MCP roles tools) load with: every problem of a role reported, a missing template or a broken output schema file included. */
+export async function roleCheckingOptions(ctx: CliContext): Promise<RoleLoadOptions> {
+  return { ...(await roleOptionsFor(ctx)), checkReferences: true };
+}
+
 export async function loadRoleArg(arg: string, ctx: CliContext): Promise<Role> {
   const options = await roleOptionsFor(ctx);
   const { loadRole, loadRoleFile } = await import('../roles/load-role.ts');

@@ -1,7 +1,7 @@
 // Bundles the binary's entry (core/binary/main.ts) into one CommonJS file for pkg's SEA mode,
 // with the built-in roles/, prompts/ and schemas/ inlined as strings.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { LAZY_REQUIRE_HELPER, makeBuiltinsLazyOrFail } from './lazy-builtins.mjs';
@@ -27,15 +27,30 @@ export function collectAssets(root, folders) {
  * Big modules the app only imports lazily (import()), by specifier → chunk name. Each is
  * bundled on its own and shipped as a separate SEA asset that sea-main.cjs evaluates on first
  * import, so every start does not read and decode megabytes it never runs (gpt-tokenizer's
- * o200k table is ~2 MB of the bundle).
+ * o200k table is ~2 MB of the bundle; the MCP SDK with zod ~700 KB, for `supervisor mcp` only).
+ * A relative specifier is a project file (from the root), matched by the file it resolves to;
+ * it must import only packages, never core modules (their state would be duplicated).
  */
-export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
+export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base', './core/mcp/sdk.ts': 'mcp_sdk' };
+
+/**
+ * Chunks shipped without a V8 code cache: `supervisor mcp` starts once per agent session, so
+ * the SDK's cache (~0.7 MiB, mostly zod's eagerly built schemas) is not worth its bytes.
+ */
+export const CHUNKS_WITHOUT_CODE_CACHE = ['mcp_sdk'];
 
 const lazyChunks = {
   name: 'supervisor-lazy-chunks',
   setup(build) {
-    const filter = new RegExp(`^(${Object.keys(LAZY_CHUNKS).map((k) => k.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const root = build.initialOptions.absWorkingDir;
+    const bare = Object.keys(LAZY_CHUNKS).filter((k) => !k.startsWith('.'));
+    const files = new Map(Object.entries(LAZY_CHUNKS).filter(([k]) => k.startsWith('.')).map(([k, name]) => [resolve(root, k), name]));
+    const filter = new RegExp(`^(${bare.map((k) => k.replace(/[/.]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => ({ path: LAZY_CHUNKS[args.path], namespace: 'lazy-chunk' }));
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const name = args.namespace === 'file' ? files.get(resolve(args.resolveDir, args.path)) : undefined;
+      return name ? { path: name, namespace: 'lazy-chunk' } : undefined;
+    });
     build.onLoad({ filter: /.*/, namespace: 'lazy-chunk' }, (args) => ({
       contents: `module.exports = globalThis.__supervisorLoadChunk(${JSON.stringify(args.path)});`,
       loader: 'js',

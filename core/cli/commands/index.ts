@@ -12,5 +12,6 @@ import emit from './emit.ts';
 import workflow from './workflow.ts';
 import trust from './trust.ts';
 import gc from './gc.ts';
+import mcp from './mcp.ts';
 
-export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, trust, doctor, gc, emit];
+export const commands: CommandDef[] = [run, runs, workflow, prompt, pack, parse, roles, plugins, trust, doctor, gc, mcp, emit];

@@ -1,17 +1,11 @@
 /** `supervisor roles list | show <name> | validate [<file>...]`: inspect and check roles. */
 // Node built-ins are imported statically: the single binary cannot import them dynamically.
 import { basename, resolve } from 'node:path';
-import type { RoleFileCache, RoleLoadOptions } from '../../roles/load-role.ts';
+import type { RoleFileCache } from '../../roles/load-role.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
-import { roleOptionsFor } from '../role-arg.ts';
+import { roleCheckingOptions as checkingOptions } from '../role-arg.ts';
 import { looksLikeRoleFile } from '../../roles/load-options.ts';
-
-/** The `roles` commands report every problem of a role, including a missing template or a broken output schema file. */
-async function checkingOptions(ctx: CliContext): Promise<RoleLoadOptions> {
-  return { ...(await roleOptionsFor(ctx)), checkReferences: true };
-}
 
 const list = defineCommand({
   command: 'list',

@@ -1,22 +1,8 @@
 import type { Argv } from 'yargs';
-import type { TokenizerName } from '../../context/tokens.ts';
 import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
-import { numberOption, roleSettingArg } from '../numbers.ts';
-import { resolveTargets } from '../targets.ts';
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Test and tuning knobs read from the environment (documented in README "Running roles"). */
-function envMs(ctx: CliContext, name: string): number | undefined {
-  const raw = ctx.deps.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  // A timer longer than 2^31-1 ms fires at once: refused like --timeout out of range.
-  if (!Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) throw errors.usage(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got "${raw}"`);
-  return value;
-}
+import { numberOption } from '../numbers.ts';
+import { runRoleOptions } from '../run-options.ts';
 
 /** The numeric options, with the role setting each overrides (ranges from the role schema). */
 function numbers(y: Argv): Argv {
@@ -51,41 +37,9 @@ export default defineCommand({
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
-    const { nameOption, nonEmptyList } = await import('../name-option.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
-    const options = {
-      role: String(args.role),
-      task,
-      targets: await resolveTargets(args.target as string[], ctx.deps.cwd, ctx.repoRoot),
-      extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context'),
-      repoRoot: ctx.repoRoot,
-      trustedRepo: (await ctx.trust()).trusted,
-      homeDir: ctx.deps.homeDir,
-      env: ctx.deps.env,
-      registry: await ctx.registry(),
-      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
-      sandbox: nameOption(args, 'sandbox', 'a sandbox name: none, bwrap, docker, podman or a plugin\'s'),
-      allowHosts: (args['allow-host'] as string[]).map(String),
-      passEnv: (args['pass-env'] as string[]).map(String),
-      timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
-      retries: await roleSettingArg(args, 'retries', 'max_retries'),
-      gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
-      gates: nonEmptyList(args, 'gate', 'a command to run'),
-      allowCommands: nonEmptyList(args, 'allow-command', 'a command the CLI may run, e.g. "npm test"'),
-      setup: nonEmptyList(args, 'setup', 'a set-up command to run'),
-      worktree: args.worktree !== false,
-      keepWorktree: args['keep-worktree'] === true,
-      secretScan: args['secret-scan'] !== false,
-      maxCostUsd: await roleSettingArg(args, 'max-cost-usd', 'max_cost_usd'),
-      // yargs has checked it against its choices.
-      ...(args.tokenizer === undefined ? {} : { tokenizer: args.tokenizer as TokenizerName }),
-      ...(typeof args.base === 'string' ? { base: args.base } : {}),
-      ...(typeof args.review === 'string' ? { review: args.review } : {}),
-      graceMs: envMs(ctx, 'SUPERVISOR_KILL_GRACE_MS'),
-      backoffMs: envMs(ctx, 'SUPERVISOR_RETRY_BACKOFF_MS'),
-      onNotice: (message: string) => ctx.warn(`notice: ${message}`),
-    };
+    const options = await runRoleOptions(args, ctx, { task, cwd: ctx.deps.cwd, extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context') });
     const render = await import('../../engine/render.ts');
     if (args['dry-run'] === true) {
       const { dryRunRole } = await import('../../engine/dry-run.ts');
@@ -118,4 +72,3 @@ export default defineCommand({
     }
   },
 });
-

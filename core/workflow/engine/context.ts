@@ -51,6 +51,8 @@ export interface WorkflowRunOptions {
   /** Passed to every run as `sandbox` (run --sandbox). */
   sandbox?: string;
   onProgress?: (event: ProgressEvent) => void;
+  /** Once the workflow's state folder and integration branch exist (a run or a resume): its id, before any task starts. */
+  onStart?: (started: { workflow_id: string; branch: string }) => void;
   onNotice?: (message: string) => void;
   /** The single-step engine (tests may wrap it); default core/engine's runRole. */
   runRole?: (options: RunRoleOptions) => Promise<RunResult>;

@@ -176,6 +176,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
     }
     for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+    options.onStart?.({ workflow_id: id, branch: engine.integration });
     return await drive(engine);
   } finally {
     lock.release();
@@ -270,6 +271,7 @@ async function resumeLocked(store: WorkflowStore, id: string, options: Omit<Work
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
+  options.onStart?.({ workflow_id: id, branch: engine.integration });
   return drive(engine);
 }
 
