@@ -16,6 +16,8 @@ export function driveOptions(y: Argv): Argv {
     .option('jobs', { type: 'string', describe: 'Tasks at once (default: the plan\'s, else 2)' })
     .option('cli', { type: 'string', array: true, default: [] as string[], describe: 'Adapter for every role (NAME), or for one role (ROLE=NAME); repeatable' })
     .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
+    .option('min-run-usd', { type: 'string', describe: 'No run starts when what is left of the cost ceiling is below this (default 0.01)' })
+    .option('quota-wait', { type: 'string', describe: 'How long a quota or rate limit may pause the workflow (90s, 5m; default 5m) before it ends stopped, resumable' })
     .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' });
@@ -39,6 +41,16 @@ function cliChoice(values: string[]): CliChoice | undefined {
   return choice;
 }
 
+/** `--quota-wait 90s`: a duration, else a usage error. */
+async function quotaWait(args: Args): Promise<number | undefined> {
+  const value = args['quota-wait'];
+  if (value === undefined) return undefined;
+  const { parseDuration } = await import('../workflow/engine/quota.ts');
+  const ms = parseDuration(String(value));
+  if (ms === null) throw errors.usage(`--quota-wait ${String(value)}: give a duration such as 90s, 5m or 1h`);
+  return ms;
+}
+
 /** Checks adapter names early: a typo is a usage error before anything runs. */
 export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<WorkflowRunOptions, 'workflow'>> {
   const registry = await ctx.registry();
@@ -55,6 +67,8 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     jobs: positive(args, 'jobs', { integer: true, max: 64 }),
     maxRounds: positive(args, 'max-rounds', { integer: true, max: 50 }),
     maxCostUsd: positive(args, 'max-cost-usd'),
+    minRunUsd: positive(args, 'min-run-usd'),
+    quotaWaitMs: await quotaWait(args),
     ...(cli ? { cli } : {}),
     ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
     cliForModel,

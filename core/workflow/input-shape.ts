@@ -42,6 +42,7 @@ const workflowShape = v.strictObject({
   base: v.optional(nullableText),
   jobs: v.optional(v.nullable(rounds)),
   gates: v.optional(strings),
+  gates_on: v.optional(v.picklist(['merge', 'end'], 'must be merge or end')),
   max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),

@@ -61,11 +61,12 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     base: input.base ?? null,
     jobs: input.jobs ?? null,
     gates: input.gates ?? [],
+    gates_on: input.gates_on ?? 'merge',
     max_cost_usd: input.max_cost_usd ?? null,
     defaults,
     models,
     tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
   };
   const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, defaults, models, tasks: plan.tasks };
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, defaults, models, tasks: plan.tasks };
 }

@@ -72,7 +72,7 @@ function task(id: string, reviewers: string[]): WorkflowTask {
 
 function workflow(id: string, tasks: WorkflowTask[]): Workflow {
   return {
-    id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], max_cost_usd: null,
+    id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], gates_on: 'merge', max_cost_usd: null,
     defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks,
   };
 }

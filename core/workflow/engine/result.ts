@@ -4,6 +4,7 @@
  * gates pass on the integration branch.
  */
 import { EXIT, type ExitCode } from '../../errors.ts';
+import type { LedgerSummary } from './ledger.ts';
 import type { TaskState } from './store.ts';
 
 export type WorkflowStatus = 'pass' | 'gaps' | 'stopped' | 'interrupted';
@@ -38,6 +39,8 @@ export interface WorkflowTaskResult {
   branch: string;
   /** Why the task is not integrated: the reviewers' last issues, a failure, the conflict, the reason it was skipped. */
   issues: string[];
+  /** Why the task is in its state: which run, gate, conflict or budget (the reason of its last state change). */
+  why: string | null;
   metrics: WorkflowMetrics;
   runs: WorkflowRunRecord[];
 }
@@ -53,6 +56,12 @@ export interface WorkflowResult {
   git_range: string;
   tasks: WorkflowTaskResult[];
   gates: { passed: boolean | null; failed: string | null };
+  /** The cost ceiling's ledger: ceiling, floor, spent, reserved, runs of unknown cost. */
+  budget: LedgerSummary;
+  /** The gated merge queue: candidates tested, ms waited for the queue, ms in the gates. */
+  merge_queue: { gates_on: 'merge' | 'end' | null; candidates: number; waited_ms: number; gates_ms: number };
+  /** Why the workflow stopped (the budget, a quota), when it did. */
+  stop_reason: string | null;
   metrics: WorkflowMetrics;
   notices: string[];
   state_dir: string;

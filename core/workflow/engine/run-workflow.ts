@@ -18,12 +18,16 @@ import { ensureBranch, isAncestor, removeWorktree, revParse, type GitOps } from 
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { schedule } from './schedule.ts';
+import { finalGates, restoreGates } from './final-gates.ts';
+import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
+import { noPause } from './quota.ts';
+import { findResumePoint } from './resume-point.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null };
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, why: null, resumeAt: null, feedback: null };
 }
 
 function unfinished(store: WorkflowStore): boolean {
@@ -67,9 +71,12 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     base,
     jobs: Math.max(1, Math.floor(options.jobs ?? workflow.jobs ?? DEFAULT_JOBS)),
     tasks: new Map(workflow.tasks.map((t) => [t.id, newRecord(id, t)])),
-    spent: 0,
+    ledger: new CostLedger(maxCost ?? null, options.minRunUsd ?? DEFAULT_MIN_RUN_USD),
     maxCostUsd: maxCost ?? null,
     halt: null,
+    haltReason: null,
+    quota: noPause(),
+    queue: { candidates: 0, waited_ms: 0, gates_ms: 0 },
     notices: [],
     gates: { passed: null, failed: null },
     slots: [],
@@ -101,11 +108,13 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     branch: engine.integration,
     jobs: engine.jobs,
     max_cost_usd: engine.maxCostUsd,
+    min_run_usd: options.minRunUsd ?? null,
+    quota_wait_ms: options.quotaWaitMs ?? null,
     max_rounds: options.maxRounds ?? null,
     cli: options.cli ?? null,
     pid: process.pid,
   });
-  for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+  for (const record of engine.tasks.values()) setState(engine, record, 'pending', { reason: 'waiting for its dependencies and a free job slot' });
   return drive(engine);
 }
 
@@ -119,9 +128,11 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
       record.round = typeof event.round === 'number' ? event.round : record.round;
       record.rounds = Math.max(record.rounds, record.round);
       record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
+      record.why = typeof event.reason === 'string' ? event.reason : null;
+      if (event.retry === true) record.runs = [];
     } else if (event.kind === 'run_finished' && typeof event.run_id === 'string') {
       const cost = typeof event.cost_usd === 'number' ? event.cost_usd : null;
-      engine.spent += cost ?? 0;
+      engine.ledger.book(event.cost_known === false ? null : (cost ?? 0));
       record.runs.push({
         run_id: event.run_id,
         role: String(event.role),
@@ -144,12 +155,15 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
     const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
     if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
       record.issues = [];
-      setState(engine, record, 'integrated', { reason: 'found merged on resume' });
+      setState(engine, record, 'integrated', { reason: `found merged into ${engine.integration} on resume (killed between the merge and its event)` });
       continue;
     }
     record.issues = [];
-    setState(engine, record, 'pending', { reason: 'resumed' });
+    await findResumePoint(engine, record, events);
+    const from = record.resumeAt ? `round ${record.resumeAt.round}'s finished worker (${record.resumeAt.head.slice(0, 7)})` : `round ${Math.max(record.round, 1)}, from ${record.branch}`;
+    setState(engine, record, 'pending', { reason: `resumed: continues at ${from}` });
   }
+  restoreGates(engine, events);
 }
 
 export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
@@ -168,6 +182,8 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
     workflow,
     jobs: options.jobs ?? (started.jobs as number | undefined),
     maxCostUsd: options.maxCostUsd ?? ((started.max_cost_usd as number | null) ?? undefined),
+    minRunUsd: options.minRunUsd ?? ((started.min_run_usd as number | null) ?? undefined),
+    quotaWaitMs: options.quotaWaitMs ?? ((started.quota_wait_ms as number | null) ?? undefined),
     maxRounds: options.maxRounds ?? ((started.max_rounds as number | null) ?? undefined),
     ...(cli ? { cli } : {}),
   };
@@ -181,10 +197,11 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
   return drive(engine);
 }
 
-async function drive(engine: Engine): Promise<WorkflowResult> {
+export async function drive(engine: Engine): Promise<WorkflowResult> {
   const startedAt = engine.options.now?.() ?? new Date();
   try {
     await schedule(engine);
+    await finalGates(engine);
   } finally {
     await cleanUp(engine);
   }
@@ -222,7 +239,8 @@ function statusOf(engine: Engine): WorkflowStatus {
   if (engine.options.signal?.aborted) return 'interrupted';
   const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
   if (unfinished) return engine.halt === 'interrupted' ? 'interrupted' : 'stopped';
-  if (records.every((r) => r.state === 'integrated') && engine.gates.passed !== false) return 'pass';
+  // With gates, pass needs them passed on the final tip (a kill during the gates is no pass).
+  if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || engine.gates.passed === true)) return 'pass';
   return 'gaps';
 }
 
@@ -230,8 +248,8 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
-    // Caught mid-run by Ctrl-C or the ceiling: pending again, resumable.
-    setState(engine, record, 'pending', { reason: status });
+    // Caught mid-run by Ctrl-C, the ceiling or a quota: pending again, resumable.
+    setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
   const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
@@ -242,6 +260,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     rounds: record.rounds,
     branch: record.branch,
     issues: record.issues,
+    why: record.why,
     metrics: recordMetrics(record),
     runs: record.runs.map(({ input_tokens: _i, output_tokens: _o, duration_ms: _d, cost_known: _k, ...run }) => run),
   }));
@@ -255,7 +274,10 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     branch: engine.integration,
     git_range: `${engine.base}..${tip}`,
     tasks,
-    gates: engine.gates,
+    gates: { passed: engine.gates.passed, failed: engine.gates.failed },
+    budget: engine.ledger.summary(),
+    merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
+    stop_reason: status === 'stopped' ? engine.haltReason : null,
     metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
     notices: engine.notices,
     state_dir: engine.store.dir,

@@ -19,7 +19,22 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'e
 
 export interface WorkflowEvent {
   ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished';
+  kind:
+    | 'workflow_started'
+    | 'workflow_resumed'
+    | 'task_state'
+    | 'worktree_ready'
+    | 'run_started'
+    | 'run_finished'
+    | 'merged'
+    | 'conflict'
+    | 'gates_started'
+    | 'gates'
+    | 'gates_passed'
+    | 'quota_pause'
+    | 'quota_resumed'
+    | 'notice'
+    | 'workflow_finished';
   [key: string]: unknown;
 }
 

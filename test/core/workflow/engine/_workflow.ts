@@ -26,6 +26,7 @@ export function workflow(tasks: WorkflowTask[], fields: Partial<Workflow> = {}):
     base: null,
     jobs: null,
     gates: [],
+    gates_on: 'merge',
     max_cost_usd: null,
     defaults: { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 3 },
     models: {},
