@@ -6,6 +6,7 @@ import { defineCommand } from '../command.ts';
 import check from './workflow/check.ts';
 import list from './workflow/list.ts';
 import resume from './workflow/resume.ts';
+import retry from './workflow/retry.ts';
 import run from './workflow/run.ts';
 import status from './workflow/status.ts';
 import plan from './workflow/plan.ts';
@@ -13,5 +14,5 @@ import plan from './workflow/plan.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, status, list],
+  subcommands: [check, plan, run, resume, retry, status, list],
 });

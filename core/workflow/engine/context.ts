@@ -132,11 +132,12 @@ export function taskCost(record: TaskRecord): number {
   return sumUsd(record.runs.map((r) => r.cost_usd ?? 0));
 }
 
-export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string } = {}): void {
+export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string; retry?: boolean } = {}): void {
   record.state = state;
   record.why = extra.reason ?? (state === 'running' ? `running ${extra.role ?? 'a run'} in round ${record.round}` : null);
-  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(record.why ? { reason: record.why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}) });
-  engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...extra });
+  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(record.why ? { reason: record.why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}), ...(extra.retry ? { retry: true } : {}) });
+  const { retry: _retry, ...shown } = extra;
+  engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...shown });
 }
 
 /** Runs `work` alone on the integration branch (merges and gates never overlap). */

@@ -62,6 +62,8 @@ export interface WorkflowResult {
   merge_queue: { gates_on: 'merge' | 'end' | null; candidates: number; waited_ms: number; gates_ms: number };
   /** Why the workflow stopped (the budget, a quota), when it did. */
   stop_reason: string | null;
+  /** Each `workflow retry` of this workflow: when, which tasks, whether they started over. */
+  retries: { at: string; tasks: string[]; fresh: boolean }[];
   metrics: WorkflowMetrics;
   notices: string[];
   state_dir: string;

@@ -129,7 +129,7 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
       record.rounds = Math.max(record.rounds, record.round);
       record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
       record.why = typeof event.reason === 'string' ? event.reason : null;
-      if (event.retry === true) record.runs = [];
+      if (event.retry === true) record.rounds = 0;
     } else if (event.kind === 'run_finished' && typeof event.run_id === 'string') {
       const cost = typeof event.cost_usd === 'number' ? event.cost_usd : null;
       engine.ledger.book(event.cost_known === false ? null : (cost ?? 0));
@@ -166,15 +166,29 @@ async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
   restoreGates(engine, events);
 }
 
-export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+/** The settings a workflow runs with: the start's, then each resume's, then this command's. */
+function lastSettings(events: WorkflowEvent[]): WorkflowEvent {
+  const settings = { ...(events.find((e) => e.kind === 'workflow_started') ?? ({} as WorkflowEvent)) };
+  for (const e of events) {
+    if (e.kind !== 'workflow_resumed') continue;
+    for (const key of ['jobs', 'max_cost_usd', 'min_run_usd', 'quota_wait_ms'] as const) if (e[key] !== undefined && e[key] !== null) settings[key] = e[key];
+  }
+  return settings;
+}
+
+/**
+ * Opens a recorded workflow again (resume, retry): its settings, a new engine, orphans ended,
+ * stale slots dropped, the task records rebuilt from the events. `check` refuses what the
+ * command cannot continue; `extra` goes into the workflow_resumed event.
+ */
+export async function reopenWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, check: (finished: WorkflowResult | null) => void, extra: Record<string, unknown> = {}): Promise<Engine> {
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
-  const finished = store.result();
-  if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
   const events = store.events();
   const pid = ownerPid(events);
   if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
-  const started = events.find((e) => e.kind === 'workflow_started') ?? ({} as WorkflowEvent);
+  check(store.result());
+  const started = lastSettings(events);
   const workflow = store.plan();
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {
@@ -188,12 +202,19 @@ export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOption
     ...(cli ? { cli } : {}),
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
-  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
+  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...extra });
   await ensureBranch(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
+  return engine;
+}
+
+export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+  const engine = await reopenWorkflow(id, options, (finished) => {
+    if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+  });
   return drive(engine);
 }
 
@@ -278,6 +299,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     budget: engine.ledger.summary(),
     merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
     stop_reason: status === 'stopped' ? engine.haltReason : null,
+    retries: engine.store.events().filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
     metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
     notices: engine.notices,
     state_dir: engine.store.dir,
