@@ -114,7 +114,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     cli: options.cli ?? null,
     pid: process.pid,
   });
-  for (const record of engine.tasks.values()) setState(engine, record, 'pending', { reason: 'waiting for its dependencies and a free job slot' });
+  for (const record of engine.tasks.values()) setState(engine, record, 'pending');
   return drive(engine);
 }
 
