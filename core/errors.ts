@@ -102,9 +102,6 @@ export function fileSystemCause(error: unknown): NodeJS.ErrnoException | undefin
 export const errors = {
   usage: (message: string, hint?: string) => new SupervisorError('USAGE', message, { hint }),
 
-  notImplemented: (what: string) =>
-    new SupervisorError('NOT_IMPLEMENTED', `${what} is not implemented yet`),
-
   fileRead: (file: string, cause: unknown) =>
     new SupervisorError('FILE_READ', `Cannot read ${file}: ${describe(cause)}`, { details: { file }, cause }),
 

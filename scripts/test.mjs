@@ -2,8 +2,11 @@
 // Runs every test/**/*.test.ts with node:test through tsx (Node 20's --test takes no globs).
 // Extra arguments are passed to node --test (e.g. --test-name-pattern=...); a path argument
 // that ends in .test.ts narrows the run to those files.
+// Every test and every process it starts writes its temporary files under one root of this
+// run (TMPDIR points there), removed at the end: nothing is left loose in the system's /tmp.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -18,5 +21,12 @@ const args = process.argv.slice(2);
 const chosen = args.filter((a) => a.endsWith('.test.ts'));
 const options = args.filter((a) => !a.endsWith('.test.ts'));
 const files = chosen.length ? chosen : find('test').sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files], { stdio: 'inherit' });
+const root = mkdtempSync(join(tmpdir(), 'sv-tests-'));
+const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root };
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files], { stdio: 'inherit', env });
+try {
+  rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+} catch (error) {
+  process.stderr.write(`test: could not remove ${root}: ${error.message}\n`);
+}
 process.exit(result.status ?? 1);

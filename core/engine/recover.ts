@@ -43,10 +43,11 @@ export async function recoverStaleWorktrees(repoRoot: string, paths: StatePaths,
       // Its CLI may still be running (the run was killed, its CLI was not): end it before touching anything.
       const ended = await endRunProcesses(id, recordedGroups(events), DEFAULT_GRACE_MS);
       if (ended.remaining.length) throw new Error(`its processes are still running (${describeTargets(ended.remaining)}), so its worktree is left alone`);
-      commonDir ??= await commonGitDir(repoRoot, env);
-      const workspace = recordedWorkspace(events, path, id, commonDir);
+      // Logged first: a broken worktree below must not lose the record of what was ended.
       const log = new RunLog(runDir, now);
       if (ended.signalled.length) log.event('notice', { message: `recovery ended processes of this run: ${describeTargets(ended.signalled)}` });
+      commonDir ??= await commonGitDir(repoRoot, env);
+      const workspace = recordedWorkspace(events, path, id, commonDir);
       recovered.push(await recoverOne(repoRoot, workspace, id, log, env));
     } catch (error) {
       if (isSupervisorError(error) && (error.code === 'WORKSPACE_BROKEN' || error.code === 'COMMIT_FAILED')) {

@@ -85,15 +85,15 @@ export function runProgram(bin: string, args: string[], options: { cwd: string; 
   });
 }
 
-/** A fresh folder with only the binary in it, a HOME and a node-free PATH. */
-export async function makeSandbox(): Promise<Sandbox> {
+/** A fresh folder with only the binary in it (the host's build, or `binaryFile`), a HOME and a node-free PATH. */
+export async function makeSandbox(binaryFile: string = BUILT_BINARY): Promise<Sandbox> {
   const base = await tempDir('sv-bin-');
   const binDir = join(base, 'bin');
   const tools = join(base, 'tools');
   const home = join(base, 'home');
   await Promise.all([mkdir(binDir), mkdir(tools), mkdir(home)]);
   const binary = join(binDir, 'supervisor');
-  await copyFile(BUILT_BINARY, binary);
+  await copyFile(binaryFile, binary);
   for (const name of TOOLS) {
     const found = findOnPath(name);
     if (found) await symlink(found, join(tools, name));

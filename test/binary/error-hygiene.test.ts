@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, runProgram, type Sandbox } from './binary.ts';
+import { requires } from '../helpers/requires.ts';
 
 // By absolute path: the sandbox's PATH holds only a few tools.
 const bwrapPath = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim();
 const bwrap = bwrapPath && spawnSync(bwrapPath, ['--dev-bind', '/', '/', 'true']).status === 0 ? bwrapPath : undefined;
-const noBwrap = bwrap ? {} : { skip: 'bwrap cannot run here: the full-disk and read-only cases need it to mount a small tmpfs / a read-only bind' };
+const noBwrap = requires(!bwrap && 'bwrap cannot run here: the full-disk and read-only cases need it to mount a small tmpfs / a read-only bind');
 
 describe('errors that are not bugs, from the binary', binarySuite(), () => {
   let box: Sandbox;

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type BinaryRun, type Sandbox } from './binary.ts';
+import { alive } from '../helpers/processes.ts';
 
 const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 const APPROVED = '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n';
@@ -44,16 +45,6 @@ async function userRepo(): Promise<string> {
   const repo = await makeRepo({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
   await writeFiles(repo, { 'a.txt': 'one, edited by the user\n', 'untracked.txt': 'mine\n' });
   return repo;
-}
-
-/** Running, not a zombie (an orphan ended by a group kill waits a moment for its new parent to collect it). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
 }
 
 /** No running process left in group `pgid`. */
@@ -185,6 +176,12 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const second = await run(repo, 'reviewer', f);
     assert.equal(second.code, 0, second.stderr);
     assert.ok(!alive(cliPid), 'recovery ended the orphaned CLI');
+    // First: the orphan was ended (in the killed run's log) before the new run's CLI started.
+    const ended = events(runDir!).find((e) => e.kind === 'notice' && String(e.message).startsWith('recovery ended processes of this run'));
+    const secondDir = runDirs(repo).find((d) => d !== runDir)!;
+    const cliStarted = events(secondDir).find((e) => e.kind === 'cli_started');
+    assert.ok(ended && cliStarted, 'both the recovery and the new CLI are in the run logs');
+    assert.ok(String(ended.ts) <= String(cliStarted.ts), `the orphan was ended (${String(ended.ts)}) before the new CLI started (${String(cliStarted.ts)})`);
     const r = JSON.parse(second.stdout) as Result;
     assert.match(r.notices.join('\n'), /is no longer a worktree of this repository/);
     assertCheckoutUnchanged(repo, before);
@@ -328,6 +325,10 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     started.child.kill('SIGINT');
     assert.equal(await started.exited, 130);
     assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), "the packer's git is gone");
+    // At once: the run went no further than packing (no CLI started, no worktree left).
+    const withCli = runDirs(repo).filter((d) => existsSync(join(d, 'events.jsonl')) && events(d).some((e) => e.kind === 'cli_started'));
+    assert.deepEqual(withCli, [], 'no CLI was started after Ctrl-C');
+    assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1, 'no worktree is left');
   });
 
   // ---- item 8: git, done safely -------------------------------------------------------------------

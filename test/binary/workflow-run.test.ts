@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { alive } from '../helpers/processes.ts';
 
 const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 const seed003 = fileURLToPath(new URL('../fixtures/plans/seed-003.md', import.meta.url));
@@ -213,7 +214,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     await new Promise((r) => child.once('exit', r));
     // The orphaned fake CLI is still running: resume must end it before it picks the task up.
     const orphans = calls(w).filter((c) => c.task === 'b').map((c) => c.pid);
-    assert.ok(orphans.every((pid) => isAlive(pid)), 'the kill left the CLI running');
+    assert.ok(orphans.every((pid) => alive(pid)), 'the kill left the CLI running');
     await step(w, 'b/worker-1', {});
     const id = readdirNames(join(w.repo, '.supervisor', 'workflows'))[0]!;
     const status = await w.box.run(['workflow', 'status', id, '--json'], { cwd: w.repo, env: w.env });
@@ -224,7 +225,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.equal(result.status, 'pass');
     assert.equal(calls(w).filter((c) => c.task === 'a').length, 1, 'a ran once');
     // Ended: gone, or a zombie waiting for an init that does not reap (as in some containers).
-    for (const pid of orphans) assert.ok(!isAlive(pid) || zombie(pid), `the orphaned CLI ${pid} was ended by resume`);
+    for (const pid of orphans) assert.ok(!alive(pid), `the orphaned CLI ${pid} was ended by resume`);
     assert.ok(result.notices.some((n) => /ended 1 process left running by the interrupted workflow/.test(n)), result.notices.join('\n'));
     assertCheckoutUnchanged(w.repo, w.before);
   });
@@ -242,27 +243,13 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.equal(code, 130);
     const result = JSON.parse(stdout) as Result;
     assert.equal(result.status, 'interrupted');
-    for (const c of calls(w)) assert.equal(isAlive(c.pid), false, `fake CLI ${c.pid} was ended`);
+    for (const c of calls(w)) assert.equal(alive(c.pid), false, `fake CLI ${c.pid} was ended`);
     assertCheckoutUnchanged(w.repo, w.before);
   });
 });
 
 function readdirNames(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function zombie(pid: number): boolean {
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-  return / Z /.test(stat.slice(stat.lastIndexOf(')')));
 }
 
 async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {

@@ -72,6 +72,9 @@ describe('supervisor run --base / --review', () => {
     const { repo, before } = await repoWithFeature();
     const bad = await runJson(repo, ['implementer', '--task', 'x', '--base', 'no-such-branch']).catch((e: Error) => e);
     assert.ok(bad instanceof Error && /exit 2/.test(bad.message), String(bad));
+    const badReview = await runJson(repo, ['reviewer', '--task', 'x', '--review', 'main..no-such-branch']).catch((e: Error) => e);
+    assert.ok(badReview instanceof Error && /exit 2/.test(badReview.message), String(badReview));
+    assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1, 'nothing ran: no worktree was made');
     assertCheckoutUnchanged(repo, before);
   });
 

@@ -12,22 +12,9 @@ import type { RunResult } from '../../core/engine/result.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
+import { alive } from '../helpers/processes.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
-
-/** Gone, or a zombie nobody has reaped yet (it holds no resources and runs no code). */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
 
 async function waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -66,7 +53,7 @@ describe('supervisor run: processes (end to end)', () => {
     assert.match(run.result.failure!.detail, /within 1s/);
     const cliPid = cliCalls(join(tmp, 'calls.jsonl'))[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
-    await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI and its grandchild to be gone', 3000);
+    await waitFor(() => !alive(cliPid) && !alive(grandchild), 'the CLI and its grandchild to be gone', 3000);
     assert.ok(!existsSync(run.result.worktree.path));
     assertCheckoutUnchanged(repo, before);
   });
@@ -96,7 +83,7 @@ describe('supervisor run: processes (end to end)', () => {
     assert.ok(kinds.includes('workspace_removed'));
     const cliPid = cliCalls(log)[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
-    await waitFor(() => isGone(cliPid) && isGone(grandchild), 'the CLI tree to be gone', 3000);
+    await waitFor(() => !alive(cliPid) && !alive(grandchild), 'the CLI tree to be gone', 3000);
     assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
     assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1);
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*'), '');

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { which } from '../../../core/process/which.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
+import { requires } from '../../helpers/requires.ts';
 
 const env = { PATH: process.env.PATH };
 
@@ -16,7 +17,7 @@ describe('runProcess', () => {
     assert.equal(result.timedOut, false);
   });
 
-  it('does not call a CLI that exited in time timed out while a setsid grandchild holds its pipes', { skip: !which('setsid', env) }, async () => {
+  it('does not call a CLI that exited in time timed out while a setsid grandchild holds its pipes', requires(!which('setsid', env) && 'setsid is not installed'), async () => {
     // The grandchild leaves the process group, so only the grace period ends the wait for its pipes.
     const result = await runProcess({
       bin: '/bin/sh',

@@ -16,6 +16,7 @@ import codex from '../../../plugins/adapters/codex.ts';
 import gemini from '../../../plugins/adapters/gemini.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
 import { context, request } from './helpers.ts';
+import { alive } from '../../helpers/processes.ts';
 
 const BIN = fileURLToPath(new URL('../../fixtures/bin/', import.meta.url));
 const REPLY = 'All done.\n\n```json\n{"status":"SUCCESS","action_taken":"x"}\n```\n';
@@ -30,17 +31,6 @@ async function fresh(prompt = 'Make the change described here.'): Promise<Comman
   const dir = await tempDir('sv-fake-');
   await mkdir(join(dir, 'scratch'), { recursive: true });
   return request({ cwd: dir, scratchDir: join(dir, 'scratch'), prompt });
-}
-
-/** Running, and not a zombie waiting for a reaper (containers' PID 1 may never reap). */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return !/^\d+ \(.*\) Z/.test(stat);
 }
 
 describe('fake CLIs through the adapters (real processes)', () => {
@@ -106,8 +96,8 @@ describe('fake CLIs through the adapters (real processes)', () => {
     assert.equal(result.exitCode, 0);
     assert.equal((await codex.extract(result, req, context())).failure, undefined);
     const pid = Number(await readFile(pidFile, 'utf8'));
-    for (let i = 0; i < 50 && (await alive(pid)); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await alive(pid), false);
+    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(alive(pid), false);
   });
 
   it('FAKE_CLI_EDITS writes files in the working folder (an implementer at work)', async () => {

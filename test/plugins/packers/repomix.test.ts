@@ -12,6 +12,7 @@ import repomix, { REPOMIX_VERSION } from '../../../plugins/packers/repomix.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { packContextFor, request } from './_context.ts';
+import { requires } from '../../helpers/requires.ts';
 
 /** A folder holding executable shell scripts, to put first on PATH. */
 async function fakeBin(scripts: Record<string, string>): Promise<string> {
@@ -114,7 +115,7 @@ describe('repomix packer', () => {
   });
 
   const real = join(import.meta.dirname, '../../../scripts/bench/node_modules/.bin');
-  it('packs with the real repomix when the benchmark folder has it installed', { skip: !existsSync(join(real, 'repomix')) }, async () => {
+  it('packs with the real repomix (pinned in scripts/bench, installed by the README\'s test set-up)', requires(!existsSync(join(real, 'repomix')) && 'the real repomix is not installed: npm ci --prefix scripts/bench'), async () => {
     const repo = await makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'README.md': '# r\n' });
     const result = await repomix.pack(request(repo, { include: ['src/**'], style: 'markdown' }), packContextFor(repo, { ...process.env, PATH: `${real}:${process.env.PATH}` }));
     assert.deepEqual(result.notices, []);
