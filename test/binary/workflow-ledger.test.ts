@@ -148,7 +148,26 @@ describe('workflow ledger, from the binary', binarySuite(), () => {
     const again = await w.box.run(['workflow', 'retry', first.result.workflow_id, 'free'], { cwd: w.repo, env: w.env });
     assert.equal(again.code, 2);
     assert.match(again.stderr, /integrated/);
+    const nothing = await w.box.run(['workflow', 'retry', first.result.workflow_id], { cwd: w.repo, env: w.env });
+    assert.equal(nothing.code, 2);
+    assert.match(nothing.stderr, /no task that ended error, gaps, blocked or skipped/);
     assertCheckoutUnchanged(w.repo, w.before);
+  });
+
+  it('workflow retry --fresh starts a task over from the integration tip (its old work is not on the new branch)', async () => {
+    const w = await world();
+    const file = await plan(w, yamlPlan([{ id: 'x', review: 'spec-only', rounds: 1 }]));
+    await step(w, 'x/spec-reviewer', { reply: 'role: spec-reviewer\ntask_id: x\nstatus: gaps\nconfidence: high\nissues: wrong approach\n\nIssues found.\n' });
+    const first = await wf(w, ['run', file]);
+    assert.equal(byId(first.result).x!.status, 'gaps');
+    const oldHead = git(w.repo, 'rev-parse', byId(first.result).x!.branch).trim();
+    await step(w, 'x/spec-reviewer', null);
+    const retried = await wf(w, ['retry', first.result.workflow_id, '--fresh']);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.equal(byId(retried.result).x!.status, 'integrated');
+    assert.equal(byId(retried.result).x!.rounds, 1, 'rounds counted anew');
+    assert.throws(() => git(w.repo, 'merge-base', '--is-ancestor', oldHead, retried.result.branch), 'the old attempt is not on the integration branch');
+    assert.deepEqual(retried.result.retries.map((r) => r.fresh), [true]);
   });
 
   it('a task whose merge breaks the gates is never on the integration branch, and its next round gets the gate output', async () => {
