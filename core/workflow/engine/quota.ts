@@ -38,8 +38,13 @@ export function isQuotaFailure(result: RunResult): boolean {
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, second: 1000, seconds: 1000, m: 60_000, min: 60_000, minute: 60_000, minutes: 60_000, h: 3_600_000, hour: 3_600_000, hours: 3_600_000 };
 
-/** The wait the CLI asked for, in ms: `retry-after: 30`, `retry after 2 minutes`, `try again in 5m`; null when it says none. */
-export function learnedWaitMs(detail: string): number | null {
+/**
+ * The wait the CLI asked for, in ms from `now`: `retry-after: 30`, `retry after 2 minutes`,
+ * `try again in 5m`, or claude's `usage limit reached|<reset, epoch seconds>`; null when it says none.
+ */
+export function learnedWaitMs(detail: string, now = Date.now()): number | null {
+  const reset = detail.match(/limit reached\|(\d{10})\b/i);
+  if (reset) return Math.max(0, Number(reset[1]) * 1000 - now);
   const match = detail.match(/(?:retry[- ]after|try again in)[:\s]+(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)?\b/i);
   if (!match) return null;
   return Math.round(Number(match[1]) * (UNIT_MS[(match[2] ?? 's').toLowerCase()] ?? 1000));
@@ -51,7 +56,7 @@ export function learnedWaitMs(detail: string): number | null {
  */
 export function nextPause(pause: QuotaPause, detail: string, now: number, quotaWaitMs: number): QuotaPause | null {
   const since = pause.since ?? now;
-  const wait = learnedWaitMs(detail) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** pause.waits);
+  const wait = learnedWaitMs(detail, now) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** pause.waits);
   const until = Math.max(pause.until, now + wait);
   if (until - since > quotaWaitMs) return null;
   return { until, since, waits: pause.waits + 1, detail };

@@ -20,6 +20,7 @@ describe('quota pauses', () => {
     assert.equal(learnedWaitMs('please retry after 2 minutes'), 120_000);
     assert.equal(learnedWaitMs('Try again in 2 hours.'), 7_200_000);
     assert.equal(learnedWaitMs('rate limited'), null);
+    assert.equal(learnedWaitMs('Claude AI usage limit reached|1800000060', 1_800_000_000_000), 60_000);
   });
 
   it('backs off exponentially and stops past the quota wait', () => {
