@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
@@ -130,6 +131,18 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(result.status, 'gaps');
     assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'skipped']);
     assert.equal(result.exit_code, 3);
+  });
+
+  it('a CLI that reports no cost (codex) is counted as unknown, not $0, and the ceiling says it cannot be enforced', async () => {
+    const fakeBin = fileURLToPath(new URL('../../../fixtures/bin/', import.meta.url));
+    const script = await tempDir('sv-script-');
+    const { options } = await setup({ PATH: `${fakeBin}:${process.env.PATH ?? ''}`, FAKE_CLI_SCRIPT: script });
+    const result = await runWorkflow({ ...options, cli: { byRole: {}, all: 'codex' }, maxCostUsd: 1, workflow: workflow([task('a', { reviewers: [] })]) });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.equal(result.budget.unknown_cost_runs, 1);
+    assert.equal(result.budget.enforced, false);
+    assert.equal(result.metrics.cost_known, false);
+    assert.ok(result.notices.some((n) => /cost ceiling cannot be enforced: codex does not report what a run costs/.test(n)), result.notices.join('\n'));
   });
 
   it('exit 4 when every failed task failed because its CLI could not run (as run)', async () => {
