@@ -196,6 +196,11 @@ export const errors = {
       details: { dir },
       hint: 'Run supervisor in a checkout of the repository (git clone <bare> <folder>, or git worktree add), or give one with --repo.',
     }),
+  notARepository: (dir: string, why: string) =>
+    new SupervisorError('NOT_A_REPOSITORY', `${dir}: ${why}; a workflow needs a git repository with a commit (its tasks run in worktrees on branches of their own)`, {
+      details: { dir },
+      hint: 'Run it inside a git checkout (git init && git commit), or give one with --repo.',
+    }),
   runNotFound: (id: string, known: string[]) =>
     new SupervisorError('RUN_NOT_FOUND', `No run "${id}" in the run log`, {
       details: { id, known },

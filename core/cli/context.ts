@@ -1,7 +1,7 @@
 /** What every command gets: global options, output helpers, and lazily loaded shared state. */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { errors } from '../errors.ts';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { BrokenPlugin, LoadedPlugins } from '../plugins/load.ts';
 import type { TrustDecision } from '../trust/decide.ts';
 import type { PluginSource } from '../plugins/discover.ts';
@@ -22,7 +22,7 @@ export interface GlobalOptions {
 export interface CliContext {
   deps: CliDeps;
   options: GlobalOptions;
-  /** The repository root: --repo, else the nearest folder above cwd holding .git, else cwd. */
+  /** The repository root as git finds it from --repo, else from cwd (findRepoRoot); else cwd. */
   repoRoot: string;
   /** The plugin registry, loaded once on first use. */
   registry(): Promise<Registry>;
@@ -42,26 +42,33 @@ export interface CliContext {
   progress(text: string): void;
 }
 
-export function findRepoRoot(start: string): string {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(start);
-    dir = parent;
-  }
+/**
+ * The repository `start` is in, as git itself finds it (`rev-parse`): an empty or broken
+ * `.git` entry is no repository, and git's own discovery rules apply (GIT_DIR-style variables
+ * of the caller are not followed). Inside a bare repository or a `.git` folder the answer is
+ * that git dir, which `run` and `workflow run` refuse as bare; outside any repository, `start`.
+ */
+export async function findRepoRoot(start: string, env: Record<string, string | undefined> = process.env): Promise<string> {
+  const dir = resolve(start);
+  const { git } = await import('../engine/git.ts');
+  const where = await git(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir'], env);
+  if (!where.ok) return dir;
+  const [bare, inGitDir, gitDir] = where.stdout.trim().split('\n');
+  if ((bare === 'true' || inGitDir === 'true') && gitDir) return gitDir;
+  const top = await git(dir, ['rev-parse', '--show-toplevel'], env);
+  return top.ok && top.stdout.trim() ? top.stdout.trim() : dir;
 }
 
-function checkedRepo(deps: CliDeps, repo: string): string {
+async function checkedRepo(deps: CliDeps, repo: string): Promise<string> {
   const dir = resolve(deps.cwd, repo);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw errors.usage(`--repo ${repo}: ${dir} is not a folder`, 'Give the folder of the repository to work on.');
   }
-  return findRepoRoot(dir);
+  return findRepoRoot(dir, deps.env);
 }
 
-export function createCliContext(deps: CliDeps, options: GlobalOptions): CliContext {
-  const repoRoot = options.repo ? checkedRepo(deps, options.repo) : findRepoRoot(deps.cwd);
+export async function createCliContext(deps: CliDeps, options: GlobalOptions): Promise<CliContext> {
+  const repoRoot = options.repo ? await checkedRepo(deps, options.repo) : await findRepoRoot(deps.cwd, deps.env);
   // Notices and progress quote untrusted text (model answers, file names): never control sequences.
   const warn = (text: string) => void deps.stderr.write(`${sanitizeTerminal(text)}\n`);
   let decided: Promise<TrustDecision> | undefined;

@@ -128,7 +128,7 @@ export async function main(argv: string[], deps?: CliDeps): Promise<number> {
   }
   const options = globalOptions(outcome.action.args);
   try {
-    const ctx = createCliContext(io, options);
+    const ctx = await createCliContext(io, options);
     return await outcome.action.def.run!(outcome.action.args, ctx);
   } catch (error) {
     return renderError(error, io.stderr, options);

@@ -9,7 +9,11 @@ import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.t
 import type { WorkflowResult } from '../workflow/engine/result.ts';
 import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
+import { nameOption } from './name-option.ts';
 import { positive } from './numbers.ts';
+import { suggest } from '../roles/suggest.ts';
+import { nameList } from '../text/name-list.ts';
+import type { Workflow } from '../workflow/model.ts';
 
 export function driveOptions(y: Argv): Argv {
   return y
@@ -51,6 +55,17 @@ async function quotaWait(args: Args): Promise<number | undefined> {
   return ms;
 }
 
+/**
+ * `--cli ROLE=NAME` must name a role some task of the plan runs: a misspelt role would
+ * otherwise be ignored and every run would use the role's own CLI.
+ */
+export function checkCliRoles(choice: CliChoice | undefined, workflow: Workflow): void {
+  const roles = [...new Set(workflow.tasks.flatMap((t) => [t.worker, ...t.reviewers]))];
+  for (const [role, name] of Object.entries(choice?.byRole ?? {})) {
+    if (!roles.includes(role)) throw errors.usage(`--cli ${role}=${name}: no task of this plan runs a role named "${role}"${suggest(role, roles)}`, `Roles this plan runs: ${nameList(roles, 10)}. Give --cli NAME for every role.`);
+  }
+}
+
 /** Checks adapter names early: a typo is a usage error before anything runs. */
 export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<WorkflowRunOptions, 'workflow'>> {
   const registry = await ctx.registry();
@@ -70,7 +85,7 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     minRunUsd: positive(args, 'min-run-usd'),
     quotaWaitMs: await quotaWait(args),
     ...(cli ? { cli } : {}),
-    ...(typeof args.sandbox === 'string' ? { sandbox: args.sandbox } : {}),
+    ...(args.sandbox !== undefined ? { sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's")! } : {}),
     cliForModel,
     runDefaults: {
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
@@ -101,6 +116,8 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
     stopListening();
   }
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
-  ctx.out(ctx.options.json ? JSON.stringify(result, null, 2) : renderWorkflowResult(result));
+  // Model and plan text (issues, titles) reach a terminal only through the sanitiser.
+  if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
+  else ctx.show(renderWorkflowResult(result));
   return result.exit_code;
 }

@@ -14,6 +14,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import type { Role } from '../roles/role.ts';
 import { trustErrors } from '../trust/errors.ts';
+import { refuseUntrustedRole } from '../trust/untrusted-role.ts';
 import { checkSandbox, prepareSandbox, sandboxContext, type PreparedSandbox } from '../sandbox/runner.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -99,6 +100,14 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   };
   let role = await peers.loadRole(options.role, roleLoadOptions(registry, options));
   refuseUntrustedGates(role, options);
+  await refuseUntrustedRole({
+    role,
+    repoRoot: options.repoRoot,
+    trusted: options.trustedRepo === true,
+    userRole: () => peers.loadRole(role.name, { ...roleLoadOptions(registry, options), withoutRepo: true }).catch(() => null),
+    ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
+    ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+  });
   if (options.cli) role = { ...role, cli: options.cli };
   if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);

@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeJsonAtomic } from '../fs/atomic-file.ts';
 
 /** Every kind of event the engine records, in the order a run usually meets them. */
 export const EVENT_KINDS = [
@@ -88,6 +89,13 @@ export class RunLog {
   write(name: string, content: string): string {
     const file = join(this.dir, name);
     withPath(file, () => writeFileSync(file, content));
+    return file;
+  }
+
+  /** Writes a state file other commands read back (result.json): whole or not at all, never half. */
+  writeJson(name: string, value: unknown): string {
+    const file = join(this.dir, name);
+    withPath(file, () => writeJsonAtomic(file, value));
     return file;
   }
 

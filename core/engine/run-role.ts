@@ -137,7 +137,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     finished_at: finishedAt.toISOString(),
     notices,
   };
-  log.write('result.json', `${JSON.stringify(result, null, 2)}\n`);
+  log.writeJson('result.json', result);
   log.event('run_finished', { status, exit_code: result.exit_code, failure: result.failure, attempts: result.metrics.attempts });
   return result;
 }

@@ -31,6 +31,16 @@ export function processGroupOf(pid: number): number | null {
 }
 
 /**
+ * When the process started (clock ticks since boot, /proc/<pid>/stat field 22), or null
+ * without /proc. With the pid it names one process: a pid the kernel gave out again later
+ * has another start time.
+ */
+export function startTimeOf(pid: number): string | null {
+  const ticks = statFields(pid)?.[19];
+  return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : null;
+}
+
+/**
  * The process exists and is not a zombie (dead, waiting for its parent to collect it: an
  * orphan's new parent may take a moment). Without /proc: whether signal 0 reaches it.
  */

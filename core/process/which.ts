@@ -1,4 +1,8 @@
-/** Finds an executable on PATH the way a shell would, without running anything. */
+/**
+ * Finds an executable on PATH the way a shell would, without running anything. Relative PATH
+ * entries (`node_modules/.bin`, `.`) are skipped: they name whatever folder a command happens
+ * to run in, which for supervisor is often a repository it does not trust.
+ */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -15,7 +19,7 @@ export function which(bin: string, env: Record<string, string | undefined>): str
   if (isAbsolute(bin) || bin.includes('/')) return isFile(bin) ? bin : undefined;
   const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     for (const ext of extensions) {
       const candidate = join(dir, bin + ext);
       if (isFile(candidate)) return candidate;

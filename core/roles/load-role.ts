@@ -19,6 +19,8 @@ export const MAX_EXTENDS_DEPTH = 10;
 
 export interface RoleLoadOptions extends RoleCheckOptions {
   homeDir: string;
+  /** Search only the user's folder and the built-ins (the role as the user's own files define it). */
+  withoutRepo?: boolean;
 }
 
 /** One role as `roles list` shows it. */

@@ -36,12 +36,13 @@ export interface RoleFile {
 
 const ROLE_FILE = /\.ya?ml$/;
 
-export function searchLayers(opts: { repoRoot: string; homeDir: string }): SearchLayer[] {
+/** `withoutRepo`: only the user's own folders and the built-ins (what the user chose, without the repository's roles). */
+export function searchLayers(opts: { repoRoot: string; homeDir: string; withoutRepo?: boolean }): SearchLayer[] {
   const repo = resolve(opts.repoRoot, '.supervisor', 'roles');
   const user = resolve(opts.homeDir, '.supervisor', 'roles');
-  const layers: SearchLayer[] = [{ name: 'repo', dir: repo, label: repo }];
+  const layers: SearchLayer[] = opts.withoutRepo ? [] : [{ name: 'repo', dir: repo, label: repo }];
   // A repository at the home folder would otherwise be searched twice.
-  if (user !== repo) layers.push({ name: 'user', dir: user, label: user });
+  if (user !== repo || opts.withoutRepo) layers.push({ name: 'user', dir: user, label: user });
   layers.push({ name: 'builtin', dir: null, label: 'built-in roles' });
   return layers;
 }

@@ -1,4 +1,5 @@
 /** "Did you mean" hints for misspelt names (role fields, output schemas, templates). */
+import { nameList } from '../text/name-list.ts';
 
 /** Edit distance counting a swap of neighbours as one edit ("reveiw" is one edit from "review"). */
 function distance(a: string, b: string): number {
@@ -14,9 +15,18 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** '; did you mean "x"?' for the known names close to `given`, or "" when none is. */
+/** At most this many names are suggested; the rest are counted ("and 1495 more"). */
+const SHOWN = 5;
+
+/** '; did you mean "x"?' for the known names close to `given` (closest first), or "" when none is. */
 export function suggest(given: string, known: string[]): string {
+  const lower = given.toLowerCase();
   // Longer names allow more edits ("max_retry" is three from "max_retries"); short ones few, so "bogus" is not "roles".
-  const close = [...new Set(known)].filter((k) => distance(given.toLowerCase(), k) <= (k.length <= 4 ? 1 : k.length <= 8 ? 2 : 3));
-  return close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
+  const close = [...new Set(known)]
+    .map((name, order) => ({ name, order, d: distance(lower, name) }))
+    .filter(({ name, d }) => d <= (name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3))
+    .sort((a, b) => a.d - b.d || a.order - b.order)
+    .map(({ name }) => `"${name}"`);
+  if (!close.length) return '';
+  return close.length <= SHOWN ? `; did you mean ${close.join(' or ')}?` : `; did you mean one of ${nameList(close, SHOWN)}?`;
 }

@@ -3,9 +3,10 @@
  * ~/.supervisor/trusted.json as {"trusted": [...]}. A folder covers the folders inside it, as in
  * editors and Gemini CLI, so trusting a workspace folder trusts the repositories in it.
  */
-import { mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import * as v from 'valibot';
+import { writeJsonAtomic } from '../fs/atomic-file.ts';
 import { trustErrors } from './errors.ts';
 
 const TrustFile = v.object({ trusted: v.array(v.pipe(v.string(), v.check((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an absolute path'))) });
@@ -35,13 +36,9 @@ export async function readTrustList(homeDir: string): Promise<string[]> {
   return checked.output.trusted;
 }
 
-/** Replaces the file in one step (write beside, then rename), readable by its owner only. */
+/** Replaces the file whole (core/fs/atomic-file), readable by its owner only. */
 async function writeTrustList(homeDir: string, list: string[]): Promise<void> {
-  const file = trustFilePath(homeDir);
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ trusted: [...new Set(list)].sort() }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, file);
+  writeJsonAtomic(trustFilePath(homeDir), { trusted: [...new Set(list)].sort() }, { mode: 0o600 });
 }
 
 /** The real path of a folder (symlinks resolved), so one folder has one name in the list. */
@@ -67,12 +64,15 @@ export async function addTrusted(homeDir: string, path: string): Promise<{ path:
   return { path: real, added: true };
 }
 
-/** Removes a folder (given as listed, or any path to it); returns false when it was not listed. */
+/**
+ * Removes a folder (given as listed, or any path to it, even one deleted since); a folder that
+ * is not listed is TRUST_NOT_LISTED, naming the entry that covers it when one does.
+ */
 export async function removeTrusted(homeDir: string, path: string): Promise<{ path: string; removed: boolean }> {
   const list = await readTrustList(homeDir);
   const real = (await realpath(path).catch(() => undefined)) ?? path;
   const kept = list.filter((entry) => entry !== real && entry !== path);
-  if (kept.length === list.length) return { path: real, removed: false };
+  if (kept.length === list.length) throw trustErrors.notListed(real, coveredBy(real, list), trustFilePath(homeDir));
   await writeTrustList(homeDir, kept);
   return { path: real, removed: true };
 }

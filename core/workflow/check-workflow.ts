@@ -51,45 +51,59 @@ function pathProblems(workflow: Workflow): Problem[] {
 
 function dependencyProblems(workflow: Workflow): Problem[] {
   const ids = workflow.tasks.map((t) => t.id);
+  const known = new Set(ids);
   return workflow.tasks.flatMap((task, i) =>
     task.depends_on.flatMap((dep, j) =>
-      ids.includes(dep) ? [] : [{ code: 'WORKFLOW_UNKNOWN_DEPENDENCY', pointer: `/tasks/${i}/depends_on/${j}`, task: task.id, message: `depends on "${dep}", which is not a task of this plan${suggest(dep, ids)}` }],
+      known.has(dep) ? [] : [{ code: 'WORKFLOW_UNKNOWN_DEPENDENCY', pointer: `/tasks/${i}/depends_on/${j}`, task: task.id, message: `depends on "${dep}", which is not a task of this plan${suggest(dep, ids)}` }],
     ),
   );
 }
 
-/** The first cycle of the dependency graph as ids, first id repeated at the end (a → b → a), or null. */
+/**
+ * The first cycle of the dependency graph as ids, first id repeated at the end (a → b → a), or
+ * null. Depth-first with a stack of its own, not recursion: a plan of thousands of chained
+ * tasks must not overflow the call stack.
+ */
 export function findCycle(tasks: readonly { id: string; depends_on: readonly string[] }[]): string[] | null {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (id: string): string[] | null => {
-    if (state.get(id) === 'done') return null;
-    if (state.get(id) === 'open') return [...stack.slice(stack.indexOf(id)), id];
-    state.set(id, 'open');
-    stack.push(id);
-    for (const dep of byId.get(id)?.depends_on ?? []) {
-      if (!byId.has(dep)) continue;
-      const cycle = visit(dep);
-      if (cycle) return cycle;
+  for (const root of tasks) {
+    if (state.has(root.id)) continue;
+    // The open path, each entry with the next dependency to look at.
+    const path: { id: string; next: number }[] = [{ id: root.id, next: 0 }];
+    const onPath = new Map<string, number>([[root.id, 0]]);
+    state.set(root.id, 'open');
+    while (path.length) {
+      const top = path[path.length - 1]!;
+      const deps = byId.get(top.id)?.depends_on ?? [];
+      if (top.next >= deps.length) {
+        path.pop();
+        onPath.delete(top.id);
+        state.set(top.id, 'done');
+        continue;
+      }
+      const dep = deps[top.next++]!;
+      if (!byId.has(dep) || state.get(dep) === 'done') continue;
+      const at = onPath.get(dep);
+      if (at !== undefined) return [...path.slice(at).map((p) => p.id), dep];
+      state.set(dep, 'open');
+      onPath.set(dep, path.length);
+      path.push({ id: dep, next: 0 });
     }
-    stack.pop();
-    state.set(id, 'done');
-    return null;
-  };
-  for (const task of tasks) {
-    const cycle = visit(task.id);
-    if (cycle) return cycle;
   }
   return null;
 }
+
+/** A long cycle is named by its start and its length, not by thousands of ids. */
+const CYCLE_SHOWN = 8;
 
 function cycleProblems(workflow: Workflow): Problem[] {
   const cycle = findCycle(workflow.tasks);
   if (!cycle) return [];
   const index = workflow.tasks.findIndex((t) => t.id === cycle[0]);
   const dep = workflow.tasks[index]!.depends_on.indexOf(cycle[1]!);
-  return [{ code: 'WORKFLOW_CYCLE', pointer: `/tasks/${index}/depends_on/${dep}`, task: cycle[0], message: `dependency cycle: ${cycle.join(' → ')}` }];
+  const shown = cycle.length <= CYCLE_SHOWN + 1 ? cycle.join(' → ') : `${cycle.slice(0, CYCLE_SHOWN).join(' → ')} → … → ${cycle[0]} (${cycle.length - 1} tasks)`;
+  return [{ code: 'WORKFLOW_CYCLE', pointer: `/tasks/${index}/depends_on/${dep}`, task: cycle[0], message: `dependency cycle: ${shown}` }];
 }
 
 function cliProblems(workflow: Workflow, input: WorkflowInput, adapters: string[]): Problem[] {

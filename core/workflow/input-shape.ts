@@ -12,7 +12,9 @@ import type { WorkflowProblem } from './errors.ts';
 const text = v.string('must be a string');
 const strings = v.array(v.string('must be a string'), 'must be a list of strings');
 const nullableText = v.nullable(v.string('must be a string or null'));
-const rounds = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'));
+// Bounds as the CLI's --max-rounds and --jobs: a huge number is refused here, not met later as a crash.
+const rounds = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(50, 'must be at most 50'));
+const jobs = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(64, 'must be at most 64'));
 
 const defaultsShape = v.strictObject({
   worker: v.optional(text),
@@ -40,10 +42,10 @@ const workflowShape = v.strictObject({
   id: v.optional(text),
   name: v.optional(text),
   base: v.optional(nullableText),
-  jobs: v.optional(v.nullable(rounds)),
+  jobs: v.optional(v.nullable(jobs)),
   gates: v.optional(strings),
   gates_on: v.optional(v.picklist(['merge', 'end'], 'must be merge or end')),
-  max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0')))),
+  max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0'), v.maxValue(1_000_000, 'must be at most 1000000')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
   tasks: v.array(taskShape, 'must be a list of tasks'),

@@ -17,9 +17,10 @@
  * with a notice; if the output as a whole still does after that (a file whose text forged a
  * file heading, say), or it lists a file inside `.git/`, the output is refused and glob packs.
  */
+import { realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { escapePath } from 'tinyglobby';
 import { definePlugin, secretNotice, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
 
@@ -45,11 +46,27 @@ interface Command {
 
 const numberOption = (value: unknown, fallback: number) => (typeof value === 'number' && value > 0 ? value : fallback);
 
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Whether `file` (symlinks resolved) lies in `root`. */
+function inside(file: string, root: string): boolean {
+  const rel = relative(real(root), real(file));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
 /** How repomix can be run here, or why it cannot. */
 async function findRepomix(request: PackRequest, ctx: PackContext): Promise<Command | string> {
   const local = which(join(request.repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'repomix.cmd' : 'repomix'), ctx.env);
   if (local && ctx.repoTrusted) return { bin: local, prefix: [], env: {}, via: 'node_modules' };
   const global = which('repomix', ctx.env);
+  // A PATH entry into the repository (its node_modules/.bin) finds the repository's own repomix.
+  if (global && !ctx.repoTrusted && inside(global, request.repoRoot)) return `${global} was not run: it is this repository's own, and this repository is not trusted to run its own code (trust it with: supervisor trust ${request.repoRoot})`;
   if (global) return { bin: global, prefix: [], env: {}, via: 'PATH' };
   // npx run inside the repository would pick the repository's own repomix up again.
   if (local) return `${local} was not run: this repository is not trusted to run its own code (trust it with: supervisor trust ${request.repoRoot})`;

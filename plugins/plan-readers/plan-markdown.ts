@@ -28,15 +28,23 @@ function pathsOf(item: string): string[] {
   return candidates.map((p) => p.replace(/:\d+(?:-\d+)?$/, '')).filter((p) => p && !/\s/.test(p));
 }
 
-/** Task numbers in a Depends on value: "3", "1, 2", "Task 1 and Task 2", "1-3" (a range). */
-function taskNumbers(value: string): string[] {
+/** Task numbers past this are no plan's (and past 2^53 they are not even numbers). */
+const MAX_TASK_NUMBER = 100_000;
+
+/**
+ * Task numbers in a Depends on value: "3", "1, 2", "Task 1 and Task 2", "1-3" (a range). A
+ * number too large to be a task's is returned as found, for the caller to refuse.
+ */
+function taskNumbers(value: string): { numbers: string[]; tooLarge: string | null } {
   const numbers: string[] = [];
   for (const m of value.matchAll(/(?:^|[\s,(])(?:tasks?[ \t-]*)?(\d+)(?:[ \t]*[-–][ \t]*(\d+))?\b/gi)) {
     const from = Number(m[1]);
+    if (from > MAX_TASK_NUMBER) return { numbers, tooLarge: m[1]! };
+    if (m[2] !== undefined && Number(m[2]) > MAX_TASK_NUMBER) return { numbers, tooLarge: m[2] };
     const to = m[2] === undefined ? from : Math.min(Number(m[2]), from + 100);
     for (let n = from; n <= to; n++) numbers.push(String(n));
   }
-  return numbers;
+  return { numbers, tooLarge: null };
 }
 
 interface Section {
@@ -76,7 +84,9 @@ function taskFields(section: Section, index: number, ctx: PlanReadContext): Part
       at(line, 'depends_on');
       if (/^none\b/i.test(unquote(value)) || !value) out.depends_on = [];
       else {
-        const numbers = taskNumbers(value).map((n) => `task-${n}`);
+        const found = taskNumbers(value);
+        if (found.tooLarge !== null) throw fail(line, 'depends_on', `**Depends on:** ${found.tooLarge} is not a task number (at most ${MAX_TASK_NUMBER})`);
+        const numbers = found.numbers.map((n) => `task-${n}`);
         if (!numbers.length) throw fail(line, 'depends_on', `**Depends on:** must be none or task numbers (e.g. "1, 3"), not "${value}"`);
         out.depends_on = [...new Set(numbers)];
       }

@@ -48,6 +48,7 @@ export default defineCommand({
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
+    const { nameOption, nonEmptyList } = await import('../name-option.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
     const options = {
@@ -60,13 +61,13 @@ export default defineCommand({
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
       registry: await ctx.registry(),
-      cli: typeof args.cli === 'string' ? args.cli : undefined,
-      sandbox: typeof args.sandbox === 'string' ? args.sandbox : undefined,
+      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
+      sandbox: nameOption(args, 'sandbox', 'a sandbox name: none, bwrap, docker, podman or a plugin\'s'),
       allowHosts: (args['allow-host'] as string[]).map(String),
       timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
-      gates: (args.gate as string[]).map(String),
+      gates: nonEmptyList(args, 'gate', 'a command to run'),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       secretScan: args['secret-scan'] !== false,

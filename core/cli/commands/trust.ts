@@ -26,7 +26,7 @@ export default defineCommand({
     if (args.remove) {
       const { path: real, removed } = await store.removeTrusted(home, path);
       if (ctx.options.json) ctx.out(JSON.stringify({ path: real, removed }));
-      else ctx.out(removed ? `No longer trusted: ${real}` : `${real} was not in the trusted list (see: supervisor trust --list)`);
+      else ctx.out(`No longer trusted: ${real}`);
       return 0;
     }
     const { path: real, added } = await store.addTrusted(home, path);

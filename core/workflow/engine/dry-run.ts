@@ -3,6 +3,7 @@
  * once the waves before are integrated), with the roles and the CLI each run would use.
  * Nothing is created: no branch, no state folder, no process.
  */
+import { untrustedPlanCommands, type PlanCommand } from '../plan-commands.ts';
 import type { CliChoice, WorkflowRunOptions } from './context.ts';
 
 export interface WorkflowDryRun {
@@ -14,6 +15,8 @@ export interface WorkflowDryRun {
   jobs: number;
   waves: string[][];
   tasks: { id: string; title: string; depends_on: string[]; worker: string; reviewers: string[]; cli: Record<string, string>; model: string | null; max_rounds: number }[];
+  /** Commands of a plan inside an untrusted repository: `workflow run` refuses them until it is trusted. */
+  untrusted_commands: PlanCommand[];
 }
 
 function chosenCli(options: WorkflowRunOptions, role: string, task: WorkflowRunOptions['workflow']['tasks'][number]): string {
@@ -50,6 +53,7 @@ export function dryRunWorkflow(options: WorkflowRunOptions): WorkflowDryRun {
       model: t.model ?? workflow.defaults.model,
       max_rounds: options.maxRounds ?? t.max_rounds,
     })),
+    untrusted_commands: untrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true),
   };
 }
 
@@ -59,6 +63,10 @@ export function renderDryRun(plan: WorkflowDryRun): string {
   for (const t of plan.tasks) {
     const roles = [t.worker, ...t.reviewers].map((r) => `${r} (${t.cli[r]})`).join(' → ');
     lines.push(`  ${t.id}: ${t.title}${t.depends_on.length ? ` [after ${t.depends_on.join(', ')}]` : ''}`, `      ${roles}; up to ${t.max_rounds} rounds${t.model ? `; model ${t.model}` : ''}`);
+  }
+  if (plan.untrusted_commands.length) {
+    lines.push('commands from the plan (this repository is not trusted: run refuses them until you trust it):');
+    for (const c of plan.untrusted_commands) lines.push(`  ${c.pointer}: ${c.command}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 /** The workflow engine's errors (stable codes; exit 2 unless the code says otherwise). */
 import { SupervisorError } from '../../errors.ts';
+import { nameList } from '../../text/name-list.ts';
 
 export const engineErrors = {
   unfinished: (id: string, file: string) =>
@@ -10,7 +11,7 @@ export const engineErrors = {
   notFound: (id: string, known: string[]) =>
     new SupervisorError('WORKFLOW_NOT_FOUND', `No workflow "${id}" in this repository`, {
       details: { workflow_id: id, known },
-      hint: known.length ? `Known workflows: ${known.slice(0, 5).join(', ')} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
+      hint: known.length ? `Known workflows: ${nameList(known, 5)} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
     }),
   finished: (id: string, status: string) =>
     new SupervisorError('WORKFLOW_FINISHED', `The workflow ${id} has finished (${status}); there is nothing to resume`, {
@@ -18,7 +19,7 @@ export const engineErrors = {
       hint: 'Run the plan again with: supervisor workflow run <file> (a new run gets a new id).',
     }),
   busy: (id: string, pid: number) =>
-    new SupervisorError('WORKFLOW_BUSY', `The workflow ${id} is running now (process ${pid})`, {
+    new SupervisorError('WORKFLOW_BUSY', `The workflow ${id} is running now (process ${pid} holds its lock)`, {
       details: { workflow_id: id, pid },
       hint: 'Wait for it to finish, or stop it (Ctrl-C) before resuming.',
     }),
@@ -36,6 +37,12 @@ export const engineErrors = {
     new SupervisorError('WORKFLOW_UNFINISHED', `The workflow ${id} has not finished (it was killed, or is still running)`, {
       details: { workflow_id: id },
       hint: `Continue it with: supervisor workflow resume ${id}`,
+    }),
+  /** A state file of one workflow that cannot be read back: only that workflow is affected. */
+  corrupt: (id: string, file: string, problem: string) =>
+    new SupervisorError('WORKFLOW_CORRUPT', `The workflow ${id}'s state is corrupt: ${file}: ${problem}`, {
+      details: { workflow_id: id, file, problem },
+      hint: `Other workflows are not affected. Look at the file, or remove the folder ${file.slice(0, file.lastIndexOf('/'))} and its branches (supervisor/wf/${id}*) to forget this workflow.`,
     }),
   badCliOption: (value: string) =>
     new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),

@@ -2,6 +2,7 @@
  * Progress of a running workflow on stderr. On a terminal: a live table (task, state, round,
  * CLI, cost, elapsed) redrawn in place. Otherwise: one line per state change, for logs.
  */
+import { sanitizeTerminal } from '../../text/sanitize-terminal.ts';
 import type { ProgressEvent } from './context.ts';
 
 interface Row {
@@ -51,13 +52,14 @@ function renderTable(rows: Row[], now: number): string[] {
 
 /** Lines per state change (not a terminal), or a live table (a terminal). */
 export function createProgressView(write: (text: string) => void, isTTY: boolean, taskIds: string[], now: () => number = Date.now): ProgressView {
-  if (!isTTY) return { update: (event) => write(`${describeProgress(event)}\n`), note: (line) => write(`${line}\n`), stop: () => {} };
+  // Reasons and notices quote model and plan text: through the one sanitiser, as every workflow output.
+  if (!isTTY) return { update: (event) => write(`${sanitizeTerminal(describeProgress(event))}\n`), note: (line) => write(`${sanitizeTerminal(line)}\n`), stop: () => {} };
   const rows = new Map<string, Row>(taskIds.map((task) => [task, { task, state: 'pending', round: 0, role: '', cli: '', cost: 0, since: null, done: null }]));
   let drawn = 0;
   const draw = (above = '') => {
     const lines = renderTable([...rows.values()], now());
     // Up over the last table, clear to the end of the screen, (a note,) draw again.
-    write(`${drawn ? `\x1b[${drawn}A` : ''}\x1b[0J${above}${lines.join('\n')}\n`);
+    write(`${drawn ? `\x1b[${drawn}A` : ''}\x1b[0J${sanitizeTerminal(above)}${sanitizeTerminal(lines.join('\n'))}\n`);
     drawn = lines.length;
   };
   const timer = setInterval(draw, 1000);

@@ -25,9 +25,15 @@ export interface WorkflowSummary {
   file: string;
   started_at: string | null;
   tasks: Record<string, number>;
+  /** Only for status `corrupt`: the state file that cannot be read back and what is wrong with it. */
+  corrupt?: { file: string; problem: string };
 }
 
 export function renderWorkflowList(items: WorkflowSummary[]): string {
   if (!items.length) return 'No workflows in this repository yet.\n';
-  return `${items.map((w) => `${w.workflow_id}  ${w.status.padEnd(11)} ${w.started_at ?? '-'}  ${Object.entries(w.tasks).map(([s, n]) => `${n} ${s}`).join(', ')}`).join('\n')}\n`;
+  const line = (w: WorkflowSummary) =>
+    w.corrupt
+      ? `${w.workflow_id}  ${w.status.padEnd(11)} ${w.corrupt.file}: ${w.corrupt.problem}`
+      : `${w.workflow_id}  ${w.status.padEnd(11)} ${w.started_at ?? '-'}  ${Object.entries(w.tasks).map(([s, n]) => `${n} ${s}`).join(', ')}`;
+  return `${items.map(line).join('\n')}\n`;
 }

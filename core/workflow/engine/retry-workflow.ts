@@ -10,7 +10,7 @@ import { setState, type Engine, type TaskRecord, type WorkflowRunOptions } from 
 import { engineErrors } from './errors.ts';
 import { revParse } from './git-ops.ts';
 import type { WorkflowResult } from './result.ts';
-import { drive, reopenWorkflow } from './run-workflow.ts';
+import { continueWorkflow } from './run-workflow.ts';
 import type { TaskState } from './store.ts';
 
 const RETRYABLE: readonly TaskState[] = ['error', 'gaps', 'blocked', 'skipped'];
@@ -66,18 +66,17 @@ async function reopenTask(engine: Engine, record: TaskRecord, fresh: boolean): P
   setState(engine, record, 'pending', { reason: `retry: it had ended ${was}; it runs again ${from}, rounds counted anew`, retry: true });
 }
 
-export async function retryWorkflow(id: string, names: string[], options: Omit<WorkflowRunOptions, 'workflow'> & RetryOptions): Promise<WorkflowResult> {
+export function retryWorkflow(id: string, names: string[], options: Omit<WorkflowRunOptions, 'workflow'> & RetryOptions): Promise<WorkflowResult> {
   const fresh = options.fresh === true;
-  const engine = await reopenWorkflow(
-    id,
-    options,
-    (finished) => {
+  return continueWorkflow(id, options, {
+    check: (finished) => {
       if (!finished) throw engineErrors.unfinishedRetry(id);
     },
-    { retry: true, tasks: names, fresh },
-  );
-  const chosen = chosenTasks(engine, names);
-  engine.store.event('notice', { message: `retry: ${chosen.map((r) => r.task.id).join(', ')}${fresh ? ' (fresh)' : ''}` });
-  for (const record of chosen) await reopenTask(engine, record, fresh);
-  return drive(engine);
+    extra: { retry: true, tasks: names, fresh },
+    prepare: async (engine) => {
+      const chosen = chosenTasks(engine, names);
+      engine.store.event('notice', { message: `retry: ${chosen.map((r) => r.task.id).join(', ')}${fresh ? ' (fresh)' : ''}` });
+      for (const record of chosen) await reopenTask(engine, record, fresh);
+    },
+  });
 }

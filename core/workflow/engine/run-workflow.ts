@@ -10,8 +10,10 @@ import { resolveCommit } from '../../engine/start-point.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
-import { alive } from '../../engine/runs-store.ts';
+import { errors, isSupervisorError } from '../../errors.ts';
+import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
+import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { ensureBranch, removeWorktree, revParse, type GitOps } from './git-ops.ts';
@@ -20,9 +22,10 @@ import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type W
 import { schedule } from './schedule.ts';
 import { finalGates } from './final-gates.ts';
 import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
+import type { WorkflowLock } from './lock.ts';
 import { noPause } from './quota.ts';
 import { lastSettings, restore } from './restore.ts';
-import { FINAL_TASK_STATES, listWorkflowIds, ownerPid, WorkflowStore } from './store.ts';
+import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
@@ -30,32 +33,77 @@ function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
   return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, why: null, resumeAt: null, feedback: null };
 }
 
+/** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
 function unfinished(store: WorkflowStore): boolean {
-  const result = store.result();
+  let result;
+  try {
+    result = store.result();
+  } catch (error) {
+    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
+    throw error;
+  }
   return !result || result.status === 'interrupted' || result.status === 'stopped';
 }
 
 /**
  * The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). An
  * unfinished run of the same file, even of an edited version of it, is refused with the command
- * that resumes it: a new run never quietly starts beside it.
+ * that resumes it (or, while it runs, the process that owns it): a new run never quietly starts
+ * beside it.
  */
 async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string> {
   const id = options.workflow.id;
   for (const other of listWorkflowIds(options.repoRoot)) {
     const store = new WorkflowStore(options.repoRoot, other);
-    if (store.plan().source.file === options.workflow.source.file && unfinished(store)) throw engineErrors.unfinished(other, options.workflow.source.file);
+    // A workflow whose state cannot be read is its own problem (workflow list names it), not this run's.
+    const plan = readable(() => store.plan());
+    if (plan?.source.file === options.workflow.source.file && unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
   }
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
     const store = new WorkflowStore(options.repoRoot, candidate);
+    const owner = store.owner();
+    if (owner) throw engineErrors.busy(candidate, owner.pid);
     if (store.exists()) {
-      if (unfinished(store)) throw engineErrors.unfinished(candidate, options.workflow.source.file);
+      if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
       continue;
     }
     if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
     return candidate;
   }
+}
+
+function refuseUnfinished(store: WorkflowStore, file: string): never {
+  const owner = store.owner();
+  throw owner ? engineErrors.busy(store.id, owner.pid) : engineErrors.unfinished(store.id, file);
+}
+
+/** The value, or null when the workflow's state is corrupt. */
+function readable<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return null;
+    throw error;
+  }
+}
+
+/** A fresh id and its lock: a run started meanwhile under the same id is seen once the lock is ours. */
+async function claimId(options: WorkflowRunOptions, ops: GitOps): Promise<{ store: WorkflowStore; lock: WorkflowLock }> {
+  for (;;) {
+    const id = await freshId(options, ops);
+    const store = new WorkflowStore(options.repoRoot, id, options.now);
+    const lock = store.lock();
+    if (!store.exists()) return { store, lock };
+    lock.release();
+  }
+}
+
+/** `workflow run` needs a repository with a commit; refused as `run` refuses what it cannot work in. */
+async function checkRepository(options: WorkflowRunOptions): Promise<void> {
+  const repo = await inspectRepo(options.repoRoot, { env: options.env, dirty: false });
+  if (repo.bare) throw errors.bareRepository(options.repoRoot);
+  if (!repo.isRepo || !repo.head) throw errors.notARepository(options.repoRoot, inPlaceReason(true, repo) ?? 'not a git repository');
 }
 
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
@@ -93,45 +141,67 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
-  const id = await freshId(options, ops);
+  refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
+  await checkRepository(options);
   // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
   const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
   const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', baseFrom, options.env);
-  const store = new WorkflowStore(options.repoRoot, id, options.now);
-  const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
-  store.create(engine.workflow);
-  await ensureBranch(ops, engine.integration, base);
-  store.event('workflow_started', {
-    workflow_id: id,
-    file: options.workflow.source.file,
-    base,
-    branch: engine.integration,
-    jobs: engine.jobs,
-    max_cost_usd: engine.maxCostUsd,
-    min_run_usd: options.minRunUsd ?? null,
-    quota_wait_ms: options.quotaWaitMs ?? null,
-    max_rounds: options.maxRounds ?? null,
-    cli: options.cli ?? null,
-    pid: process.pid,
-  });
-  for (const record of engine.tasks.values()) setState(engine, record, 'pending');
-  return drive(engine);
+  const { store, lock } = await claimId(options, ops);
+  try {
+    const id = store.id;
+    const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
+    store.create(engine.workflow);
+    store.event('workflow_started', {
+      workflow_id: id,
+      file: options.workflow.source.file,
+      base,
+      branch: engine.integration,
+      jobs: engine.jobs,
+      max_cost_usd: engine.maxCostUsd,
+      min_run_usd: options.minRunUsd ?? null,
+      quota_wait_ms: options.quotaWaitMs ?? null,
+      max_rounds: options.maxRounds ?? null,
+      cli: options.cli ?? null,
+      pid: process.pid,
+    });
+    await ensureBranch(ops, engine.integration, base);
+    for (const record of engine.tasks.values()) setState(engine, record, 'pending');
+    return await drive(engine);
+  } finally {
+    lock.release();
+  }
+}
+
+/** How resume and retry continue a recorded workflow. */
+export interface Continuation {
+  /** Refuses what the command cannot continue (its result read back; null: none yet). */
+  check: (finished: WorkflowResult | null) => void;
+  /** Fields of the workflow_resumed event (retry: true, its tasks). */
+  extra?: Record<string, unknown>;
+  /** Changes to the rebuilt records before the tasks are scheduled (retry reopens tasks). */
+  prepare?: (engine: Engine) => Promise<void>;
 }
 
 /**
- * Opens a recorded workflow again (resume, retry): its settings, a new engine, orphans ended,
- * stale slots dropped, the task records rebuilt from the events. `check` refuses what the
- * command cannot continue; `extra` goes into the workflow_resumed event.
+ * Continues a recorded workflow (resume, retry) under its lock: its settings, a new engine,
+ * orphans ended, stale slots dropped, the task records rebuilt from the events, then scheduled.
  */
-export async function reopenWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, check: (finished: WorkflowResult | null) => void, extra: Record<string, unknown> = {}): Promise<Engine> {
+export async function continueWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
-  const events = store.events();
-  const pid = ownerPid(events);
-  if (pid !== null && pid !== process.pid && alive(pid)) throw engineErrors.busy(id, pid);
-  check(store.result());
+  const lock = store.lock();
+  try {
+    return await continueLocked(store, id, options, how);
+  } finally {
+    lock.release();
+  }
+}
+
+async function continueLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
+  const { plan: workflow, events, result: finished } = store.read();
+  how.check(finished);
+  refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
   const started = lastSettings(events);
-  const workflow = store.plan();
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {
     ...options,
@@ -144,23 +214,25 @@ export async function reopenWorkflow(id: string, options: Omit<WorkflowRunOption
     ...(cli ? { cli } : {}),
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
-  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...extra });
+  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
   await ensureBranch(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
-  return engine;
-}
-
-export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
-  const engine = await reopenWorkflow(id, options, (finished) => {
-    if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
-  });
+  await how.prepare?.(engine);
   return drive(engine);
 }
 
-export async function drive(engine: Engine): Promise<WorkflowResult> {
+export function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+  return continueWorkflow(id, options, {
+    check: (finished) => {
+      if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+    },
+  });
+}
+
+async function drive(engine: Engine): Promise<WorkflowResult> {
   const startedAt = engine.options.now?.() ?? new Date();
   try {
     await schedule(engine);

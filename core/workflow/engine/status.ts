@@ -3,10 +3,11 @@
  * workflow shows its result.json; one running now, or killed outright (no result since its
  * last start), shows its tasks' last states from events.jsonl.
  */
-import { alive } from '../../engine/runs-store.ts';
+import { existsSync } from 'node:fs';
+import { isSupervisorError } from '../../errors.ts';
 import { engineErrors } from './errors.ts';
 import type { WorkflowSummary } from './render.ts';
-import { listWorkflowIds, ownerPid, WorkflowStore, type WorkflowEvent } from './store.ts';
+import { listWorkflowIds, WorkflowStore, type WorkflowEvent } from './store.ts';
 
 export interface WorkflowStatusView {
   workflow_id: string;
@@ -33,7 +34,9 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
   const store = new WorkflowStore(repoRoot, id);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(repoRoot));
   const plan = store.plan();
-  const events = store.events();
+  const owner = store.owner();
+  // Its owner may be between writing plan.json and its first event; otherwise no events is corruption.
+  const events = owner && !existsSync(store.eventsFile) ? [] : store.events();
   const started = events.find((e) => e.kind === 'workflow_started');
   const tasks = new Map(plan.tasks.map((t) => [t.id, { id: t.id, status: 'pending', round: 0, issues: [] as string[], runs: [] as string[] }]));
   let cost = 0;
@@ -50,10 +53,10 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
     }
   }
   const result = store.result();
-  const pid = ownerPid(events);
   let status: string;
-  if (lastFinished(events) && result) status = result.status;
-  else status = pid !== null && alive(pid) ? 'running' : 'killed';
+  if (owner) status = 'running';
+  else if (lastFinished(events) && result) status = result.status;
+  else status = 'killed';
   return {
     workflow_id: id,
     name: plan.name,
@@ -66,9 +69,17 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
   };
 }
 
+/** Every workflow's summary; one whose state cannot be read is listed as `corrupt` with the file and the problem. */
 export function listWorkflows(repoRoot: string): WorkflowSummary[] {
   return listWorkflowIds(repoRoot).map((id) => {
-    const view = readWorkflowStatus(repoRoot, id);
+    let view: WorkflowStatusView;
+    try {
+      view = readWorkflowStatus(repoRoot, id);
+    } catch (error) {
+      if (!isSupervisorError(error) || error.code !== 'WORKFLOW_CORRUPT') throw error;
+      const { file, problem } = error.details as { file: string; problem: string };
+      return { workflow_id: id, name: '', status: 'corrupt', file: '', started_at: null, tasks: {}, corrupt: { file, problem } };
+    }
     const counts: Record<string, number> = {};
     for (const t of view.tasks) counts[t.status] = (counts[t.status] ?? 0) + 1;
     return { workflow_id: id, name: view.name, status: view.status, file: view.file, started_at: view.started_at, tasks: counts };

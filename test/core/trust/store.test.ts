@@ -1,6 +1,6 @@
 /** The trust list: real paths, folders covering what is inside them, a malformed file named. */
 import assert from 'node:assert/strict';
-import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isSupervisorError } from '../../../core/errors.ts';
@@ -31,6 +31,18 @@ describe('trust list', () => {
     assert.equal((await decideTrust({ repoRoot: `${work}-other`, homeDir: home, flag: true })).via, 'flag');
     assert.deepEqual(await removeTrusted(home, work), { path: work, removed: true });
     assert.deepEqual(await readTrustList(home), []);
+  });
+
+  it('removing a folder that is not listed is TRUST_NOT_LISTED (exit 2), naming the entry that covers it; a listed folder deleted since can still be removed', async () => {
+    const home = await tempDir('sv-home-');
+    const work = await realpath(await tempDir('sv-work-'));
+    await mkdir(join(work, 'repo'));
+    await addTrusted(home, work);
+    await assert.rejects(removeTrusted(home, '/nonexistent'), (e) => isSupervisorError(e) && e.code === 'TRUST_NOT_LISTED' && e.exitCode === 2);
+    await assert.rejects(removeTrusted(home, join(work, 'repo')), (e) => isSupervisorError(e) && e.code === 'TRUST_NOT_LISTED' && e.details.covered_by === work);
+    await rm(work, { recursive: true });
+    assert.deepEqual(await removeTrusted(home, work), { path: work, removed: true });
+    await rm(home, { recursive: true });
   });
 
   it('refuses to trust the home folder itself or the root', async () => {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { which } from '../../../core/process/which.ts';
 import repomix, { REPOMIX_VERSION } from '../../../plugins/packers/repomix.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
@@ -87,6 +88,27 @@ describe('repomix packer', () => {
     assert.equal(existsSync(ran), false);
     assert.deepEqual(result.parts[0]?.files, ['src/a.ts']);
     assert.match(result.notices[0] ?? '', /repomix was not run: this repository is not trusted .*supervisor trust/);
+  });
+
+  it("does not run an untrusted repository's repomix found through PATH: a relative node_modules/.bin is skipped, an entry into the repository refused", async () => {
+    const repo = await makeRepo({ 'src/a.ts': 'a\n' });
+    const ran = join(await tempDir(), 'ran');
+    await writeFiles(repo, { 'node_modules/.bin/repomix': `#!/bin/sh\ntouch ${ran}\n` });
+    await chmod(join(repo, 'node_modules/.bin/repomix'), 0o755);
+    const npx = await fakeBin({ npx: 'exit 1' });
+    const cwd = process.cwd();
+    process.chdir(repo);
+    try {
+      assert.equal(which('repomix', { PATH: 'node_modules/.bin' }), undefined);
+      for (const entry of ['node_modules/.bin', join(repo, 'node_modules', '.bin')]) {
+        const result = await repomix.pack(request(repo, { include: ['src/**'] }), packContextFor(repo, { ...process.env, PATH: `${entry}:${npx}:/usr/bin:/bin` }));
+        assert.equal(existsSync(ran), false, entry);
+        assert.deepEqual(result.parts[0]?.files, ['src/a.ts']);
+        assert.match(result.notices[0] ?? '', /was not run: .*not trusted/);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('treats output with no files in it (nothing matched) as nothing packed: glob decides', async () => {

@@ -13,7 +13,7 @@ export default defineCommand({
       return 0;
     }
     const { renderWorkflowSummary } = await import('../../../workflow/render-summary.ts');
-    ctx.out(renderWorkflowSummary(workflow, ctx.deps.cwd));
+    ctx.show(renderWorkflowSummary(workflow, ctx.deps.cwd));
     return 0;
   },
 });

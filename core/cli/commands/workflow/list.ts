@@ -8,7 +8,8 @@ export default defineCommand({
     const { listWorkflows } = await import('../../../workflow/engine/status.ts');
     const { renderWorkflowList } = await import('../../../workflow/engine/render.ts');
     const items = listWorkflows(ctx.repoRoot);
-    ctx.out(ctx.options.json ? JSON.stringify(items, null, 2) : renderWorkflowList(items));
+    if (ctx.options.json) ctx.out(JSON.stringify(items, null, 2));
+    else ctx.show(renderWorkflowList(items));
     return 0;
   },
 });

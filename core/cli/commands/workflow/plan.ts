@@ -11,6 +11,7 @@ import { defineCommand } from '../../command.ts';
 import type { CliContext } from '../../context.ts';
 import { resolveTargets } from '../../targets.ts';
 import { loadWorkflowArg } from '../../workflow-arg.ts';
+import { nameOption } from '../../name-option.ts';
 
 async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliContext): Promise<RunResult> {
   const { runRole } = await import('../../../engine/run-role.ts');
@@ -29,7 +30,7 @@ async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliC
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
       registry: await ctx.registry(),
-      cli: typeof args.cli === 'string' ? args.cli : undefined,
+      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
       signal: controller.signal,
       onNotice: (message) => ctx.warn(`notice: ${message}`),
       onEvent: (event) => {
@@ -99,7 +100,7 @@ export default defineCommand({
     if (ctx.options.json) {
       ctx.out(JSON.stringify({ file, workflow_id: workflow.id, tasks: workflow.tasks.map((t) => t.id), run_id: result.run_id, planner_status: result.status, exit_code: result.exit_code }, null, 2));
     } else {
-      ctx.out(`Wrote ${shown}: ${workflow.tasks.length} task${workflow.tasks.length === 1 ? '' : 's'} (${workflow.tasks.map((t) => `${t.id}${t.depends_on.length ? ` after ${t.depends_on.join(', ')}` : ''}`).join('; ')})`);
+      ctx.show(`Wrote ${shown}: ${workflow.tasks.length} task${workflow.tasks.length === 1 ? '' : 's'} (${workflow.tasks.map((t) => `${t.id}${t.depends_on.length ? ` after ${t.depends_on.join(', ')}` : ''}`).join('; ')})`);
       ctx.warn(`Read and edit it, then: supervisor workflow check ${shown} && supervisor workflow run ${shown}`);
     }
     return result.exit_code;

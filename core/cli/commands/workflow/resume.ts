@@ -1,6 +1,6 @@
 /** `supervisor workflow resume <id>`: continue after Ctrl-C, kill -9, the cost ceiling or a crash. */
 import { defineCommand } from '../../command.ts';
-import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
 
 export default defineCommand({
   command: 'resume <id>',
@@ -12,7 +12,9 @@ export default defineCommand({
     const { WorkflowStore } = await import('../../../workflow/engine/store.ts');
     const id = String(args.id);
     const store = new WorkflowStore(ctx.repoRoot, id);
-    const taskIds = store.exists() ? store.plan().tasks.map((t) => t.id) : [];
+    const plan = store.exists() ? store.plan() : null;
+    if (plan) checkCliRoles(options.cli, plan);
+    const taskIds = plan ? plan.tasks.map((t) => t.id) : [];
     return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
   },
 });

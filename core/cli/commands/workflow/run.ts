@@ -1,6 +1,6 @@
 /** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
 import { defineCommand } from '../../command.ts';
-import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
 import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
 
 export default defineCommand({
@@ -13,11 +13,17 @@ export default defineCommand({
   async run(args, ctx) {
     const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
     const options = await engineOptions(args, ctx);
+    checkCliRoles(options.cli, workflow);
     if (typeof args.base === 'string') options.base = args.base;
     if (args['dry-run'] === true) {
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
       const plan = dryRunWorkflow({ ...options, workflow });
-      ctx.out(ctx.options.json ? JSON.stringify(plan, null, 2) : renderDryRun(plan));
+      if (plan.untrusted_commands.length) {
+        const { untrustedNotice } = await import('../../../trust/decide.ts');
+        ctx.warn(`notice: ${untrustedNotice(`${plan.untrusted_commands.length} command${plan.untrusted_commands.length === 1 ? '' : 's'} of the plan (${plan.untrusted_commands.map((c) => c.pointer).join(', ')})`, ctx.repoRoot)}`);
+      }
+      if (ctx.options.json) ctx.out(JSON.stringify(plan, null, 2));
+      else ctx.show(renderDryRun(plan));
       return 0;
     }
     const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');

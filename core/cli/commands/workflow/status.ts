@@ -12,7 +12,8 @@ export default defineCommand({
     const id = typeof args.id === 'string' ? args.id : listWorkflowIds(ctx.repoRoot)[0];
     if (!id) throw engineErrors.notFound('(newest)', []);
     const view = readWorkflowStatus(ctx.repoRoot, id);
-    ctx.out(ctx.options.json ? JSON.stringify(view, null, 2) : renderWorkflowStatus(view));
+    if (ctx.options.json) ctx.out(JSON.stringify(view, null, 2));
+    else ctx.show(renderWorkflowStatus(view));
     return 0;
   },
 });

@@ -1,0 +1,109 @@
+/**
+ * What a role file of an untrusted repository may not do (its gates are refused in prepare.ts):
+ * - lower the sandbox the user chose: the same role as the user's own folders define it (home,
+ *   built-in) with the user's flags is the floor; another sandbox, a more open network, more
+ *   hosts, larger limits or other plugin options from the repository's file are refused;
+ * - set `flags` (CLI arguments such as --dangerously-skip-permissions or an --mcp-config);
+ * - point `x-replay` outside the repository (it would read any file into a run).
+ * Each is refused before anything runs, naming the file, like the gates.
+ */
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Role } from '../roles/role.ts';
+import { chooseSandbox, type SandboxChoice } from '../sandbox/policy.ts';
+import { trustErrors } from './errors.ts';
+
+export interface UntrustedRoleCheck {
+  role: Role;
+  repoRoot: string;
+  trusted: boolean;
+  /** The same role as the user's own folders define it, or null when they have none of that name. */
+  userRole: () => Promise<Role | null>;
+  /** --sandbox and --allow-host, as the run got them. */
+  flag?: string | Record<string, unknown>;
+  allowHosts?: string[];
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function isInside(file: string, root: string): boolean {
+  const rel = relative(real(root), real(file));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Entries looked at in an x-replay folder at most: past this the folder is refused rather than half checked. */
+const MAX_REPLAY_ENTRIES = 5000;
+
+/** The first path under `dir` (a folder the replay adapter reads) that leads outside `root`, if any. */
+function escapeIn(dir: string, root: string): string | null {
+  const queue = [dir];
+  let seen = 0;
+  while (queue.length) {
+    const current = queue.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_REPLAY_ENTRIES) return `${dir} (more than ${MAX_REPLAY_ENTRIES} entries)`;
+      const path = join(current, entry.name);
+      if (entry.isSymbolicLink() && !isInside(path, root)) return path;
+      if (entry.isDirectory()) queue.push(path);
+    }
+  }
+  return null;
+}
+
+const NETWORK_RANK = { none: 0, allow: 1, open: 2 } as const;
+
+/** How `theirs` is weaker than `mine`, one phrase per difference; empty when it is not. */
+export function sandboxLowering(mine: SandboxChoice, theirs: SandboxChoice): string[] {
+  if (mine.name === 'none') return [];
+  if (theirs.name !== mine.name) return [`sandbox ${mine.name} replaced by ${theirs.name}`];
+  const lowered: string[] = [];
+  if (NETWORK_RANK[theirs.network] > NETWORK_RANK[mine.network]) lowered.push(`network ${mine.network} → ${theirs.network}`);
+  if (NETWORK_RANK[theirs.gateNetwork] > NETWORK_RANK[mine.gateNetwork]) lowered.push(`gate_network ${mine.gateNetwork} → ${theirs.gateNetwork}`);
+  const extra = theirs.allow.filter((host) => !mine.allow.includes(host));
+  if (extra.length && theirs.network === 'allow') lowered.push(`allow ${extra.join(', ')}`);
+  if (theirs.adapterHosts && !mine.adapterHosts) lowered.push('adapter_hosts false → true');
+  for (const key of ['pids', 'memoryMb', 'cpus'] as const) {
+    if (theirs.limits[key] > mine.limits[key]) lowered.push(`${key} ${mine.limits[key]} → ${theirs.limits[key]}`);
+  }
+  const keys = new Set([...Object.keys(mine.options), ...Object.keys(theirs.options)]);
+  for (const key of keys) if (JSON.stringify(mine.options[key]) !== JSON.stringify(theirs.options[key])) lowered.push(`${key} changed`);
+  return lowered;
+}
+
+/** Throws ROLE_UNTRUSTED_FLAGS, ROLE_UNTRUSTED_REPLAY or ROLE_UNTRUSTED_SANDBOX for what the repository's role file may not do. */
+export async function refuseUntrustedRole(check: UntrustedRoleCheck): Promise<void> {
+  const { role, repoRoot } = check;
+  if (check.trusted) return;
+  const fromRepo = (field: string): string | null => {
+    const file = role.sources[field];
+    return file && isInside(file, repoRoot) ? file : null;
+  };
+  const flagsFile = fromRepo('flags');
+  if (flagsFile && role.flags.length) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_FLAGS', role.name, flagsFile, `sets CLI flags (${role.flags.map((f) => JSON.stringify(f)).join(' ')})`, repoRoot);
+  const replayFile = fromRepo('x-replay');
+  const replay = role.extensions['x-replay'];
+  if (replayFile && typeof replay === 'string') {
+    const target = isAbsolute(replay) ? replay : resolve(dirname(replayFile), replay);
+    if (!isInside(target, repoRoot)) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_REPLAY', role.name, replayFile, `reads x-replay from ${target}, outside the repository`, repoRoot);
+    const escape = statSync(target, { throwIfNoEntry: false })?.isDirectory() ? escapeIn(target, repoRoot) : null;
+    if (escape) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_REPLAY', role.name, replayFile, `reads x-replay from ${target}, where ${escape} leads outside the repository`, repoRoot);
+  }
+  const sandboxFile = fromRepo('sandbox');
+  if (!sandboxFile) return;
+  const user = await check.userRole();
+  const choose = (sandbox: unknown) => chooseSandbox({ role: sandbox ?? undefined, ...(check.flag === undefined ? {} : { flag: check.flag }), allowHosts: check.allowHosts ?? [] });
+  const lowered = sandboxLowering(choose(user?.sandbox), choose(role.sandbox));
+  if (lowered.length) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_SANDBOX', role.name, sandboxFile, `lowers the sandbox you chose (${lowered.join('; ')})`, repoRoot);
+}

@@ -1,0 +1,59 @@
+/**
+ * Shell commands a plan asks to run (the workflow's and each task's `gates`, and any other
+ * command field listed in PLAN_COMMAND_FIELDS, such as `setup`). A plan file inside an untrusted
+ * repository is that repository's code: its commands need trust, as the gates of its role files
+ * do (core/trust). A plan outside the repository is the user's own.
+ */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { trustErrors } from '../trust/errors.ts';
+import type { Workflow } from './model.ts';
+
+/** Plan fields, at the workflow's level and each task's, that hold commands to run. Add new ones here. */
+export const PLAN_COMMAND_FIELDS = ['gates', 'setup'] as const;
+
+export interface PlanCommand {
+  /** JSON pointer into the plan, e.g. `/tasks/2/gates/0`. */
+  pointer: string;
+  /** The task it belongs to; null for the workflow's own. */
+  task: string | null;
+  command: string;
+}
+
+function commandsIn(holder: object, prefix: string, task: string | null): PlanCommand[] {
+  return PLAN_COMMAND_FIELDS.flatMap((field) => {
+    const value = (holder as Record<string, unknown>)[field];
+    const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    return list.flatMap((command, i) => (typeof command === 'string' ? [{ pointer: typeof value === 'string' ? `${prefix}/${field}` : `${prefix}/${field}/${i}`, task, command }] : []));
+  });
+}
+
+/** Every command the plan asks to run, in plan order. */
+export function planCommands(workflow: Workflow): PlanCommand[] {
+  return [...commandsIn(workflow, '', null), ...workflow.tasks.flatMap((task, i) => commandsIn(task, `/tasks/${i}`, task.id))];
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Whether the plan file lies inside the repository (its own code, when the repository is untrusted). */
+export function planFromRepository(workflow: Workflow, repoRoot: string): boolean {
+  const rel = relative(real(repoRoot), real(workflow.source.file));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** The plan's commands that may not run: those of a plan inside an untrusted repository. */
+export function untrustedPlanCommands(workflow: Workflow, repoRoot: string, trusted: boolean): PlanCommand[] {
+  return trusted || !planFromRepository(workflow, repoRoot) ? [] : planCommands(workflow);
+}
+
+/** Refuses, before anything runs, a plan of an untrusted repository that asks to run commands. */
+export function refuseUntrustedPlanCommands(workflow: Workflow, repoRoot: string, trusted: boolean): void {
+  const commands = untrustedPlanCommands(workflow, repoRoot, trusted);
+  if (commands.length) throw trustErrors.untrustedPlanCommands(workflow.source.file, commands, repoRoot);
+}
