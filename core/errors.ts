@@ -4,6 +4,7 @@
  */
 import { PLUGIN_KINDS } from './plugin/contracts.ts';
 import { nameList } from './text/name-list.ts';
+import { suggest } from './roles/suggest.ts';
 
 const PLUGIN_KIND_LIST = PLUGIN_KINDS.join(', ');
 
@@ -14,6 +15,8 @@ export const EXIT = {
   usage: 2,
   noValidOutput: 3,
   cliFailed: 4,
+  /** A workflow holds tasks for a person's approval and nothing else can run (supervisor workflow approve/reject). */
+  awaitingApproval: 5,
   interrupted: 130,
   /** Stopped by SIGHUP (the terminal closed): 128 + 1. */
   hangup: 129,
@@ -128,7 +131,7 @@ export const errors = {
       hint: 'Give one of them another name, or remove one.',
     }),
   pluginNotFound: (kind: string, name: string, known: string[]) =>
-    new SupervisorError('PLUGIN_NOT_FOUND', `No ${kind} plugin named "${name}"`, {
+    new SupervisorError('PLUGIN_NOT_FOUND', `No ${kind} plugin named "${name}"${suggest(name, known)}`, {
       details: { kind, name, known },
       hint: known.length ? `Known ${kind}s: ${known.join(', ')}` : `No ${kind} plugins are loaded.`,
     }),

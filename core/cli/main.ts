@@ -23,12 +23,24 @@ function oneValuePerFlag(parser: Argv): Argv {
   return out;
 }
 
+const GLOBAL_OPTIONS = ['json', 'debug', 'repo', 'plugin', 'user-plugins', 'trust', 'help', 'version'];
+
+/** A command's help lists its own options first, then the global ones under their own heading. */
+function ownOptionsFirst(parser: Argv): Argv {
+  const { key } = (parser as unknown as { getOptions(): { key: Record<string, boolean> } }).getOptions();
+  const own = Object.keys(key).filter((name) => !GLOBAL_OPTIONS.includes(name) && !/[A-Z]/.test(name) && name !== 'h' && name !== '$0');
+  const positionals = (parser as unknown as { getGroups(): Record<string, string[]> }).getGroups()['Positionals:'] ?? [];
+  const options = own.filter((name) => !positionals.includes(name));
+  return (options.length ? parser.group(options, 'Options:') : parser).group(GLOBAL_OPTIONS, 'Global options:');
+}
+
 function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => void): Argv {
   return parser.command(
     def.command,
     def.describe,
     (y: Argv) => {
       let built = oneValuePerFlag(def.builder ? def.builder(y) : y);
+      if (!def.subcommands?.length) built = ownOptionsFirst(built);
       for (const sub of def.subcommands ?? []) built = addCommand(built, sub, select);
       if (def.subcommands?.length) built = built.demandCommand(1, `Choose a subcommand of "${def.command}".`);
       return built;
@@ -55,7 +67,7 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .help()
     .alias('help', 'h')
     .wrap(Math.min(110, columns ?? 100))
-    .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 130 interrupted (129 SIGHUP, 143 SIGTERM).\nDocs: README.md. Plugins: supervisor plugins --help.');
+    .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 5 workflow awaiting approval, 130 interrupted (129 SIGHUP, 143 SIGTERM).\nDocs: README.md. Plugins: supervisor plugins --help.');
   parser = oneValuePerFlag(parser);
   for (const def of commands) parser = addCommand(parser, def, select);
   return parser;

@@ -66,7 +66,30 @@ export function describeParseFailure(message: string, output: string, argv: stri
     }
     const named = [...flags.map((k) => (k.length === 1 ? `-${k}` : `--${k}`)), ...positionals.map((w) => `"${w}"`)];
     const what = flags.length ? `Unknown option${named.length > 1 ? 's' : ''}` : `Unexpected argument${named.length > 1 ? 's' : ''}`;
-    return { help: null, error: errors.usage(`${what}: ${named.join(', ')}`, hint) };
+    const known = optionsInHelp(output);
+    const close = flags.length === 1 && flags[0]!.length > 1 && known.length ? suggest(flags[0]!, known).replace(/"([\w-]+)"/g, '--$1') : '';
+    return { help: null, error: errors.usage(`${what}: ${named.join(', ')}${close}`, hint) };
+  }
+  const missing = /^Not enough non-option arguments: got (\d+), need at least (\d+)/.exec(message);
+  if (missing && leaf) return { help: null, error: errors.usage(missingArgument(where, leaf, Number(missing[1]), output), hint) };
+  const choice = /^Invalid values:\s*Argument: ([\w-]+), Given: "([^"]*)", Choices: (.*)$/s.exec(message.trim());
+  if (choice) {
+    const choices = [...choice[3]!.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+    return { help: null, error: errors.usage(`--${choice[1]} ${choice[2]}: choose one of ${choices.join(', ')}${suggest(choice[2]!, choices)}`, hint) };
   }
   return { help: null, error: errors.usage(message, hint) };
+}
+
+/** The positional that is missing, named as the command's help describes it: "workflow run needs the plan file". */
+function missingArgument(where: string, leaf: CommandDef, got: number, output: string): string {
+  const names = [...leaf.command.matchAll(/<([\w-]+)(?:\.\.)?>/g)].map((m) => m[1]!);
+  const name = names[got] ?? names[0] ?? 'an argument';
+  const described = new RegExp(`^\\s+${name}\\s{2,}(\\S.*?)\\s{2,}\\[`, 'm').exec(output)?.[1]?.trim();
+  const what = described ? described.charAt(0).toLowerCase() + described.slice(1) : `<${name}>`;
+  return `${where.replace(/^supervisor /, '')} needs ${what} (${where} ${leaf.command.split(' ').slice(1).join(' ')})`;
+}
+
+/** The long options a command's help lists (its own and the global ones). */
+export function optionsInHelp(output: string): string[] {
+  return [...output.matchAll(/^\s+(?:-\w, )?--([\w-]+)/gm)].map((m) => m[1]!);
 }

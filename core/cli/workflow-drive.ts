@@ -5,26 +5,29 @@
  */
 import type { Argv } from 'yargs';
 import { errors } from '../errors.ts';
+import type { Workflow } from '../workflow/model.ts';
 import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.ts';
 import type { WorkflowResult } from '../workflow/engine/result.ts';
 import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
 import { nameOption } from './name-option.ts';
-import { positive } from './numbers.ts';
+import { numberOption, positive } from './numbers.ts';
 import { suggest } from '../roles/suggest.ts';
 import { nameList } from '../text/name-list.ts';
-import type { Workflow } from '../workflow/model.ts';
 
 export function driveOptions(y: Argv): Argv {
-  return y
-    .option('jobs', { type: 'string', describe: 'Tasks at once (default: the plan\'s, else 2)' })
+  return numberOption(
+    numberOption(numberOption(y, 'jobs', "Tasks at once (default: the plan's, else 2)"), 'max-cost-usd', 'Stop starting runs once the summed cost reaches this (resumable with a higher one)'),
+    'max-rounds',
+    "Worker rounds per task at most (overrides the plan's max_rounds)",
+  )
     .option('cli', { type: 'string', array: true, default: [] as string[], describe: 'Adapter for every role (NAME), or for one role (ROLE=NAME); repeatable' })
-    .option('max-cost-usd', { type: 'string', describe: 'Stop starting runs once the summed cost reaches this (resumable with a higher one)' })
-    .option('min-run-usd', { type: 'string', describe: 'No run starts when what is left of the cost ceiling is below this (default 0.01)' })
+    .option('min-run-usd', { type: 'number', describe: 'No run starts when what is left of the cost ceiling is below this (default 0.01)' })
     .option('quota-wait', { type: 'string', describe: 'How long a quota or rate limit may pause the workflow (90s, 5m; default 5m) before it ends stopped, resumable' })
-    .option('max-rounds', { type: 'string', describe: "Worker rounds per task at most (overrides the plan's max_rounds)" })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
-    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' });
+    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
+    .option('on-event', { type: 'string', array: true, default: [] as string[], describe: 'A shell command run (in the repository root) for every workflow event: the event as one JSON line on stdin, SUPERVISOR_EVENT=<kind> (repeatable)' })
+    .option('approve-all', { type: 'boolean', default: false, describe: 'Approve every task that waits for approval as it arrives (for scripts; recorded as your decision)' });
 }
 
 function cliChoice(values: string[]): CliChoice | undefined {
@@ -86,6 +89,8 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     quotaWaitMs: await quotaWait(args),
     ...(cli ? { cli } : {}),
     ...(args.sandbox !== undefined ? { sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's")! } : {}),
+    ...(args['approve-all'] === true ? { approveAll: true } : {}),
+    onEvent: ((args['on-event'] as string[] | undefined) ?? []).map(String).filter((c) => c.trim()),
     cliForModel,
     runDefaults: {
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
@@ -108,16 +113,34 @@ export async function driveWorkflow(ctx: CliContext, taskIds: string[], start: (
     controller.abort(typeof signal === 'string' ? signal : 'SIGINT');
   };
   const stopListening = ctx.deps.onInterrupt(onStop);
+  const { createNoticeOnce } = await import('./notice-once.ts');
+  const notices = createNoticeOnce((message) => view.note(`notice: ${message}`));
   let result: WorkflowResult;
   try {
-    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => view.note(`notice: ${message}`) });
+    result = await start({ signal: controller.signal, onProgress: (event) => view.update(event), onNotice: (message) => notices.note(message) });
   } finally {
     view.stop();
     stopListening();
+    for (const line of notices.summary()) ctx.warn(line);
   }
   const { renderWorkflowResult } = await import('../workflow/engine/render.ts');
   // Model and plan text (issues, titles) reach a terminal only through the sanitiser.
   if (ctx.options.json) ctx.out(JSON.stringify(result, null, 2));
   else ctx.show(renderWorkflowResult(result));
   return result.exit_code;
+}
+
+/**
+ * `workflow resume` and what approve / reject do after recording their decision: the workflow
+ * continues in this process, its result printed as `workflow run` prints it.
+ */
+export async function resumeById(ctx: CliContext, args: Args, id: string): Promise<number> {
+  const options = await engineOptions(args, ctx);
+  const { resumeWorkflow } = await import('../workflow/engine/run-workflow.ts');
+  const { WorkflowStore } = await import('../workflow/engine/store.ts');
+  const store = new WorkflowStore(ctx.repoRoot, id);
+  const plan = store.exists() ? store.plan() : null;
+  if (plan) checkCliRoles(options.cli, plan);
+  const taskIds = plan ? plan.tasks.map((t) => t.id) : [];
+  return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
 }

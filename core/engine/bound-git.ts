@@ -5,11 +5,16 @@
  * names its git dir (the worktree's own admin folder, `<common dir>/worktrees/<name>`, found
  * when the worktree was made, before any CLI ran) and its work tree explicitly, and before
  * anything is committed `verifyWorktree` checks that the folder is still that worktree, of
- * this repository, at its path, on the expected line of commits.
+ * this repository, at its path, on the expected line of commits. The workflow engine's slots
+ * use the same module: one bound git for both engines.
+ *
+ * The admin folder is writable by the CLI (inside bwrap by design): its `config.worktree` may
+ * name filters or merge drivers, so each BoundGit reads its driver guard (git.ts) from that
+ * config on first use; make a new one after a CLI ran.
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { git, gitOrThrow, type GitEnv, type GitResult } from './git.ts';
+import { gitOrThrow, guardedGit, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
 
 export interface BoundWorktree {
   /** The worktree's folder. */
@@ -27,11 +32,22 @@ export interface BoundGit {
 }
 
 /** Git for `worktree`, never for whatever repository the folder looks like it belongs to. */
-export function boundGit(worktree: BoundWorktree, env?: GitEnv): BoundGit {
-  const bind = (args: string[]) => [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`, ...args];
+export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): BoundGit {
+  const pre = [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`];
+  // The worktree's folder may be gone: git then runs from the repository's git dir (the work tree stays named).
+  const cwd = () => (lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir);
+  let guard: Promise<string[]> | undefined;
+  const run = async (args: string[]) => {
+    guard ??= readDriverGuard(cwd(), pre, env);
+    return guardedGit(cwd(), [...pre, ...args], env, await guard);
+  };
   return {
-    run: (args) => git(worktree.path, bind(args), env),
-    runOrThrow: (args) => gitOrThrow(worktree.path, bind(args), env),
+    run,
+    runOrThrow: async (args) => {
+      const result = await run(args);
+      if (!result.ok) throw new Error(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
+      return result.stdout;
+    },
   };
 }
 
@@ -54,8 +70,8 @@ export async function locateWorktree(repoRoot: string, path: string, env?: GitEn
 }
 
 export interface ExpectedLine {
-  /** The commit the worktree started from: it must be HEAD or an ancestor of HEAD. */
-  base: string;
+  /** The commit the worktree started from: it must be HEAD or an ancestor of HEAD; undefined: any commit. */
+  base?: string;
   /** The branch HEAD must be on (`refs/heads/<branch>`); undefined: any, detached included. */
   branch?: string;
 }
@@ -82,6 +98,14 @@ export function linkProblem(worktree: BoundWorktree): string | null {
   if (!pointer || real(resolve(worktree.path, pointer)) !== real(worktree.gitDir)) {
     return `${dotGit} no longer points at the worktree's git dir ${worktree.gitDir}`;
   }
+  // The admin folder names the common dir too: a rewritten `commondir` would lead git to another repository's config and refs.
+  let common: string;
+  try {
+    common = readFileSync(resolve(worktree.gitDir, 'commondir'), 'utf8').trim();
+  } catch {
+    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
+  }
+  if (real(resolve(worktree.gitDir, common)) !== real(worktree.commonDir)) return `the worktree's git dir ${worktree.gitDir} no longer belongs to the repository at ${worktree.commonDir} (its commondir says ${common})`;
   let back: string;
   try {
     back = readFileSync(resolve(worktree.gitDir, 'gitdir'), 'utf8').trim();
@@ -132,7 +156,11 @@ export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedL
   if (expected.branch !== undefined && branchRef !== `refs/heads/${expected.branch}`) {
     return failed(`the worktree is not on its branch ${expected.branch} any more (HEAD: ${branchRef || `detached at ${headId.slice(0, 12)}`})`, headId, branchRef);
   }
-  if (headId !== expected.base) {
+  // A branch made a symbolic ref (to the user's branch, say) would pass a reset or commit on to it.
+  if (branchRef && (await bound.run(['symbolic-ref', '-q', branchRef])).ok) {
+    return failed(`the worktree's branch ${branchRef} was made a symbolic ref (to ${(await bound.run(['symbolic-ref', '-q', branchRef])).stdout.trim()})`, headId, branchRef);
+  }
+  if (expected.base !== undefined && headId !== expected.base) {
     const ancestor = await bound.run(['merge-base', '--is-ancestor', expected.base, headId]);
     if (!ancestor.ok) return failed(`the worktree's HEAD ${headId.slice(0, 12)} is not on the line of ${expected.base.slice(0, 12)} (the commit it started from)`, headId, branchRef);
   }

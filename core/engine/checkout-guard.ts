@@ -3,8 +3,12 @@
  * `git status`, the state on disk of every changed or untracked file) and the repository's branch
  * list are recorded before the CLI starts and compared after: any difference is named.
  * Supervisor's own state (`.supervisor/runs`, `worktrees`, `workflows`, `cache`, the `.gitignore`
- * it writes there) is left out, as are the `supervisor/<run-id>` branches that runs (this one or
- * others in parallel) create and the `supervisor/wf/...` branches a workflow moves; the rest of `.supervisor/` (roles, plugins) is the user's and counts.
+ * it writes there) is left out; the rest of `.supervisor/` (roles, plugins) is the user's and
+ * counts. Supervisor's branches are compared by their own rule: runs in parallel create
+ * `supervisor/<run-id>` branches and a workflow moves its `supervisor/wf/...` branches (its
+ * engine, and each task's CLI on its own branch), so creating those counts for nothing; but
+ * deleting any of them that is not the run's own, or moving another run's
+ * `supervisor/<run-id>` branch (made once, never moved), is an escape.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -27,6 +31,8 @@ export interface CheckoutState {
   files: Map<string, string>;
   /** refs/heads/<name> → commit, without supervisor's own run branches. */
   branches: Map<string, string>;
+  /** Supervisor's own branches (`supervisor/<run-id>`, `supervisor/wf/...`) → commit. */
+  supervisorBranches: Map<string, string>;
   /** Every git question was answered (a git ended by a stop signal leaves the record incomplete). */
   complete: boolean;
 }
@@ -60,17 +66,20 @@ function readStatus(root: string, status: string): Map<string, string> {
   return files;
 }
 
-function readBranches(refs: string): Map<string, string> {
+function isSupervisorBranch(short: string): boolean {
+  return short.startsWith('supervisor/') && (isRunId(short.slice('supervisor/'.length)) || short.startsWith('supervisor/wf/'));
+}
+
+function readBranches(refs: string): { branches: Map<string, string>; supervisorBranches: Map<string, string> } {
   const branches = new Map<string, string>();
+  const supervisorBranches = new Map<string, string>();
   for (const line of refs.split('\n')) {
     const [id, name] = line.split(' ');
     if (!id || !name) continue;
     const short = name.replace(/^refs\/heads\//, '');
-    // Runs in parallel make their branches; a workflow moves its integration and task branches.
-    if (short.startsWith('supervisor/') && (isRunId(short.slice('supervisor/'.length)) || short.startsWith('supervisor/wf/'))) continue;
-    branches.set(short, id);
+    (isSupervisorBranch(short) ? supervisorBranches : branches).set(short, id);
   }
-  return branches;
+  return { branches, supervisorBranches };
 }
 
 export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
@@ -93,7 +102,7 @@ export async function recordCheckout(root: string, env?: GitEnv): Promise<Checko
     branch: branch.trim(),
     index: createHash('sha256').update(index).digest('hex'),
     files: readStatus(root, status),
-    branches: readBranches(refs),
+    ...readBranches(refs),
     complete,
   };
 }
@@ -124,5 +133,17 @@ export function compareCheckout(before: CheckoutState, after: CheckoutState, own
   if (moved.length) changes.push(`branches moved: ${nameList(moved, SHOWN)}`);
   const deleted = [...before.branches.keys()].filter((b) => !after.branches.has(b)).sort();
   if (deleted.length) changes.push(`branches deleted: ${nameList(deleted, SHOWN)}`);
+  changes.push(...supervisorBranchChanges(before, after, ownBranches));
   return { changes, createdBranches: created };
+}
+
+/** Other runs' and workflows' branches deleted, and other runs' branches moved (see the file comment). */
+function supervisorBranchChanges(before: CheckoutState, after: CheckoutState, ownBranches: string[]): string[] {
+  const theirs = [...before.supervisorBranches.keys()].filter((b) => !ownBranches.includes(b)).sort();
+  const deleted = theirs.filter((b) => !after.supervisorBranches.has(b));
+  const moved = theirs.filter((b) => !b.startsWith('supervisor/wf/') && after.supervisorBranches.has(b) && after.supervisorBranches.get(b) !== before.supervisorBranches.get(b));
+  return [
+    ...(deleted.length ? [`branches of other supervisor runs deleted: ${nameList(deleted, SHOWN)}`] : []),
+    ...(moved.length ? [`branches of other supervisor runs moved: ${nameList(moved, SHOWN)}`] : []),
+  ];
 }

@@ -5,12 +5,16 @@
  * unless asked, and leaves workflow branches (`supervisor/wf/...`) alone unless asked and their
  * workflow finished with a pass.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from './git.ts';
 import { isRunId } from './run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from './state-dir.ts';
+import { RESUMABLE } from '../workflow/engine/result.ts';
+import { recordRef } from '../workflow/engine/integration-ref.ts';
+import { integrationBranch, workflowOfBranch } from '../workflow/engine/names.ts';
+import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
 
 export interface GcOptions {
   repoRoot: string;
@@ -95,16 +99,29 @@ function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
   }
 }
 
-/** Whether the workflow a branch belongs to finished with a pass (its result.json says so). */
-function workflowPassed(repoRoot: string, branch: string): boolean {
-  const id = branch.slice(WORKFLOW_PREFIX.length).split('/')[0] ?? '';
-  if (!/^[A-Za-z0-9._-]+$/.test(id)) return false;
+/**
+ * A workflow branch (its integration branch or a task branch) may go once its workflow has
+ * finished and its integration branch was merged into HEAD or handed on (`workflow finish`):
+ * the reason to delete it, or null with the reason to keep it.
+ */
+function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mergedSet: Set<string>): { remove: string; record?: string } | { keep: string } {
+  const owner = workflowOfBranch(name, ids);
+  if (!owner) return { keep: 'no workflow recorded in this repository names it' };
+  const store = new WorkflowStore(opts.repoRoot, owner.workflowId);
+  let status: string | null = null;
+  let handedOn = false;
   try {
-    const result = JSON.parse(readFileSync(join(statePaths(repoRoot).root, 'workflows', id, 'result.json'), 'utf8')) as { status?: unknown };
-    return result.status === 'pass';
+    status = store.result()?.status ?? null;
+    handedOn = store.events().some((e) => e.kind === 'handed_on');
   } catch {
-    return false;
+    return { keep: 'its workflow state cannot be read' };
   }
+  if (status === null || RESUMABLE.includes(status)) return { keep: 'its workflow has not finished' };
+  const integration = integrationBranch(owner.workflowId);
+  const record = owner.taskId === null ? { record: recordRef(name) } : {};
+  if (mergedSet.has(integration)) return { remove: `its workflow finished (${status}) and ${integration} is merged into HEAD`, ...record };
+  if (handedOn) return { remove: `its workflow finished (${status}) and was handed on (workflow finish)`, ...record };
+  return { keep: `its workflow finished (${status}), but ${integration} is neither merged into HEAD nor handed on (supervisor workflow finish)` };
 }
 
 async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>): Promise<void> {
@@ -113,6 +130,7 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
   const merged = await git(opts.repoRoot, ['branch', '--merged', 'HEAD', '--format=%(refname:short)', '--list', 'supervisor/*'], opts.env);
   const mergedSet = new Set(merged.ok ? merged.stdout.split('\n').filter(Boolean) : []);
   const { runs } = statePaths(opts.repoRoot);
+  const workflowIds = opts.includeWorkflows ? listWorkflowIds(opts.repoRoot) : [];
   for (const line of refs.stdout.split('\n').filter(Boolean)) {
     const [name = '', time = '0', worktree = ''] = line.split('\t');
     const keep = (reason: string) => report.kept.push({ kind: 'branch', name, reason });
@@ -125,10 +143,13 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
         keep('a workflow branch (--include-workflows considers it)');
         continue;
       }
-      if (!workflowPassed(opts.repoRoot, name)) {
-        keep('its workflow has not finished with a pass');
+      const verdict = workflowBranchVerdict(opts, name, workflowIds, mergedSet);
+      if ('keep' in verdict) {
+        keep(verdict.keep);
         continue;
       }
+      await removeBranch(opts, report, name, verdict.remove, keep, verdict.record);
+      continue;
     }
     const runId = name.slice('supervisor/'.length);
     if (isRunId(runId) && runIsLive(join(runs, runId))) {
@@ -144,15 +165,18 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
       keep('unmerged work (--include-unmerged deletes it)');
       continue;
     } else reason = 'older than the age, unmerged (--include-unmerged)';
-    if (!opts.dryRun) {
-      const deleted = await git(opts.repoRoot, ['branch', '-D', '-q', name], opts.env);
-      if (!deleted.ok) {
-        keep(`git could not delete it: ${deleted.stderr.trim()}`);
-        continue;
-      }
-    }
-    report.removed.push({ kind: 'branch', name, reason });
+    await removeBranch(opts, report, name, reason, keep);
   }
+}
+
+async function removeBranch(opts: GcOptions, report: GcReport, name: string, reason: string, keep: (reason: string) => void, record?: string): Promise<void> {
+  if (!opts.dryRun) {
+    const deleted = await git(opts.repoRoot, ['branch', '-D', '-q', name], opts.env);
+    if (!deleted.ok) return keep(`git could not delete it: ${deleted.stderr.trim()}`);
+    // An integration branch's record (core/workflow/engine/integration-ref.ts) goes with it, or it would keep its commits.
+    if (record) await git(opts.repoRoot, ['update-ref', '-d', record], opts.env);
+  }
+  report.removed.push({ kind: 'branch', name, reason });
 }
 
 export async function collectGarbage(opts: GcOptions): Promise<GcReport> {

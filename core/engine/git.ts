@@ -1,10 +1,13 @@
 /**
  * Runs git with an argument array through runProcess (own process group, a timeout, the
  * caller's environment). Retries briefly when another process holds a git lock.
- * Supervisor's own git never runs the repository's hooks or fsmonitor (README: hooks are
- * skipped), and never follows GIT_DIR-style variables of the caller's environment: which
+ * Supervisor's own git never runs a command the repository's config or attributes name
+ * (hooks, fsmonitor, filters, merge drivers, pagers, signing, auto gc: see NO_HOOKS and
+ * driverGuard), and never follows GIT_DIR-style variables of the caller's environment: which
  * repository and work tree a command acts on is said by its cwd or its own flags.
  */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { runProcess } from '../process/run-process.ts';
 
 export interface GitResult {
@@ -21,11 +24,79 @@ const LOCK_RETRIES = 5;
 const GIT_TIMEOUT_MS = 10 * 60 * 1000;
 const GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
 
-/** Before every command: no hooks (post-checkout, prepare-commit-msg, reference-transaction, ...), no fsmonitor daemon. */
-export const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/**
+ * Before every command: no hooks (post-checkout, prepare-commit-msg, reference-transaction,
+ * ...), no fsmonitor daemon, no pager, no signing program, no automatic gc or maintenance, no
+ * submodule recursion and no transport (nothing of ours fetches). Commands keyed by a name
+ * (filters, merge drivers) are switched off by driverGuard; content diffs of ours pass
+ * `--no-ext-diff --no-textconv` (an empty `diff.external` would make git fail, not skip).
+ */
+export const NO_HOOKS = [
+  '--no-pager',
+  '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.fsmonitor=false',
+  '-c', 'core.pager=cat',
+  '-c', 'commit.gpgSign=false',
+  '-c', 'tag.gpgSign=false',
+  '-c', 'gc.auto=0',
+  '-c', 'maintenance.auto=false',
+  '-c', 'submodule.recurse=false',
+  '-c', 'protocol.allow=never',
+];
 
-/** Variables that would point git at another repository, index or object store than the one meant. */
-const REDIRECTING = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_PREFIX'];
+/** Variables that would point git at another repository, index or object store than the one meant, or run a program. */
+const REDIRECTING = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_PREFIX', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER'];
+
+/**
+ * `-c` pairs that switch off every filter and merge driver the config defines, from
+ * `git config --null --name-only --get-regexp '^(filter|merge)\.'` as that git reads it. Git
+ * has no wildcard for `filter.*`, but a driver only runs when the config names its command:
+ * an empty `clean`/`smudge`/`process` runs nothing (the file passes as it is, as with no
+ * filter), `required=false` keeps a missing filter from failing, and a merge driver becomes
+ * `false` (the file conflicts instead of being merged by a program). Attributes are left as
+ * they are (line endings still apply); without a command behind them they run nothing.
+ */
+export function driverGuardArgs(names: string): string[] {
+  const args: string[] = [];
+  const seen = new Set<string>();
+  for (const key of names.split(/\0|\n/)) {
+    const match = /^(filter|merge)\.(.+)\.([^.]+)$/i.exec(key);
+    if (!match) continue;
+    const [, section, driver, leaf] = match as unknown as [string, string, string, string];
+    const kind = section.toLowerCase();
+    if (kind === 'merge' && leaf.toLowerCase() !== 'driver') continue;
+    const id = `${kind}.${driver}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (kind === 'filter') args.push('-c', `${id}.clean=`, '-c', `${id}.smudge=`, '-c', `${id}.process=`, '-c', `${id}.required=false`);
+    else args.push('-c', `${id}.driver=false`);
+  }
+  return args;
+}
+
+/** The guard for the config a git with `pre` (e.g. `--git-dir=... --work-tree=...`) in cwd reads. */
+export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): Promise<string[]> {
+  const listed = await once(cwd, [...pre, 'config', '--null', '--name-only', '--get-regexp', '^(filter|merge)\\.'], env, []);
+  return listed.ok ? driverGuardArgs(listed.stdout) : [];
+}
+
+/**
+ * The guard of a folder's config. A main checkout's (`.git` a folder) is read once per state of
+ * its config files (their change times: no unprivileged process sets one back); any other
+ * folder's, a linked worktree's whose admin folder a sandboxed CLI can write, is read anew for
+ * every command. Bound git reads its own (bound-git.ts).
+ */
+const folderGuards = new Map<string, { key: string; guard: Promise<string[]> }>();
+function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
+  const dotGit = join(cwd, '.git');
+  if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return readDriverGuard(cwd, [], env);
+  const key = ['config', 'config.worktree'].map((name) => lstatSync(join(dotGit, name), { throwIfNoEntry: false, bigint: true })?.ctimeNs ?? '-').join(' ');
+  const known = folderGuards.get(cwd);
+  if (known?.key === key) return known.guard;
+  const guard = readDriverGuard(cwd, [], env);
+  folderGuards.set(cwd, { key, guard });
+  return guard;
+}
 
 /** The caller's environment without the redirecting variables, and never a credential prompt. */
 export function gitEnv(env: GitEnv): GitEnv {
@@ -34,10 +105,11 @@ export function gitEnv(env: GitEnv): GitEnv {
   return clean;
 }
 
-async function once(cwd: string, args: string[], env: GitEnv): Promise<GitResult> {
+async function once(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string): Promise<GitResult> {
   const proc = await runProcess({
+    ...(stdin === undefined ? {} : { stdin }),
     bin: 'git',
-    args: [...NO_HOOKS, ...args],
+    args: [...NO_HOOKS, ...guard, ...args],
     cwd,
     env: gitEnv(env),
     timeoutMs: GIT_TIMEOUT_MS,
@@ -51,9 +123,14 @@ async function once(cwd: string, args: string[], env: GitEnv): Promise<GitResult
  * `git <args>` in cwd; never throws (a failing git is a value). `env` is the whole
  * environment git gets (the run's, as the CLI gets it); default: this process's.
  */
-export async function git(cwd: string, args: string[], env: GitEnv = process.env): Promise<GitResult> {
+export async function git(cwd: string, args: string[], env: GitEnv = process.env, stdin?: string): Promise<GitResult> {
+  return guardedGit(cwd, args, env, await folderGuard(cwd, env), stdin);
+}
+
+/** `git <args>` with the driver guard given (bound git reads its own). */
+export async function guardedGit(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string): Promise<GitResult> {
   for (let attempt = 0; ; attempt++) {
-    const result = await once(cwd, args, env);
+    const result = await once(cwd, args, env, guard, stdin);
     // Parallel runs in one repository can meet on a ref or config lock for a moment.
     if (result.ok || attempt >= LOCK_RETRIES || !/\.lock'?: File exists|Unable to create .*\.lock|cannot lock ref/i.test(result.stderr)) {
       return result;
@@ -67,4 +144,12 @@ export async function gitOrThrow(cwd: string, args: string[], env?: GitEnv): Pro
   const result = await git(cwd, args, env);
   if (!result.ok) throw new Error(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
   return result.stdout;
+}
+
+/**
+ * What goes before the subcommand of any git run outside this module (the git-diff packer's,
+ * through the plugin API): NO_HOOKS and the driver guard of the folder's config as it is now.
+ */
+export async function gitSafetyArgs(cwd: string, env: GitEnv = process.env): Promise<string[]> {
+  return [...NO_HOOKS, ...(await folderGuard(cwd, env))];
 }

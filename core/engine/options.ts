@@ -1,6 +1,7 @@
 /** What a caller (the `run` command, a script, a test) hands to `runRole` and `dryRunRole`. */
 import type { TokenizerName } from '../context/tokens.ts';
 import type { Registry } from '../registry.ts';
+import type { BoundWorktree } from './bound-git.ts';
 import type { EnginePeers } from './peers.ts';
 import type { RunEvent } from './run-log.ts';
 
@@ -73,7 +74,13 @@ export interface RunRoleOptions {
    * packs from it, commits onto that branch (unless `commit` is false: the caller discards
    * the changes) and never removes it. A workflow task's rounds share one worktree this way.
    */
-  workspace?: { path: string; branch: string; commit?: boolean };
+  workspace?: {
+    path: string;
+    branch: string;
+    commit?: boolean;
+    /** The worktree's admin folder as recorded when it was made (the workflow's slots): git is bound to it and the worktree checked, never found through its `.git`. */
+    git?: BoundWorktree;
+  };
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;
 }

@@ -53,7 +53,12 @@ export function renderResult(result: RunResult, cwd: string): string {
     lines.push(`ran in place (${result.worktree.reason}); changes, if any, are in ${result.worktree.path}`);
   }
   if (result.worktree.kept) lines.push(`worktree kept: ${result.worktree.path}`);
-  const cost = m.cost_usd === null ? `unknown (${result.cli} reported none)` : formatCost(m.cost_usd, m.cost_known);
+  const interrupted = result.failure?.class === 'interrupted';
+  const cost = interrupted
+    ? `${m.cost_usd === null ? 'unknown' : `$${m.cost_usd.toFixed(4)}`} before the interruption (the attempt cut off reported no cost)`
+    : m.cost_usd === null
+      ? `unknown (${result.cli} reported none)`
+      : formatCost(m.cost_usd, m.cost_known);
   lines.push(`tokens: ${formatTokens(m.input_tokens, m.output_tokens, m.cached_tokens)}   cost: ${cost}${m.max_cost_usd === null ? '' : ` (ceiling $${m.max_cost_usd})`}`);
   lines.push(`run: ${result.run_id}   log: ${relative(cwd, result.run_dir) || '.'}`);
   return lines.join('\n');

@@ -42,6 +42,9 @@ export interface RunResult {
     reason: string | null;
   };
   run_dir: string;
+  /** The workflow and task this run belongs to (null outside a workflow). */
+  workflow_id: string | null;
+  task_id: string | null;
   started_at: string;
   finished_at: string;
   notices: string[];

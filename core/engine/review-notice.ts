@@ -23,10 +23,16 @@ function wantsGit(role: Role): boolean {
   return want.staged || want.changedFiles;
 }
 
+/** The range as given, with short ids; full ids given (a workflow's ranges) are shown short only, not twice. */
+function shownRange(review: ReviewRange): string {
+  const short = `${review.base.slice(0, 7)}..${review.head.slice(0, 7)}`;
+  return /^[0-9a-f]{40,64}\.\.\.?[0-9a-f]{40,64}$/.test(review.spec) ? short : `${review.spec} (${short})`;
+}
+
 export function nothingToReviewNotice(role: Role, built: BuiltPrompt, review: ReviewRange | null): string | null {
   if (!wantsGit(role)) return null;
-  if (review?.empty) return `nothing to review: the range ${review.spec} (${review.base.slice(0, 7)}..${review.head.slice(0, 7)}) holds no commits`;
+  if (review?.empty) return `nothing to review: the range ${shownRange(review)} holds no commits`;
   if (built.stats.parts.some((p) => (p.key === 'git_diff' || p.key === 'changed_files') && p.tokens > 0)) return null;
-  if (review) return `nothing to review: the range ${review.spec} changes no file`;
+  if (review) return `nothing to review: the range ${shownRange(review)} changes no file`;
   return 'nothing to review: the staged diff is empty (nothing is staged); stage the change, or give --review <base>..<head> or a branch';
 }

@@ -6,7 +6,7 @@
  *   - otherwise nothing here: runRole packs from the checkout and opens its worktree at HEAD.
  */
 import { errors } from '../errors.ts';
-import { locateWorktree } from './bound-git.ts';
+import { checkWorktree, locateWorktree } from './bound-git.ts';
 import { git, type GitEnv } from './git.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';
@@ -24,8 +24,17 @@ export function needsEarlyPlace(options: RunRoleOptions): boolean {
   return options.workspace !== undefined || options.base !== undefined || options.review !== undefined;
 }
 
-/** A worktree the caller owns: it must exist and have `branch` checked out. */
+/**
+ * A worktree the caller owns: it must exist and have `branch` checked out. With its admin
+ * folder recorded (`given.git`), it is checked through that record and no git runs through
+ * the folder's own `.git` (a CLI of an earlier run may have rewritten it).
+ */
 async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptions['workspace']>, env?: GitEnv): Promise<Workspace> {
+  if (given.git) {
+    const check = await checkWorktree(given.git, { branch: given.branch }, env);
+    if (check.problem) throw errors.workspaceBroken(given.path, check.problem);
+    return { mode: 'worktree', path: given.path, base: check.head, reason: null, branch: given.branch, git: given.git };
+  }
   const [branch, head] = await Promise.all([git(given.path, ['symbolic-ref', '-q', '--short', 'HEAD'], env), git(given.path, ['rev-parse', '--verify', '-q', 'HEAD'], env)]);
   if (!head.ok || !branch.ok || branch.stdout.trim() !== given.branch) {
     throw errors.usage(`The workspace ${given.path} is not a git worktree on branch ${given.branch}`, 'Create it with: git worktree add <path> <branch>');

@@ -28,6 +28,9 @@ export interface RunSummary {
   duration_ms: number | null;
   started_at: string | null;
   run_dir: string;
+  /** The workflow and task the run belongs to (null outside a workflow). */
+  workflow_id: string | null;
+  task_id: string | null;
 }
 
 export interface RunRecord {
@@ -102,6 +105,8 @@ export function alive(pid: unknown): boolean {
   }
 }
 
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
 function summarise(runId: string, runDir: string, result: RunResult | null, events: RunEvent[]): RunSummary {
   const started = events.find((e) => e.kind === 'run_started');
   const finished = [...events].reverse().find((e) => e.kind === 'run_finished');
@@ -111,6 +116,7 @@ function summarise(runId: string, runDir: string, result: RunResult | null, even
       run_id: runId, state: 'finished', status: result.status, exit_code: result.exit_code, role: result.role, cli: result.cli,
       attempts: m.attempts, input_tokens: m.input_tokens, output_tokens: m.output_tokens, cost_usd: m.cost_usd, cost_known: m.cost_known,
       duration_ms: m.duration_ms, started_at: result.started_at, run_dir: runDir,
+      workflow_id: result.workflow_id ?? text(started?.workflow_id), task_id: result.task_id ?? text(started?.task_id),
     };
   }
   const state = finished ? 'finished' : alive(started?.pid) ? 'running' : 'incomplete';
@@ -132,6 +138,8 @@ function summarise(runId: string, runDir: string, result: RunResult | null, even
     duration_ms: startedAt && endTs ? Date.parse(endTs) - Date.parse(startedAt) : null,
     started_at: startedAt,
     run_dir: runDir,
+    workflow_id: text(started?.workflow_id),
+    task_id: text(started?.task_id),
   };
 }
 
@@ -168,12 +176,17 @@ export interface RunFilter {
   status?: string;
   /** Only runs that started at or after this time. */
   since?: Date;
+  /** Only the runs of this workflow (full id), and of this task of it. */
+  workflow?: string;
+  task?: string;
   onNotice?: RunNotice;
 }
 
 function matches(summary: RunSummary, filter: RunFilter): boolean {
   if (filter.role !== undefined && summary.role !== filter.role) return false;
   if (filter.status !== undefined && summary.status !== filter.status && summary.state !== filter.status) return false;
+  if (filter.workflow !== undefined && summary.workflow_id !== filter.workflow) return false;
+  if (filter.task !== undefined && summary.task_id !== filter.task) return false;
   if (filter.since && !(summary.started_at && Date.parse(summary.started_at) >= filter.since.getTime())) return false;
   return true;
 }
@@ -193,7 +206,7 @@ export function listRuns(repoRoot: string, filter: RunFilter | number = {}): Run
   return out;
 }
 
-/** A full id, a unique prefix, or "last". */
+/** A full id, a unique prefix (else any unique part), or "last". */
 export function resolveRunId(repoRoot: string, query: string): string {
   const ids = runIds(repoRoot);
   if (query === 'last' || query === 'latest') {
@@ -201,7 +214,8 @@ export function resolveRunId(repoRoot: string, query: string): string {
     return ids[0];
   }
   if (ids.includes(query)) return query;
-  const matches = ids.filter((id) => id.startsWith(query) || id.endsWith(query));
+  const prefixed = ids.filter((id) => id.startsWith(query));
+  const matches = prefixed.length ? prefixed : ids.filter((id) => id.includes(query));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) throw errors.runAmbiguous(query, matches);
   throw errors.runNotFound(query, ids);

@@ -5,7 +5,7 @@
  * (never added). Each is named in a notice; a gitlink to a commit that exists nowhere the
  * user can reach is taken back out of the commit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { BoundGit } from './bound-git.ts';
 import { git, type GitEnv } from './git.ts';
@@ -41,7 +41,7 @@ export function readContents(status: string, worktreePath: string): WorktreeCont
     changed = true;
     if (kind === '?') {
       const path = record.slice(2);
-      if (path.endsWith('/') && existsSync(join(worktreePath, path, '.git'))) contents.nestedRepos.push(path.slice(0, -1));
+      if (path.endsWith('/')) contents.nestedRepos.push(...nestedRepositories(worktreePath, path.slice(0, -1)));
       continue;
     }
     if (kind === '1' || kind === '2') {
@@ -56,6 +56,33 @@ export function readContents(status: string, worktreePath: string): WorktreeCont
     }
   }
   return { ...contents, changed };
+}
+
+/** Folders searched for a nested repository below an untracked folder (git status shows only the top one). */
+const NESTED_SEARCH_LIMIT = 2000;
+
+/**
+ * Repositories in the untracked folder `dir` (itself, or any folder below it holding `.git`):
+ * `git add -A` would add each as a gitlink to a commit that exists only inside it.
+ */
+function nestedRepositories(root: string, dir: string): string[] {
+  const found: string[] = [];
+  const queue = [dir];
+  for (let seen = 0; queue.length && seen < NESTED_SEARCH_LIMIT; seen++) {
+    const rel = queue.shift()!;
+    if (existsSync(join(root, rel, '.git'))) {
+      found.push(rel);
+      continue;
+    }
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) if (entry.isDirectory()) queue.push(`${rel}/${entry.name}`);
+  }
+  return found;
 }
 
 /** Notices for what the commit cannot hold. */

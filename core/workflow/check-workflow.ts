@@ -8,11 +8,20 @@ import { suggest } from '../roles/suggest.ts';
 import type { WorkflowProblem } from './errors.ts';
 import type { Workflow, WorkflowInput } from './model.ts';
 
-/** Ids name git branches (`supervisor/wf/<id>/<task>`): a safe subset of what git allows. */
+/**
+ * Ids name git branches (`supervisor/wf/<id>`, `supervisor/wf/<id>--<task>`): a safe subset of
+ * what git allows, without `--`, which joins the workflow's id and a task's in a task branch's
+ * name; so no task branch of one workflow can be another workflow's integration or task branch.
+ */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function isValidId(id: string): boolean {
-  return ID_PATTERN.test(id) && !id.includes('..') && !id.endsWith('.') && !id.endsWith('.lock') && id.length <= 100;
+  return ID_PATTERN.test(id) && !id.includes('..') && !id.includes('--') && !id.endsWith('.') && !id.endsWith('.lock') && id.length <= 100;
+}
+
+/** Why an id is refused, after "is not a valid task id". */
+function idReason(id: string): string {
+  return id.includes('--') && isValidId(id.replaceAll(/-{2,}/g, '-')) ? ': "--" joins the workflow id and a task id in branch names (supervisor/wf/<workflow>--<task>), so no id may contain it' : '';
 }
 
 type Problem = Omit<WorkflowProblem, 'line'>;
@@ -20,11 +29,11 @@ type Problem = Omit<WorkflowProblem, 'line'>;
 function idProblems(workflow: Workflow, input: WorkflowInput): Problem[] {
   const problems: Problem[] = [];
   if (input.id !== undefined && !isValidId(workflow.id)) {
-    problems.push({ code: 'WORKFLOW_BAD_ID', pointer: '/id', message: `${JSON.stringify(workflow.id)} is not a valid workflow id` });
+    problems.push({ code: 'WORKFLOW_BAD_ID', pointer: '/id', message: `${JSON.stringify(workflow.id)} is not a valid workflow id${idReason(workflow.id)}` });
   }
   const seen = new Map<string, number>();
   workflow.tasks.forEach((task, i) => {
-    if (!isValidId(task.id)) problems.push({ code: 'WORKFLOW_BAD_ID', pointer: `/tasks/${i}/id`, task: task.id, message: `${JSON.stringify(task.id)} is not a valid task id` });
+    if (!isValidId(task.id)) problems.push({ code: 'WORKFLOW_BAD_ID', pointer: `/tasks/${i}/id`, task: task.id, message: `${JSON.stringify(task.id)} is not a valid task id${idReason(task.id)}` });
     const first = seen.get(task.id);
     if (first !== undefined) problems.push({ code: 'WORKFLOW_DUPLICATE_TASK', pointer: `/tasks/${i}/id`, task: task.id, message: `the id "${task.id}" is already the id of /tasks/${first}` });
     else seen.set(task.id, i);

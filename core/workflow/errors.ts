@@ -24,7 +24,7 @@ const HINTS: Record<string, string> = {
   WORKFLOW_INVALID: 'Fix the fields listed; `supervisor workflow check <file>` checks a plan without running it.',
   WORKFLOW_NO_TASKS: 'A plan needs at least one task.',
   WORKFLOW_EMPTY_TASK: 'Give every task the text the worker is to act on.',
-  WORKFLOW_BAD_ID: 'Ids name git branches: use letters, digits, ".", "_" and "-", starting with a letter or digit.',
+  WORKFLOW_BAD_ID: 'Ids name git branches: use letters, digits, ".", "_" and "-" (never "--"), starting with a letter or digit.',
   WORKFLOW_DUPLICATE_TASK: 'Give each task its own id.',
   WORKFLOW_UNKNOWN_DEPENDENCY: 'depends_on names ids of tasks of the same plan.',
   WORKFLOW_CYCLE: 'Tasks cannot wait for each other in a circle: remove one of these dependencies.',

@@ -22,6 +22,7 @@ const defaultsShape = v.strictObject({
   cli: v.optional(nullableText),
   model: v.optional(nullableText),
   max_rounds: v.optional(rounds),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const taskShape = v.strictObject({
@@ -36,6 +37,7 @@ const taskShape = v.strictObject({
   model: v.optional(nullableText),
   gates: v.optional(strings),
   max_rounds: v.optional(rounds),
+  approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
 const workflowShape = v.strictObject({
@@ -48,6 +50,8 @@ const workflowShape = v.strictObject({
   max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0'), v.maxValue(1_000_000, 'must be at most 1000000')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
+  merge: v.optional(v.picklist(['merge', 'squash'], 'must be merge or squash')),
+  on_event: v.optional(strings),
   tasks: v.array(taskShape, 'must be a list of tasks'),
 }, 'must be a mapping');
 

@@ -43,6 +43,8 @@ export interface WorkflowTask {
   gates: string[];
   /** Worker rounds at most (review gaps send the task back). */
   max_rounds: number;
+  /** Held in `awaiting_approval` after its reviewers pass, until a person approves or rejects it. */
+  approve: boolean;
 }
 
 export interface WorkflowDefaults {
@@ -51,7 +53,11 @@ export interface WorkflowDefaults {
   cli: string | null;
   model: string | null;
   max_rounds: number;
+  approve: boolean;
 }
+
+/** How an integrated task lands on the integration branch: a merge commit of its branch, or one squashed commit. */
+export type MergeStyle = 'merge' | 'squash';
 
 export interface Workflow {
   /** Stable id: `<name-slug>-<short hash of the normalised plan>` unless the plan names one. */
@@ -73,6 +79,10 @@ export interface Workflow {
   defaults: WorkflowDefaults;
   /** Model name pattern (glob, e.g. `claude-*`) → adapter name; overrides the built-in table. */
   models: Record<string, string>;
+  /** `merge` (default): a merge commit of the task branch; `squash`: one commit with the task's change. */
+  merge: MergeStyle;
+  /** Shell commands run for every workflow event (the event as one JSON line on stdin). */
+  on_event: string[];
   tasks: WorkflowTask[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * Shell commands a plan asks to run (the workflow's and each task's `gates`, and any other
- * command field listed in PLAN_COMMAND_FIELDS, such as `setup`). A plan file inside an untrusted
+ * command field listed in PLAN_COMMAND_FIELDS, such as `setup` and the workflow's `on_event` hooks). A plan file inside an untrusted
  * repository is that repository's code: its commands need trust, as the gates of its role files
  * do (core/trust). A plan outside the repository is the user's own.
  */
@@ -10,7 +10,7 @@ import { trustErrors } from '../trust/errors.ts';
 import type { Workflow } from './model.ts';
 
 /** Plan fields, at the workflow's level and each task's, that hold commands to run. Add new ones here. */
-export const PLAN_COMMAND_FIELDS = ['gates', 'setup'] as const;
+export const PLAN_COMMAND_FIELDS = ['gates', 'setup', 'on_event'] as const;
 
 export interface PlanCommand {
   /** JSON pointer into the plan, e.g. `/tasks/2/gates/0`. */

@@ -39,11 +39,12 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     model: task.model ?? defaults.model,
     gates: task.gates ?? [],
     max_rounds: task.max_rounds ?? defaults.max_rounds,
+    approve: task.approve ?? defaults.approve,
   };
 }
 
 /** The short hash of everything that makes the plan what it is (not its id or where it was read from). */
-function planHash(workflow: Omit<Workflow, 'id' | 'source'>): string {
+function planHash(workflow: object): string {
   return createHash('sha256').update(JSON.stringify(workflow)).digest('hex').slice(0, 8);
 }
 
@@ -54,6 +55,7 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     cli: input.defaults?.cli ?? null,
     model: input.defaults?.model ?? null,
     max_rounds: input.defaults?.max_rounds ?? DEFAULT_MAX_ROUNDS,
+    approve: input.defaults?.approve ?? false,
   };
   const models = { ...(input.models ?? {}) };
   const plan = {
@@ -68,5 +70,7 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
   };
   const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, defaults, models, tasks: plan.tasks };
+  const merge = input.merge ?? 'merge';
+  const onEvent = input.on_event ?? [];
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
 }

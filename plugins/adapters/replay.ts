@@ -16,8 +16,9 @@
  * and else the default example. Any of these may itself be a folder of per-attempt files.
  * The default comes from the role's parser (`exampleAnswer`: e.g. v2 headers for the v2 roles),
  * else it is a fenced JSON example built from the output schema. The reply is printed by a
- * real process (`supervisor __emit`) inside a Claude-like JSON envelope with estimated token
- * counts and cost 0, so the whole pipeline runs as for a CLI.
+ * real process (`supervisor __emit`) inside a Claude-like JSON envelope (estimated token counts
+ * for the envelope, cost 0), so the whole pipeline runs as for a CLI; the run's metrics report
+ * no tokens (null: no model spent any) and cost $0.
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -177,6 +178,8 @@ export default definePlugin({
   },
   extract(result) {
     const { permissionDenials: _ignored, ...extraction } = readClaudeEnvelope(result, 'replay');
-    return extraction;
+    // No model read or wrote anything: the envelope's token counts are estimates for the
+    // pipeline, never reported as tokens spent. The cost, $0, is true.
+    return extraction.metrics ? { ...extraction, metrics: { ...extraction.metrics, inputTokens: null, outputTokens: null, cachedTokens: null } } : extraction;
   },
 });

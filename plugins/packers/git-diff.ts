@@ -12,7 +12,7 @@
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { definePlugin, gitSafetyArgs, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
 import { scanTexts, splitDiff } from './_diff-files.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 
@@ -24,7 +24,8 @@ async function git(ctx: PackContext, request: PackRequest, args: string[], stdin
   const result = await ctx.runProcess({
     ...(stdin === undefined ? {} : { stdin }),
     bin: 'git',
-    args: ['-c', 'core.quotepath=off', ...args],
+    // No hooks, fsmonitor, filters, merge drivers or pager of the repository's config run (DIFF_ARGS: no external diff or textconv).
+    args: [...(await gitSafetyArgs(request.repoRoot)), '-c', 'core.quotepath=off', ...args],
     cwd: request.repoRoot,
     env: { GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
     timeoutMs: GIT_TIMEOUT_MS,

@@ -66,7 +66,7 @@ function taskFields(section: Section, index: number, ctx: PlanReadContext): Part
     const line = section.lines[i]!;
     const field = line.fenced ? null : FIELD.exec(line.text.trim());
     const key = field?.[1]!.toLowerCase();
-    if (!field || !key || seen.has(key) || !['files', 'model', 'review', 'depends on'].includes(key)) {
+    if (!field || !key || seen.has(key) || !['files', 'model', 'review', 'depends on', 'approve'].includes(key)) {
       if (line.text.trim() && !/^(?:-{3,}|\*{3,}|_{3,})$/.test(line.text.trim())) out.hasBody = true;
       continue;
     }
@@ -80,6 +80,11 @@ function taskFields(section: Section, index: number, ctx: PlanReadContext): Part
       const level = unquote(value).toLowerCase();
       if (!isReviewLevel(level)) throw fail(line, 'reviewers', `**review:** must be full, spec-only or none, not "${value}"`);
       out.reviewers = reviewersForLevel(level);
+    } else if (key === 'approve') {
+      at(line, 'approve');
+      const answer = unquote(value).toLowerCase();
+      if (!['yes', 'no', 'true', 'false'].includes(answer)) throw fail(line, 'approve', `**approve:** must be yes or no, not "${value}"`);
+      out.approve = answer === 'yes' || answer === 'true';
     } else if (key === 'depends on') {
       at(line, 'depends_on');
       if (/^none\b/i.test(unquote(value)) || !value) out.depends_on = [];

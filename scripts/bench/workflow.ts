@@ -73,13 +73,13 @@ function fakeClaude(): string {
 }
 
 function task(id: string, reviewers: string[]): WorkflowTask {
-  return { id, title: id, task: `Do ${id}.`, files: [], depends_on: [], worker: 'worker', reviewers, cli: 'claude', model: null, gates: [], max_rounds: 3 };
+  return { id, title: id, task: `Do ${id}.`, files: [], depends_on: [], worker: 'worker', reviewers, cli: 'claude', model: null, gates: [], max_rounds: 3, approve: false };
 }
 
 function workflow(id: string, tasks: WorkflowTask[]): Workflow {
   return {
     id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], gates_on: 'merge', max_cost_usd: null,
-    defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks,
+    defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3, approve: false }, merge: 'merge', on_event: [], models: {}, tasks,
   };
 }
 

@@ -213,6 +213,19 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     assert.match(r.failure!.detail, /branches created: hijacked/);
   });
 
+  it("a CLI that deletes an earlier run's supervisor branch and a workflow's branch: escaped_worktree, both named", async () => {
+    const repo = await userRepo();
+    const earlier = 'supervisor/20200101-000000-implementer-aaaaaa';
+    git(repo, 'branch', earlier);
+    git(repo, 'branch', 'supervisor/wf/flow-1');
+    const f = await fakes(`Fine.\n\n${APPROVED}`);
+    const result = await run(repo, 'reviewer', f, { FAKE_CLI_SH: `git branch -D -q ${earlier} supervisor/wf/flow-1` });
+    assert.equal(result.code, 4, result.stderr);
+    const r = JSON.parse(result.stdout) as Result;
+    assert.equal(r.failure?.class, 'escaped_worktree');
+    assert.match(r.failure!.detail, new RegExp(`branches of other supervisor runs deleted: ${earlier}, supervisor/wf/flow-1`));
+  });
+
   it('item 2: a CLI that stays in its worktree passes, and the checkout is byte for byte the same', async () => {
     const repo = await userRepo();
     const before = snapshotCheckout(repo);

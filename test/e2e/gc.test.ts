@@ -34,7 +34,7 @@ describe('supervisor gc', () => {
     const unmerged = kept.result.branch!;
     const worktree = kept.result.worktree.path;
     git(repo, 'branch', 'supervisor/20200101-000000-reviewer-aaaaaa', 'HEAD'); // merged: nothing of its own
-    git(repo, 'branch', 'supervisor/wf/w1/task-1', 'HEAD');
+    git(repo, 'branch', 'supervisor/wf/w1--task-1', 'HEAD');
     writeRun(repo, '20200101-000000-reviewer-aaaaaa', { started: '2020-01-01T00:00:00.000Z', status: 'pass' });
     writeRun(repo, '20200102-000000-reviewer-bbbbbb', { started: '2020-01-02T00:00:00.000Z', pid: process.pid }); // live
 
@@ -53,17 +53,22 @@ describe('supervisor gc', () => {
     assert.equal(existsSync(join(repo, '.supervisor/runs/20200101-000000-reviewer-aaaaaa')), false);
     assert.ok(existsSync(join(repo, '.supervisor/runs/20200102-000000-reviewer-bbbbbb')), 'a live run stays');
     assert.ok(existsSync(kept.result.run_dir), 'a recent run stays');
-    assert.deepEqual(branches(repo), [unmerged, 'supervisor/wf/w1/task-1'].sort());
-    assert.match(done.kept.find((i) => i.name === 'supervisor/wf/w1/task-1')!.reason, /workflow/);
+    assert.deepEqual(branches(repo), [unmerged, 'supervisor/wf/w1--task-1'].sort());
+    assert.match(done.kept.find((i) => i.name === 'supervisor/wf/w1--task-1')!.reason, /workflow/);
     assert.match(done.kept.find((i) => i.name === unmerged)!.reason, /unmerged work/);
 
-    // Old unmerged work goes only when asked; a workflow branch only when its workflow passed.
-    const asked = await gc(repo, '--older-than', '0s', '--include-unmerged', '--include-workflows');
-    assert.deepEqual(branches(repo), ['supervisor/wf/w1/task-1']);
-    assert.match(asked.kept.find((i) => i.name === 'supervisor/wf/w1/task-1')!.reason, /not finished with a pass/);
+    // Old unmerged work goes only when asked; a task branch only once its workflow finished and its integration branch was merged or handed on.
     const wfDir = join(repo, '.supervisor/workflows/w1');
     mkdirSync(wfDir, { recursive: true });
-    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ status: 'pass' }));
+    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w1', name: 'w1', source: { file: '/p.yaml', reader: 'test' }, base: null, jobs: null, gates: [], max_cost_usd: null, defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks: [] }));
+    writeFileSync(join(wfDir, 'events.jsonl'), `${JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', kind: 'workflow_started', base: 'a'.repeat(40) })}\n`);
+    const asked = await gc(repo, '--older-than', '0s', '--include-unmerged', '--include-workflows');
+    assert.deepEqual(branches(repo), ['supervisor/wf/w1--task-1']);
+    assert.match(asked.kept.find((i) => i.name === 'supervisor/wf/w1--task-1')!.reason, /not finished/);
+    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ workflow_id: 'w1', name: 'w1', status: 'gaps', exit_code: 1, branch: 'supervisor/wf/w1', git_range: 'a..b', tasks: [], notices: [], started_at: '', finished_at: '' }));
+    const unmergedFlow = await gc(repo, '--include-workflows');
+    assert.match(unmergedFlow.kept.find((i) => i.name === 'supervisor/wf/w1--task-1')!.reason, /neither merged into HEAD nor handed on/);
+    git(repo, 'branch', 'supervisor/wf/w1', 'HEAD');
     await gc(repo, '--include-workflows');
     assert.deepEqual(branches(repo), []);
   });

@@ -14,21 +14,31 @@ const list = defineCommand({
     numberOption(y, 'limit', `Show at most this many runs (default ${DEFAULT_LIMIT})`)
       .option('role', { type: 'string', describe: 'Only runs of this role' })
       .option('status', { choices: STATUSES, describe: 'Only runs with this status (or still running, or cut short)' })
-      .option('since', { type: 'string', describe: 'Only runs started since: an age (30m, 12h, 7d, 2w) or a date (2026-11-20)' }),
+      .option('since', { type: 'string', describe: 'Only runs started since: an age (30m, 12h, 7d, 2w) or a date (2026-11-20)' })
+      .option('workflow', { type: 'string', describe: 'Only runs of this workflow (an id, a unique part of one, or last)' })
+      .option('task', { type: 'string', describe: 'With --workflow: only runs of this task' })
+      .example('$0 runs list --workflow last --task parse', "the runs of one task of the newest workflow"),
   async run(args, ctx) {
     const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
     const since = typeof args.since === 'string' ? parseSince(args.since, new Date()) : undefined;
     if (since === null) throw errors.usage(`--since expects an age (30m, 12h, 7d, 2w) or a date (2026-11-20), got "${String(args.since)}"`);
     const { listRuns } = await import('../../engine/runs-store.ts');
     const { renderRunsList } = await import('../../engine/render.ts');
+    if (typeof args.task === 'string' && typeof args.workflow !== 'string') throw errors.usage('runs list --task needs --workflow <id>: task ids are per workflow');
+    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
+    const workflow = typeof args.workflow === 'string' ? resolveWorkflowId(ctx.repoRoot, args.workflow) : undefined;
     const runs = listRuns(ctx.repoRoot, {
       limit,
+      ...(workflow ? { workflow } : {}),
+      ...(typeof args.task === 'string' ? { task: args.task } : {}),
       ...(typeof args.role === 'string' ? { role: args.role } : {}),
       ...(typeof args.status === 'string' ? { status: args.status } : {}),
       ...(since ? { since } : {}),
       onNotice: (message) => ctx.warn(`notice: ${message}`),
     });
+    const filtered = ['role', 'status', 'since', 'workflow', 'task'].filter((key) => typeof args[key] === 'string').map((key) => `--${key} ${String(args[key])}`);
     if (ctx.options.json) ctx.out(JSON.stringify(runs, null, 2));
+    else if (!runs.length && filtered.length) ctx.show(`No run matches ${filtered.join(' ')}.`);
     else ctx.show(renderRunsList(runs));
     return 0;
   },

@@ -11,7 +11,9 @@ import type { GitOps } from './git-ops.ts';
 import type { CostLedger } from './ledger.ts';
 import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
-import { emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord } from './result.ts';
+import type { ApprovalDecision } from './approval.ts';
+import type { EventHooks } from './event-hooks.ts';
+import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
 /** Which CLI runs what: `--cli NAME` for every role, `--cli ROLE=NAME` for one. */
@@ -52,6 +54,10 @@ export interface WorkflowRunOptions {
   signal?: AbortSignal;
   /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
   cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
+  /** Commands run for every workflow event (--on-event), besides the plan's on_event. */
+  onEvent?: string[];
+  /** Approves every task that waits for approval as it arrives (for scripts). */
+  approveAll?: boolean;
   /** Passed to every run as `sandbox` (run --sandbox). */
   sandbox?: string;
   onProgress?: (event: ProgressEvent) => void;
@@ -71,9 +77,13 @@ export interface TaskRecord {
   round: number;
   rounds: number;
   issues: string[];
-  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; duration_ms: number; cost_known: boolean })[];
+  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; cost_known: boolean })[];
   /** Exit code of the run that made the task fail (3, 4 ...), for the workflow's exit code. */
   failedExitCode: number | null;
+  /** A person's decision not acted on yet (approval.ts): approved → merge, rejected → one more worker round. */
+  decision: ApprovalDecision | null;
+  /** Who approved the task's merge (its Supervisor-Approved-By trailer). */
+  approvedBy: string | null;
   /** Why the task is in its state: the reason of its last state change (which run, gate, conflict, budget). */
   why: string | null;
   /** Where resume picks the task up: a finished worker round whose commit is on the branch, and the reviewers that passed it. */
@@ -120,6 +130,7 @@ export interface Engine {
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;
+  hooks: EventHooks;
 }
 
 export function notice(engine: Engine, message: string): void {
@@ -145,17 +156,4 @@ export function withIntegrationLock<T>(engine: Engine, work: () => Promise<T>): 
   const next = engine.integrationLock.then(work, work);
   engine.integrationLock = next.catch(() => {});
   return next;
-}
-
-export function recordMetrics(record: TaskRecord): WorkflowMetrics {
-  const metrics = emptyMetrics();
-  for (const run of record.runs) {
-    metrics.cost_usd += run.cost_usd ?? 0;
-    metrics.cost_known &&= run.cost_known;
-    metrics.input_tokens += run.input_tokens ?? 0;
-    metrics.output_tokens += run.output_tokens ?? 0;
-    metrics.runs += 1;
-    metrics.duration_ms += run.duration_ms;
-  }
-  return metrics;
 }

@@ -13,6 +13,11 @@ export const engineErrors = {
       details: { workflow_id: id, known },
       hint: known.length ? `Known workflows: ${nameList(known, 5)} (see: supervisor workflow list)` : 'No workflow has run in this repository yet.',
     }),
+  ambiguous: (query: string, matches: string[]) =>
+    new SupervisorError('WORKFLOW_AMBIGUOUS', `"${query}" names more than one workflow: ${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', ...' : ''}`, {
+      details: { query, matches },
+      hint: 'Give more of the id (see: supervisor workflow list).',
+    }),
   finished: (id: string, status: string) =>
     new SupervisorError('WORKFLOW_FINISHED', `The workflow ${id} has finished (${status}); there is nothing to resume`, {
       details: { workflow_id: id, status },
@@ -38,6 +43,18 @@ export const engineErrors = {
       details: { workflow_id: id },
       hint: `Continue it with: supervisor workflow resume ${id}`,
     }),
+  taskNotFound: (id: string, task: string, known: string[]) =>
+    new SupervisorError('WORKFLOW_TASK_NOT_FOUND', `The workflow ${id} has no task "${task}"`, {
+      details: { workflow_id: id, task, known },
+      hint: `Its tasks: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', ...' : ''}`,
+    }),
+  notAwaiting: (id: string, task: string, state: string, waiting: string[]) =>
+    new SupervisorError('WORKFLOW_TASK_NOT_AWAITING', `The task ${task} of ${id} is not waiting for approval (it is ${state})`, {
+      details: { workflow_id: id, task, state, awaiting: waiting },
+      hint: waiting.length ? `Waiting for approval: ${waiting.join(', ')}` : 'No task of this workflow waits for approval (see: supervisor workflow status).',
+    }),
+  rejectWithoutIssues: (id: string) =>
+    new SupervisorError('USAGE', `workflow reject ${id}: give the issues the worker should fix: --issues "<text>" or --issues @file`, { details: { workflow_id: id } }),
   /** A state file of one workflow that cannot be read back: only that workflow is affected. */
   corrupt: (id: string, file: string, problem: string) =>
     new SupervisorError('WORKFLOW_CORRUPT', `The workflow ${id}'s state is corrupt: ${file}: ${problem}`, {

@@ -2,18 +2,28 @@
  * The workflow's git: the integration branch, the task worktrees, merging and conflicts. The
  * user's checkout, index and current branch are never touched: branches move through
  * `update-ref` (with the old value checked), merges are computed with `merge-tree
- * --write-tree` + `commit-tree`, and every checkout happens inside a worktree of ours.
+ * --write-tree` + `commit-tree`, and every checkout happens inside a worktree of ours, with
+ * git bound to the slot's admin folder and work tree recorded when it was made, after the
+ * slot was checked (slots.ts): never `git -C <slot>`, which follows whatever the slot's `.git`
+ * says once a CLI ran there. The integration branch moves with its record
+ * (integration-ref.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
+import type { MergeStyle } from '../model.ts';
+import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
+import { checkSlot, forgetSlot, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
 export interface GitOps {
   repoRoot: string;
   env: GitEnv;
+  /** Told when the integration branch was found moved or deleted and was restored from the engine's record. */
+  onIntegrationMoved?: (moved: IntegrationMoved) => void;
 }
 
 const ref = (branch: string) => `refs/heads/${branch}`;
@@ -27,8 +37,8 @@ export async function revParse(ops: GitOps, rev: string): Promise<string | null>
 export async function ensureBranch(ops: GitOps, branch: string, commit: string): Promise<string> {
   const tip = await revParse(ops, ref(branch));
   if (tip) return tip;
-  // The all-zero old value: fails if someone created it meanwhile.
-  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', 'supervisor workflow: create', ref(branch), commit, '0'.repeat(40)], ops.env);
+  // The all-zero old value (of the repository's object format): fails if someone created it meanwhile.
+  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', 'supervisor workflow: create', ref(branch), commit, await zeroId(ops)], ops.env);
   return commit;
 }
 
@@ -42,21 +52,27 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
 
 /**
  * Puts the task's branch (made from `start`, the integration tip, when it does not exist yet)
- * in the worktree slot at `path`: a free slot of ours is switched to it (a forced checkout,
- * then clean: whatever a killed run or a reviewer left goes), anything else there is replaced
- * by a new worktree. The task keeps it for every round.
+ * in the worktree slot at `path`: a free slot of ours is checked and switched to it (a forced
+ * checkout, git bound to the slot), anything else there is replaced by a new worktree, whose
+ * admin folder is recorded before any CLI runs there. A recorded slot that fails its check is
+ * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round.
  */
 export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
   // Few git calls: between waves of tasks this is on the critical path.
   const exists = (await revParse(ops, `refs/heads/${branch}`)) !== null;
-  if (existsSync(path)) {
-    const switched = await git(path, ['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])], ops.env);
-    if (switched.ok) return { created: false };
-    await removeWorktree(ops, path);
+  if (existsSync(path) && slotOf(ops, path)) {
+    const { bound, slot } = await verifiedSlot(ops, path, ops.env);
+    const switched = await bound.run(['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])]);
+    if (switched.ok) {
+      slot.branch = branch;
+      return { created: false };
+    }
   }
+  if (existsSync(path)) await removeWorktree(ops, path);
   await ensureBranch(ops, branch, start);
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', path, branch]);
+  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
   return { created: true };
 }
 
@@ -78,33 +94,50 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
 }
 
 /**
- * Frees a slot for the next task: detached (so its branch can be checked out elsewhere) and
- * clean. After a normal task nothing is left (the worker's run commits everything, reviewers'
- * edits are reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go.
+ * Frees a slot for the next task: checked first (the reason it is broken is returned, and no
+ * git runs on it), then detached (so its branch can be checked out elsewhere) and clean. After
+ * a normal task nothing is left (the worker's run commits everything, reviewers' edits are
+ * reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go. No ref
+ * moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(path: string, env: GitEnv, thorough = false): Promise<void> {
-  if (!thorough && (await git(path, ['checkout', '-q', '--detach'], env)).ok) return;
-  await git(path, ['merge', '--abort'], env);
-  await git(path, ['reset', '-q', '--hard'], env);
-  await git(path, ['clean', '-q', '-fd'], env);
-  await git(path, ['checkout', '-q', '--detach'], env);
+export async function releaseWorktree(ops: GitOps, path: string, thorough = false): Promise<string | null> {
+  const checked = await checkSlot(ops, path, ops.env);
+  if (checked.problem !== null) return checked.problem;
+  const { bound, slot } = checked;
+  if (thorough || !(await bound.run(['checkout', '-q', '--detach'])).ok) {
+    await bound.run(['checkout', '-q', '-f', '--detach']);
+    await bound.run(['clean', '-q', '-fd']);
+  }
+  slot.branch = null;
+  return null;
 }
 
-/** Drops whatever is not committed on the worktree's branch (a merge in progress included). */
-export async function resetWorktree(path: string, env: GitEnv, to = 'HEAD'): Promise<void> {
+/**
+ * Drops whatever is not committed on the slot's branch (a merge in progress included) and
+ * puts the branch back at `to` (a reviewer's commits go), after checking the slot: its
+ * branch is the task's own and no symbolic ref, so the reset moves nothing else.
+ */
+export async function resetWorktree(ops: GitOps, path: string, to: string): Promise<void> {
+  const { bound, head } = await verifiedSlot(ops, path, ops.env);
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
-  const [status, head, target] = await Promise.all([git(path, ['status', '--porcelain'], env), git(path, ['rev-parse', 'HEAD'], env), git(path, ['rev-parse', to], env)]);
-  if (status.ok && status.stdout === '' && head.ok && target.ok && head.stdout === target.stdout) return;
-  await git(path, ['merge', '--abort'], env);
-  await gitOrThrow(path, ['reset', '-q', '--hard', to], env);
-  await gitOrThrow(path, ['clean', '-q', '-fd'], env);
+  const status = await bound.run(['status', '--porcelain']);
+  if (status.ok && status.stdout === '' && head === to) return;
+  await bound.runOrThrow(['reset', '-q', '--hard', to]);
+  await bound.runOrThrow(['clean', '-q', '-fd']);
 }
 
-export async function headOf(path: string, env: GitEnv): Promise<string> {
-  return (await gitOrThrow(path, ['rev-parse', 'HEAD'], env)).trim();
+/** The slot's HEAD commit, after checking the slot (WORKSPACE_BROKEN when it fails). */
+export async function headOf(ops: GitOps, path: string): Promise<string> {
+  return (await verifiedSlot(ops, path, ops.env)).head;
 }
 
+/**
+ * Removes a worktree of ours through the repository (never through the folder's own `.git`).
+ * A slot set aside stays.
+ */
 export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
+  if (isSetAside(ops, path)) return;
+  forgetSlot(ops, path);
   const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
   if (removed.ok) return;
   await rm(path, { recursive: true, force: true });
@@ -116,54 +149,109 @@ export type MergeOutcome = { ok: true; tip: string; fastForward: boolean } | { o
 /** The commit that would integrate `head` on `tip`, built without a checkout; nothing moves. */
 export type TaskCommit = { ok: true; commit: string; fastForward: boolean } | { ok: false; conflicts: string[] };
 
-/**
- * Builds the commit that integrates `head` into `tip`: `tip` itself when `head` is already in
- * it, `head` when `tip` is its ancestor (fast-forward), else a merge commit from `merge-tree
- * --write-tree` + `commit-tree`. Conflicts are returned; no ref moves.
- */
-export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string): Promise<TaskCommit> {
-  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
-  if (await isAncestor(ops, tip, head)) return { ok: true, commit: head, fastForward: true };
-  const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', tip, head], ops.env);
+/** The tree of `ours` and `theirs` merged (merge-tree --write-tree), or the conflicting files. */
+export async function mergedTree(ops: GitOps, ours: string, theirs: string): Promise<{ ok: true; tree: string } | { ok: false; conflicts: string[] }> {
+  const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], ops.env);
   const lines = merged.stdout.split('\n').filter(Boolean);
   if (merged.code === 1) return { ok: false, conflicts: [...new Set(lines.slice(1))] };
   if (!merged.ok || !lines[0]) throw new Error(`git merge-tree failed: ${merged.stderr.trim()}`);
-  const commit = (await gitOrThrow(ops.repoRoot, [...IDENTITY, 'commit-tree', lines[0], '-p', tip, '-p', head, '-m', message], ops.env)).trim();
+  return { ok: true, tree: lines[0] };
+}
+
+/** A commit of `tree` on `parents`, by supervisor, with `message` (trailers included). */
+export async function commitTree(ops: GitOps, tree: string, parents: string[], message: string): Promise<string> {
+  return (await gitOrThrow(ops.repoRoot, [...IDENTITY, '-c', 'commit.gpgsign=false', 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message], ops.env)).trim();
+}
+
+/**
+ * Builds the ONE commit that integrates a task's `head` into `tip`, so the integration
+ * branch's first-parent history is one commit per task a reviewer can audit: `merge` (the
+ * default) a merge commit of the task branch even when a fast-forward is possible (`--no-ff`),
+ * `squash` one commit of the merged tree on `tip` alone. `tip` itself when `head` is already
+ * in it. Built with `merge-tree --write-tree` + `commit-tree`; conflicts are returned; no ref moves.
+ */
+export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<TaskCommit> {
+  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
+  const merged = await mergedTree(ops, tip, head);
+  if (!merged.ok) return merged;
+  const commit = await commitTree(ops, merged.tree, style === 'squash' ? [tip] : [tip, head], message);
   return { ok: true, commit, fastForward: false };
 }
 
-/** Moves `branch` from `old` to `next`, only if it still points at `old` (compare-and-swap). */
+/**
+ * Moves the integration `branch` from `old` to `next`, only if it still points at `old`
+ * (compare-and-swap), together with the engine's record of it (`refs/supervisor/integration/<id>`).
+ */
 export async function moveBranch(ops: GitOps, branch: string, next: string, old: string, message: string): Promise<void> {
-  if (next === old) return;
-  await gitOrThrow(ops.repoRoot, ['update-ref', '-m', message, ref(branch), next, old], ops.env);
+  await moveIntegration(ops, branch, next, old, message);
 }
 
-/** The integration branch's commit message for a task. */
-export function taskMergeMessage(workflowId: string, taskId: string, title: string): string {
-  return `supervisor workflow ${workflowId}: merge task ${taskId} (${title})`;
+/** What the integration branch's commit of a task says: the task, and the trailers that make it auditable. */
+export interface TaskMergeInfo {
+  workflowId: string;
+  taskId: string;
+  title: string;
+  /** The task branch (named in a merge commit's subject). */
+  branch: string;
+  /** Every run of the task, oldest first. */
+  runIds: string[];
+  /** The reviewer roles that passed the change merged. */
+  reviewedBy: string[];
+  /** Who approved the merge, when a person did. */
+  approvedBy: string | null;
+  style: MergeStyle;
+}
+
+/** Trailer values are one line each: a newline in a title or a name would forge another trailer. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * The integration branch's commit message for a task: its subject names the task, its trailers
+ * (`git interpret-trailers --parse`, `git log --format=%(trailers)`) the workflow, the task,
+ * the runs, the reviewers that passed it and who approved it.
+ */
+export function taskMergeMessage(info: TaskMergeInfo): string {
+  const subject = `${info.style === 'squash' ? 'Task' : 'Merge task'} ${info.taskId}: ${oneLine(info.title)}`;
+  const body = info.style === 'squash' ? `The change of ${info.branch}, squashed (workflow ${info.workflowId}).` : `Merges ${info.branch} (workflow ${info.workflowId}).`;
+  const trailers = [
+    `Supervisor-Workflow: ${info.workflowId}`,
+    `Supervisor-Task: ${info.taskId}`,
+    `Supervisor-Runs: ${info.runIds.join(', ') || '-'}`,
+    `Supervisor-Reviewed-By: ${info.reviewedBy.join(', ') || '-'}`,
+    ...(info.approvedBy ? [`Supervisor-Approved-By: ${oneLine(info.approvedBy)}`] : []),
+  ];
+  return `${subject}\n\n${body}\n\n${trailers.join('\n')}\n`;
+}
+
+/** The tasks whose commit is on the integration branch's first-parent line since `base` (their Supervisor-Task trailers). */
+export async function integratedTaskIds(ops: GitOps, base: string, branch: string): Promise<Set<string>> {
+  const log = await git(ops.repoRoot, ['log', '--first-parent', '--format=%(trailers:key=Supervisor-Task,valueonly,separator=%x2C)', `${base}..${ref(branch)}`], ops.env);
+  return new Set(log.ok ? log.stdout.split(/[\n,]/).map((s) => s.trim()).filter(Boolean) : []);
 }
 
 /**
  * Merges `head` into the integration branch without a checkout (buildTaskCommit), then moves
  * the branch by compare-and-swap. Conflicts are returned, nothing is written.
  */
-export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string): Promise<MergeOutcome> {
-  const tip = await revParse(ops, ref(branch));
-  if (!tip) throw new Error(`the integration branch ${branch} is gone`);
-  const built = await buildTaskCommit(ops, tip, head, message);
+export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<MergeOutcome> {
+  // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
+  const tip = await integrationTip(ops, branch);
+  const built = await buildTaskCommit(ops, tip, head, message, style);
   if (!built.ok) return built;
   await moveBranch(ops, branch, built.commit, tip, message);
   return { ok: true, tip: built.commit, fastForward: built.fastForward };
 }
 
 /**
- * Starts merging the integration tip into the task branch inside the task's worktree, leaving
- * the conflict markers for the worker's extra round. Returns the conflicting files.
+ * Starts merging the integration tip into the task branch inside the task's slot (checked,
+ * git bound to it), leaving the conflict markers for the worker's extra round. Returns the
+ * conflicting files.
  */
-export async function startConflictMerge(path: string, tip: string, env: GitEnv): Promise<string[]> {
-  const merged = await git(path, [...IDENTITY, '-c', 'commit.gpgsign=false', 'merge', '--no-ff', '--no-edit', tip], env);
+export async function startConflictMerge(ops: GitOps, path: string, tip: string): Promise<string[]> {
+  const { bound } = await verifiedSlot(ops, path, ops.env);
+  const merged = await bound.run([...IDENTITY, 'merge', '--no-ff', '--no-edit', tip]);
   if (merged.ok) return [];
-  const names = await git(path, ['diff', '--name-only', '--diff-filter=U'], env);
+  const names = await bound.run(['diff', '--name-only', '--diff-filter=U']);
   return names.stdout.split('\n').filter(Boolean);
 }
 
@@ -174,16 +262,24 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
   return found.stdout.split('\n').filter(Boolean).map((line) => line.slice(commit.length + 1));
 }
 
-/** A detached worktree at `commit` (the gates'), made once and moved on. */
+/**
+ * A detached worktree at `commit` (the gates'), made once and moved on: checked and bound
+ * like a slot; one that fails its check is replaced (the gates' commands are the plan's,
+ * but nothing is run on a git dir they may have rewritten).
+ */
 export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string): Promise<void> {
   if (existsSync(path)) {
-    const moved = await git(path, ['checkout', '-q', '--detach', '-f', commit], ops.env);
-    if (moved.ok) {
-      await gitOrThrow(path, ['clean', '-q', '-fd'], ops.env);
-      return;
+    const checked = slotOf(ops, path) ? await checkSlot(ops, path, ops.env) : null;
+    if (checked && checked.problem === null) {
+      const moved = await checked.bound.run(['checkout', '-q', '--detach', '-f', commit]);
+      if (moved.ok) {
+        await checked.bound.runOrThrow(['clean', '-q', '-fd']);
+        return;
+      }
     }
     await removeWorktree(ops, path);
   }
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
+  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
 }

@@ -8,7 +8,8 @@
  * `gates_on: end` merges first and runs the gates on the integration branch after (the old way).
  */
 import { setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { buildTaskCommit, moveBranch, revParse, taskMergeMessage } from './git-ops.ts';
+import { buildTaskCommit, moveBranch, taskMergeMessage } from './git-ops.ts';
+import { integrationTip } from './integration-ref.ts';
 import { runGatesAt, runGatesOnIntegration } from './integration-gates.ts';
 
 export type Integration =
@@ -30,10 +31,19 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
   return withIntegrationLock(engine, async () => {
     engine.queue.waited_ms += Date.now() - asked;
     const { task } = record;
-    const message = taskMergeMessage(engine.workflow.id, task.id, task.title);
-    const tip = await revParse(engine.ops, `refs/heads/${engine.integration}`);
-    if (!tip) throw new Error(`the integration branch ${engine.integration} is gone`);
-    const built = await buildTaskCommit(engine.ops, tip, head, message);
+    const message = taskMergeMessage({
+      workflowId: engine.workflow.id,
+      taskId: task.id,
+      title: task.title,
+      branch: record.branch,
+      runIds: record.runs.map((r) => r.run_id),
+      reviewedBy: task.reviewers,
+      approvedBy: task.approve ? record.approvedBy : null,
+      style: engine.workflow.merge,
+    });
+    // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
+    const tip = await integrationTip(engine.ops, engine.integration);
+    const built = await buildTaskCommit(engine.ops, tip, head, message, engine.workflow.merge);
     if (!built.ok) return { kind: 'conflict', files: built.conflicts };
     const gated = engine.workflow.gates.length > 0 && (engine.workflow.gates_on ?? 'merge') === 'merge';
     if (gated) {

@@ -14,6 +14,21 @@ export function taskBranch(workflowId: string, taskId: string): string {
   return `supervisor/wf/${workflowId}--${taskId}`;
 }
 
+/**
+ * Which workflow (of `knownIds`) a branch belongs to, and which of its tasks (null: the
+ * integration branch); null when none. Matched through the two functions above, never by
+ * splitting the name: an id may itself hold `-` or `--`, so the longest known id wins.
+ */
+export function workflowOfBranch(branch: string, knownIds: readonly string[]): { workflowId: string; taskId: string | null } | null {
+  let best: { workflowId: string; taskId: string | null } | null = null;
+  for (const id of knownIds) {
+    if (best && best.workflowId.length >= id.length) continue;
+    if (branch === integrationBranch(id)) best = { workflowId: id, taskId: null };
+    else if (branch.startsWith(taskBranch(id, '')) && branch.length > taskBranch(id, '').length) best = { workflowId: id, taskId: branch.slice(taskBranch(id, '').length) };
+  }
+  return best;
+}
+
 export interface WorkflowPaths {
   /** `.supervisor/workflows/<id>/`: plan.json, events.jsonl, result.json. */
   dir: string;

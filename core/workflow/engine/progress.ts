@@ -2,6 +2,7 @@
  * Progress of a running workflow on stderr. On a terminal: a live table (task, state, round,
  * CLI, cost, elapsed) redrawn in place. Otherwise: one line per state change, for logs.
  */
+import { formatUsd } from '../../money.ts';
 import { sanitizeTerminal } from '../../text/sanitize-terminal.ts';
 import type { ProgressEvent } from './context.ts';
 
@@ -41,7 +42,7 @@ function renderTable(rows: Row[], now: number): string[] {
     r.state === 'running' ? `${r.state} ${r.role}` : r.state,
     r.round ? String(r.round) : '-',
     r.cli || '-',
-    `$${r.cost.toFixed(4)}`,
+    formatUsd(r.cost),
     r.since === null ? '-' : seconds((r.done ?? now) - r.since),
   ]);
   const head = ['TASK', 'STATE', 'ROUND', 'CLI', 'COST', 'ELAPSED'];

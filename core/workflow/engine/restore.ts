@@ -3,9 +3,10 @@
  * why, the money its runs spent (booked in the ledger), where each unfinished task picks up
  * (resume-point.ts) and the gates' last verdict; and the settings it runs with.
  */
+import { approvalFromEvent, approveAllDecision } from './approval.ts';
 import { setState, type Engine } from './context.ts';
 import { restoreGates } from './final-gates.ts';
-import { isAncestor, revParse } from './git-ops.ts';
+import { integratedTaskIds, isAncestor, revParse } from './git-ops.ts';
 import { findResumePoint } from './resume-point.ts';
 import { FINAL_TASK_STATES, type TaskState, type WorkflowEvent } from './store.ts';
 
@@ -14,8 +15,12 @@ export async function restore(engine: Engine, events: WorkflowEvent[]): Promise<
   for (const event of events) {
     const record = typeof event.task === 'string' ? engine.tasks.get(event.task) : undefined;
     if (!record) continue;
-    if (event.kind === 'task_state') {
+    if (event.kind === 'approval') {
+      record.decision = approvalFromEvent(event);
+      if (record.decision?.decision === 'approved') record.approvedBy = record.decision.by;
+    } else if (event.kind === 'task_state') {
       record.state = event.state as TaskState;
+      if (record.state !== 'pending' && record.state !== 'awaiting_approval') record.decision = null;
       record.round = typeof event.round === 'number' ? event.round : record.round;
       record.rounds = Math.max(record.rounds, record.round);
       record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
@@ -28,6 +33,7 @@ export async function restore(engine: Engine, events: WorkflowEvent[]): Promise<
         run_id: event.run_id,
         role: String(event.role),
         round: Number(event.round),
+        cli: typeof event.cli === 'string' ? event.cli : null,
         status: String(event.status),
         exit_code: Number(event.exit_code),
         cost_usd: cost,
@@ -40,11 +46,19 @@ export async function restore(engine: Engine, events: WorkflowEvent[]): Promise<
       });
     }
   }
+  const landed = await integratedTaskIds(engine.ops, engine.base, engine.integration);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state)) continue;
+    if (record.state === 'awaiting_approval' && !record.decision && engine.options.approveAll) record.decision = approveAllDecision(engine, record);
+    if (record.state === 'awaiting_approval' && !record.decision) continue;
+    if (record.decision) {
+      setState(engine, record, 'pending', { reason: `${record.decision.decision} by ${record.decision.by}` });
+      continue;
+    }
     // Killed between the merge and its event: git says whether the task is in.
     const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
-    if (record.state === 'integrating' && head && (await isAncestor(engine.ops, head, engine.integration))) {
+    // A squashed task's head is not an ancestor of the branch: its commit's trailer says it landed.
+    if (record.state === 'integrating' && head && (landed.has(record.task.id) || (await isAncestor(engine.ops, head, engine.integration)))) {
       record.issues = [];
       setState(engine, record, 'integrated', { reason: `found merged into ${engine.integration} on resume (killed between the merge and its event)` });
       continue;

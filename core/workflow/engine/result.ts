@@ -5,45 +5,15 @@
  */
 import { EXIT, type ExitCode } from '../../errors.ts';
 import type { LedgerSummary } from './ledger.ts';
-import type { TaskState } from './store.ts';
+import type { WorkflowMetrics, WorkflowTaskView } from './task-view.ts';
 
-export type WorkflowStatus = 'pass' | 'gaps' | 'stopped' | 'interrupted';
+export { addMetrics, emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
 
-export interface WorkflowRunRecord {
-  run_id: string;
-  role: string;
-  round: number;
-  status: string;
-  exit_code: number;
-  cost_usd: number | null;
-  started_at: string;
-  finished_at: string;
-}
+export const WORKFLOW_STATUSES = ['pass', 'gaps', 'stopped', 'interrupted', 'awaiting_approval'] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
-export interface WorkflowMetrics {
-  cost_usd: number;
-  /** Every run reported its cost (else cost_usd is a lower bound). */
-  cost_known: boolean;
-  input_tokens: number;
-  output_tokens: number;
-  runs: number;
-  duration_ms: number;
-}
-
-export interface WorkflowTaskResult {
-  id: string;
-  title: string;
-  status: TaskState;
-  /** Worker rounds run (a conflict round included). */
-  rounds: number;
-  branch: string;
-  /** Why the task is not integrated: the reviewers' last issues, a failure, the conflict, the reason it was skipped. */
-  issues: string[];
-  /** Why the task is in its state: which run, gate, conflict or budget (the reason of its last state change). */
-  why: string | null;
-  metrics: WorkflowMetrics;
-  runs: WorkflowRunRecord[];
-}
+/** A result with one of these is not the end: `workflow resume` (or approve/reject) continues it. */
+export const RESUMABLE: readonly string[] = ['interrupted', 'stopped', 'awaiting_approval'];
 
 export interface WorkflowResult {
   workflow_id: string;
@@ -54,7 +24,8 @@ export interface WorkflowResult {
   branch: string;
   /** `base..tip` of the integration branch (full ids). */
   git_range: string;
-  tasks: WorkflowTaskResult[];
+  /** The same task shape as `workflow status --json` (task-view.ts). */
+  tasks: WorkflowTaskView[];
   gates: { passed: boolean | null; failed: string | null };
   /** The cost ceiling's ledger: ceiling, floor, spent, reserved, runs of unknown cost. */
   budget: LedgerSummary;
@@ -71,27 +42,13 @@ export interface WorkflowResult {
   finished_at: string;
 }
 
-export function emptyMetrics(): WorkflowMetrics {
-  return { cost_usd: 0, cost_known: true, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 };
-}
-
-export function addMetrics(into: WorkflowMetrics, add: WorkflowMetrics): WorkflowMetrics {
-  return {
-    cost_usd: into.cost_usd + add.cost_usd,
-    cost_known: into.cost_known && add.cost_known,
-    input_tokens: into.input_tokens + add.input_tokens,
-    output_tokens: into.output_tokens + add.output_tokens,
-    runs: into.runs + add.runs,
-    duration_ms: into.duration_ms + add.duration_ms,
-  };
-}
-
 /**
  * 0 pass; 130 interrupted; otherwise 1, or (as `run`) 3 / 4 when every task that failed
  * failed for that one reason (no valid answer / the CLI failed).
  */
 export function workflowExitCode(status: WorkflowStatus, failedRunCodes: number[], stopSignal?: unknown): ExitCode {
   if (status === 'pass') return EXIT.ok;
+  if (status === 'awaiting_approval') return EXIT.awaitingApproval;
   // Ctrl-C 130; a hang-up or a TERM as the shell reports them (128 + the signal's number).
   if (status === 'interrupted') return stopSignal === 'SIGHUP' ? (129 as ExitCode) : stopSignal === 'SIGTERM' ? (143 as ExitCode) : EXIT.interrupted;
   if (status === 'gaps' && failedRunCodes.length > 0) {

@@ -9,8 +9,12 @@
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, releaseWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { approveAllDecision } from './approval.ts';
 import { integrate } from './merge-queue.ts';
+import { integrationTip } from './integration-ref.ts';
+import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
+import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
@@ -49,12 +53,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
     if (passed.includes(role)) continue;
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range, mismatch),
-      workspace: { path: worktree, branch: record.branch, commit: false },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(worktree, engine.ops.env, head);
+    await resetWorktree(engine.ops, worktree, head);
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -86,14 +90,41 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
-    const tipAtStart = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tipAtStart = await integrationTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     await rounds(engine, record, worktree);
+  } catch (error) {
+    // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
+    if (!isWorkspaceBroken(error)) throw error;
+    await slotBroken(engine, record, worktree, brokenProblem(error));
   } finally {
-    await releaseWorktree(worktree, engine.ops.env, record.state !== 'integrated');
-    engine.freeSlots.push(worktree);
+    await freeSlot(engine, record, worktree);
   }
+}
+
+/**
+ * Reviewers passed: a task that needs a person's approval waits (true) unless it has it, or
+ * `--approve-all` gives it.
+ */
+function holdForApproval(engine: Engine, record: TaskRecord): boolean {
+  if (!record.task.approve) return false;
+  if (engine.options.approveAll) {
+    approveAllDecision(engine, record);
+    return false;
+  }
+  const id = engine.workflow.id;
+  setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
+  return true;
+}
+
+/** A merge that conflicts: the merge of the new tip is started in the worktree for one more worker round. */
+async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
+  const tip = await integrationTip(engine.ops, engine.integration);
+  const conflicts = await startConflictMerge(engine.ops, worktree, tip);
+  engine.store.event('conflict', { task: record.task.id, files, tip });
+  notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
+  return { tip, conflicts: conflicts.length ? conflicts : files };
 }
 
 /** The worker's run of this round, or the round resume found finished (its commit on the branch): not run again. */
@@ -101,13 +132,13 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   const { task } = record;
   const resumeAt = record.resumeAt;
   record.resumeAt = null;
-  if (resumeAt && resumeAt.round === round && (await headOf(worktree, engine.ops.env)) === resumeAt.head) {
+  if (resumeAt && resumeAt.round === round && (await headOf(engine.ops, worktree)) === resumeAt.head) {
     notice(engine, `${task.id}: resume: round ${round}'s worker finished before the interruption (its commit ${resumeAt.head.slice(0, 7)} is on ${record.branch}); it does not run again${resumeAt.passed.length ? `, nor ${resumeAt.passed.join(', ')}` : ''}`);
     return { result: null, passed: resumeAt.passed };
   }
   const worker = await runOne(engine, record, task.worker, {
     task: workerPrompt(task, { round, feedback, conflicts }),
-    workspace: { path: worktree, branch: record.branch },
+    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git },
     targets: existingTargets(worktree, task.files),
     gates: task.gates,
   });
@@ -123,6 +154,19 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
   let round = Math.max(record.round, 1);
+  const decision = record.decision;
+  record.decision = null;
+  if (decision?.decision === 'rejected') {
+    feedback = [{ role: `person: ${decision.by}`, issues: decision.issues }];
+    round = record.round + 1;
+  } else if (decision?.decision === 'approved') {
+    // Approved as reviewed: merged without another round (a conflict still gets its round).
+    const merged = await integrate(engine, record, await headOf(engine.ops, worktree));
+    if (merged.kind === 'done' || merged.kind === 'halted') return;
+    if (merged.kind === 'gate_failed') feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
+    else ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
+    round = record.round + 1;
+  }
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
@@ -135,12 +179,14 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       mismatch = claimedFilesMismatch(result);
       if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
     }
-    const head = await headOf(worktree, engine.ops.env);
+    const head = await headOf(engine.ops, worktree);
+    const left = await leftoverWork(engine, worktree);
+    if (left) return keepLeftovers(engine, record, worktree, left);
     if (conflictTip) {
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
     }
-    const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
+    const tip = await integrationTip(engine.ops, engine.integration);
     const base = await mergeBase(engine.ops, tip, head);
     const range = `${base}..${head}`;
     const empty = (result !== null && emptyChange(result)) || base === head;
@@ -161,6 +207,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     }
     conflicts = [];
     if (!feedback.length) {
+      if (holdForApproval(engine, record)) return;
       const merged = await integrate(engine, record, head);
       if (merged.kind === 'done' || merged.kind === 'halted') return;
       if (merged.kind === 'gate_failed') {
@@ -171,11 +218,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
         continue;
       }
       if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.files.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      conflictTip = (await revParse(engine.ops, `refs/heads/${engine.integration}`))!;
-      conflicts = await startConflictMerge(worktree, conflictTip, engine.ops.env);
-      engine.store.event('conflict', { task: task.id, files: merged.files, tip: conflictTip });
-      notice(engine, `${task.id}: merging into ${engine.integration} conflicts in ${merged.files.join(', ')}; the worker gets one more round on the new tip`);
-      if (!conflicts.length) conflicts = merged.files;
+      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
       round++;
       continue;
     }

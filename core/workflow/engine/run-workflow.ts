@@ -14,14 +14,18 @@ import { errors, isSupervisorError } from '../../errors.ts';
 import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
-import { notice, recordMetrics, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
+import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { ensureBranch, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
+import { openIntegration, recordRef } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
-import { addMetrics, emptyMetrics, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
+import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
 import { finalGates } from './final-gates.ts';
 import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
+import { sumMetrics, taskViews } from './task-view.ts';
 import type { WorkflowLock } from './lock.ts';
 import { noPause } from './quota.ts';
 import { lastSettings, restore } from './restore.ts';
@@ -30,7 +34,7 @@ import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, why: null, resumeAt: null, feedback: null };
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null, why: null, resumeAt: null, feedback: null };
 }
 
 /** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
@@ -42,7 +46,7 @@ function unfinished(store: WorkflowStore): boolean {
     if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
     throw error;
   }
-  return !result || result.status === 'interrupted' || result.status === 'stopped';
+  return !result || RESUMABLE.includes(result.status);
 }
 
 /**
@@ -68,7 +72,7 @@ async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string
       if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
       continue;
     }
-    if (await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) continue;
+    if ((await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) || (await revParse(ops, recordRef(integrationBranch(candidate))))) continue;
     return candidate;
   }
 }
@@ -109,7 +113,7 @@ async function checkRepository(options: WorkflowRunOptions): Promise<void> {
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
   const workflow = { ...options.workflow, id };
   const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
-  return {
+  const engine: Engine = {
     options: { ...options, workflow },
     workflow,
     store,
@@ -132,7 +136,18 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     generation: 0,
     integrationLock: Promise.resolve(),
     runRole,
+    hooks: attachHooks(store, options, workflow),
   };
+  engine.ops.onIntegrationMoved = (moved) => reportIntegrationMoved(engine, moved);
+  return engine;
+}
+
+/** The plan's on_event and --on-event, fed every event from the moment the engine exists. */
+function attachHooks(store: WorkflowStore, options: WorkflowRunOptions, workflow: WorkflowRunOptions['workflow']): EventHooks {
+  const commands = [...(workflow.on_event ?? []), ...(options.onEvent ?? [])];
+  const hooks = createEventHooks(commands, { cwd: options.repoRoot, env: { ...options.env, SUPERVISOR_WORKFLOW_ID: workflow.id }, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  if (commands.length) store.onEvent = (event) => hooks.emit(event);
+  return hooks;
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
@@ -164,7 +179,10 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       cli: options.cli ?? null,
       pid: process.pid,
     });
-    await ensureBranch(ops, engine.integration, base);
+    await openIntegration(engine.ops, engine.integration, base);
+    if (baseFrom === 'HEAD' && (await inspectRepo(options.repoRoot, { env: options.env })).dirty) {
+      notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
+    }
     for (const record of engine.tasks.values()) setState(engine, record, 'pending');
     return await drive(engine);
   } finally {
@@ -215,7 +233,7 @@ async function continueLocked(store: WorkflowStore, id: string, options: Omit<Wo
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
   store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
-  await ensureBranch(engine.ops, engine.integration, engine.base);
+  await openIntegration(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
@@ -227,7 +245,7 @@ async function continueLocked(store: WorkflowStore, id: string, options: Omit<Wo
 export function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
   return continueWorkflow(id, options, {
     check: (finished) => {
-      if (finished && finished.status !== 'interrupted' && finished.status !== 'stopped') throw engineErrors.finished(id, finished.status);
+      if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
     },
   });
 }
@@ -235,12 +253,16 @@ export function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'wo
 async function drive(engine: Engine): Promise<WorkflowResult> {
   const startedAt = engine.options.now?.() ?? new Date();
   try {
-    await schedule(engine);
-    await finalGates(engine);
+    try {
+      await schedule(engine);
+      await finalGates(engine);
+    } finally {
+      await cleanUp(engine);
+    }
+    return await finishResult(engine, startedAt);
   } finally {
-    await cleanUp(engine);
+    await engine.hooks.drain();
   }
-  return finishResult(engine, startedAt);
 }
 
 /** The worktree slots go (the branches hold the work); so does the gates' worktree. */
@@ -273,32 +295,26 @@ function statusOf(engine: Engine): WorkflowStatus {
   const records = [...engine.tasks.values()];
   if (engine.options.signal?.aborted) return 'interrupted';
   const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
-  if (unfinished) return engine.halt === 'interrupted' ? 'interrupted' : 'stopped';
+  if (unfinished) {
+    if (engine.halt === 'interrupted') return 'interrupted';
+    return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
+  }
   // With gates, pass needs them passed on the final tip (a kill during the gates is no pass).
   if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || engine.gates.passed === true)) return 'pass';
   return 'gaps';
 }
 
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
+  await guardIntegration(engine);
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
-    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending') continue;
+    if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
     // Caught mid-run by Ctrl-C, the ceiling or a quota: pending again, resumable.
     setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
   const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
-  const tasks = [...engine.tasks.values()].map((record) => ({
-    id: record.task.id,
-    title: record.task.title,
-    status: record.state,
-    rounds: record.rounds,
-    branch: record.branch,
-    issues: record.issues,
-    why: record.why,
-    metrics: recordMetrics(record),
-    runs: record.runs.map(({ input_tokens: _i, output_tokens: _o, duration_ms: _d, cost_known: _k, ...run }) => run),
-  }));
+  const tasks = taskViews(engine.workflow, engine.store.events());
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
   const result: WorkflowResult = {
@@ -314,7 +330,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
     stop_reason: status === 'stopped' ? engine.haltReason : null,
     retries: engine.store.events().filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
-    metrics: tasks.reduce((sum, t) => addMetrics(sum, t.metrics), emptyMetrics()),
+    metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,
     started_at: startedAt.toISOString(),

@@ -7,7 +7,10 @@ import { existsSync } from 'node:fs';
 import { isSupervisorError } from '../../errors.ts';
 import { engineErrors } from './errors.ts';
 import type { WorkflowSummary } from './render.ts';
+import { formatUsd } from '../../money.ts';
+import { shortRunId } from './short-ids.ts';
 import { listWorkflowIds, WorkflowStore, type WorkflowEvent } from './store.ts';
+import { sumMetrics, taskViews, type WorkflowMetrics, type WorkflowTaskView } from './task-view.ts';
 
 export interface WorkflowStatusView {
   workflow_id: string;
@@ -17,8 +20,9 @@ export interface WorkflowStatusView {
   file: string;
   branch: string | null;
   started_at: string | null;
-  tasks: { id: string; status: string; round: number; issues: string[]; runs: string[] }[];
-  cost_usd: number;
+  /** The same task shape as the result's (task-view.ts). */
+  tasks: WorkflowTaskView[];
+  metrics: WorkflowMetrics;
 }
 
 function lastFinished(events: WorkflowEvent[]): boolean {
@@ -38,20 +42,7 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
   // Its owner may be between writing plan.json and its first event; otherwise no events is corruption.
   const events = owner && !existsSync(store.eventsFile) ? [] : store.events();
   const started = events.find((e) => e.kind === 'workflow_started');
-  const tasks = new Map(plan.tasks.map((t) => [t.id, { id: t.id, status: 'pending', round: 0, issues: [] as string[], runs: [] as string[] }]));
-  let cost = 0;
-  for (const e of events) {
-    const task = typeof e.task === 'string' ? tasks.get(e.task) : undefined;
-    if (!task) continue;
-    if (e.kind === 'task_state') {
-      task.status = String(e.state);
-      task.round = typeof e.round === 'number' ? e.round : task.round;
-      task.issues = Array.isArray(e.issues) ? (e.issues as string[]) : [];
-    } else if (e.kind === 'run_finished' && typeof e.run_id === 'string') {
-      task.runs.push(e.run_id);
-      cost += typeof e.cost_usd === 'number' ? e.cost_usd : 0;
-    }
-  }
+  const tasks = taskViews(plan, events);
   const result = store.result();
   let status: string;
   if (owner) status = 'running';
@@ -64,8 +55,8 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
     file: plan.source.file,
     branch: typeof started?.branch === 'string' ? started.branch : null,
     started_at: started?.ts ?? null,
-    tasks: [...tasks.values()],
-    cost_usd: cost,
+    tasks,
+    metrics: sumMetrics(tasks),
   };
 }
 
@@ -86,11 +77,21 @@ export function listWorkflows(repoRoot: string): WorkflowSummary[] {
   });
 }
 
+/** What a task is doing, for a person: `running worker (claude) round 2, run 20261125-…-a1b2c3`. */
+function doing(t: WorkflowTaskView): string {
+  if (!t.current) return `round ${t.rounds}`;
+  const c = t.current;
+  return `${c.role}${c.cli ? ` (${c.cli})` : ''} round ${c.round}${c.run_id ? `, run ${shortRunId(c.run_id)}` : ''}`;
+}
+
 export function renderWorkflowStatus(view: WorkflowStatusView): string {
-  const lines = [`workflow ${view.workflow_id}: ${view.status}  (${view.file})`, `branch: ${view.branch ?? '-'}  cost: $${view.cost_usd.toFixed(4)}`];
+  const cost = `${formatUsd(view.metrics.cost_usd)}${view.metrics.cost_known ? '' : ' (at least)'}`;
+  const lines = [`workflow ${view.workflow_id}: ${view.status}  (${view.file})`, `branch: ${view.branch ?? '-'}  cost: ${cost} over ${view.metrics.runs} runs`];
+  const width = Math.max(...view.tasks.map((t) => t.id.length));
   for (const t of view.tasks) {
-    lines.push(`  ${t.status.padEnd(11)} ${t.id}  round ${t.round}  runs ${t.runs.length}`);
-    for (const issue of t.issues.slice(0, 3)) lines.push(`              - ${issue}`);
+    lines.push(`  ${t.status.padEnd(17)} ${t.id.padEnd(width)}  ${doing(t)}  runs ${t.runs.length}  ${formatUsd(t.metrics.cost_usd)}`);
+    const why = t.issues.length ? t.issues.slice(0, 3) : t.why && t.status !== 'integrated' && t.status !== 'running' ? [t.why] : [];
+    for (const issue of why) lines.push(`${' '.repeat(20)}- ${issue}`);
   }
   if (view.status === 'killed' || view.status === 'interrupted' || view.status === 'stopped') lines.push(`Resume with: supervisor workflow resume ${view.workflow_id}`);
   return `${lines.join('\n')}\n`;

@@ -19,7 +19,7 @@ import { workflowPaths, workflowsDir } from './names.ts';
 import type { WorkflowResult } from './result.ts';
 import { describeIssue, eventShape, planShape, resultShape, startedShape } from './state-shapes.ts';
 
-export const TASK_STATES = ['pending', 'running', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
+export const TASK_STATES = ['pending', 'running', 'awaiting_approval', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 /** What a `task_state` event must carry for the task records to be rebuilt from it. */
@@ -30,22 +30,13 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'e
 
 export interface WorkflowEvent {
   ts: string;
-  kind:
-    | 'workflow_started'
-    | 'workflow_resumed'
-    | 'task_state'
-    | 'worktree_ready'
-    | 'run_started'
-    | 'run_finished'
-    | 'merged'
-    | 'conflict'
-    | 'gates_started'
-    | 'gates'
-    | 'gates_passed'
-    | 'quota_pause'
-    | 'quota_resumed'
-    | 'notice'
-    | 'workflow_finished';
+  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished'
+    // A slot set aside (workspace_broken, or work the commit cannot hold); the integration branch found moved and restored.
+    | 'slot_set_aside' | 'integration_moved'
+    // A person's decision on a task awaiting approval (approval.ts); the result handed on (finish.ts).
+    | 'approval' | 'handed_on'
+    // The merge queue's gates on a candidate or the tip (gates_started, gates_passed); quota pauses (ledger).
+    | 'gates_started' | 'gates_passed' | 'quota_pause' | 'quota_resumed';
   [key: string]: unknown;
 }
 
@@ -67,6 +58,8 @@ export class WorkflowStore {
   readonly dir: string;
   readonly eventsFile: string;
   private readonly now: () => Date;
+  /** Told of every event once it is on disk (the --on-event hooks); must not throw or block. */
+  onEvent: ((event: WorkflowEvent) => void) | null = null;
   /** Whether this process has checked the events file's tail before its first append. */
   private tailChecked = false;
 
@@ -95,6 +88,7 @@ export class WorkflowStore {
       this.tailChecked = true;
     }
     appendFileSync(this.eventsFile, `${JSON.stringify(event)}\n`);
+    this.onEvent?.(event);
     return event;
   }
 

@@ -54,6 +54,29 @@ describe("the user's checkout, recorded and compared around a run", () => {
     assert.deepEqual(createdBranches, ['x']);
   });
 
+  it("names another run's supervisor branch deleted or moved and a workflow's branch deleted; a workflow's branch moving and new run branches count for nothing", async () => {
+    const repo = await dirtyRepo();
+    const other = 'supervisor/20260101-000000-implementer-abcdef';
+    const moved = 'supervisor/20260101-000001-implementer-bcdefa';
+    git(repo, 'branch', other);
+    git(repo, 'branch', moved);
+    git(repo, 'branch', 'supervisor/wf/flow-1');
+    git(repo, 'branch', 'supervisor/wf/flow-1--a');
+    git(repo, 'branch', 'supervisor/wf/flow-2');
+    const before = await recordCheckout(repo);
+    git(repo, 'branch', '-D', other, 'supervisor/wf/flow-2');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'elsewhere');
+    git(repo, 'branch', '-f', moved, 'HEAD');
+    git(repo, 'branch', '-f', 'supervisor/wf/flow-1', 'HEAD');
+    git(repo, 'branch', 'supervisor/20260101-000002-reviewer-cdefab');
+    const after = await recordCheckout(repo);
+    assert.deepEqual(compareCheckout(before, after).changes.filter((c) => c.includes('supervisor')), [
+      `branches of other supervisor runs deleted: ${other}, supervisor/wf/flow-2`,
+      `branches of other supervisor runs moved: ${moved}`,
+    ]);
+    assert.deepEqual(compareCheckout(before, after, [other, moved, 'supervisor/wf/flow-2']).changes.filter((c) => c.includes('supervisor')), [], 'its own branches count for nothing');
+  });
+
   it("does not count a branch the run's own worktree is on (a CLI committing on a branch of its own there)", async () => {
     const repo = await dirtyRepo();
     const before = await recordCheckout(repo);

@@ -9,7 +9,7 @@ const base: RunResult = {
   failure: { class: 'nonzero_exit', detail: 'codex exited with code 1: boom' }, stop_reason: 'retries_exhausted',
   metrics: { input_tokens: 10, output_tokens: 2, cached_tokens: null, cost_usd: null, cost_known: false, max_cost_usd: null, duration_ms: 1500, cli_duration_ms: 1000, attempts: 3, turns: null, model: null, session_id: null },
   git_range: null, branch: null, files_changed: [], worktree: { mode: 'worktree', path: '/r/.supervisor/worktrees/x', kept: false, reason: null },
-  run_dir: '/r/.supervisor/runs/x', started_at: '', finished_at: '', notices: [],
+  run_dir: '/r/.supervisor/runs/x', workflow_id: null, task_id: null, started_at: '', finished_at: '', notices: [],
 };
 
 describe('human output', () => {
@@ -21,6 +21,12 @@ describe('human output', () => {
     assert.match(text, /cost: unknown \(codex reported none\)/);
     assert.match(text, /changes: none/);
     assert.match(text, /log: \.supervisor\/runs\/x/);
+  });
+
+  it("an interrupted run's cost says it was interrupted, not 'at least'", () => {
+    const text = renderResult({ ...base, exit_code: 130, failure: { class: 'interrupted', detail: 'Ctrl-C' }, metrics: { ...base.metrics, cost_usd: 0.25, cost_known: false } }, '/r');
+    assert.match(text, /cost: \$0\.2500 before the interruption/);
+    assert.doesNotMatch(text, /≥/);
   });
 
   it('lists the files of a commit and a partial cost', () => {

@@ -37,9 +37,9 @@ describe('loadWorkflow: workflow YAML', () => {
     const workflow = await load({ 'plan.yaml': yaml }, 'plan.yaml');
     assert.match(workflow.id, /^add-input-validation-[0-9a-f]{8}$/);
     assert.equal(workflow.source.reader, 'workflow-yaml');
-    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2 });
+    assert.deepEqual(workflow.defaults, { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 2, approve: false });
     const [a, b, c] = workflow.tasks;
-    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2 });
+    assert.deepEqual(a, { id: 'a', title: 'Task a', task: 'Do a', files: ['src/a.ts'], depends_on: [], worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, gates: [], max_rounds: 2, approve: false });
     assert.deepEqual([b!.reviewers, b!.cli, b!.model, b!.depends_on], [['spec-reviewer'], 'codex', 'gpt-5', ['a']]);
     assert.deepEqual([c!.reviewers, c!.cli], [[], 'cline']);
     const again = await load({ 'other-name.yaml': yaml }, 'other-name.yaml');
@@ -92,6 +92,11 @@ describe('loadWorkflow: workflow YAML', () => {
 
   it('refuses an id that cannot name a branch', async () => {
     await refused(`name: D\ntasks:\n${task('"a b"')}`, { code: 'WORKFLOW_BAD_ID', task: 'a b', pointer: '/tasks/0/id', line: 3 });
+  });
+
+  it('refuses "--" in a task id and in the workflow id: it joins the two in task branch names, so branches of two workflows could be one', async () => {
+    await refused(`name: D\ntasks:\n${task('x--y')}`, { code: 'WORKFLOW_BAD_ID', task: 'x--y', pointer: '/tasks/0/id', line: 3, message: /"--" joins the workflow id and a task id/ });
+    await refused(`name: D\nid: x--y\ntasks:\n${task('a')}`, { code: 'WORKFLOW_BAD_ID', pointer: '/id', line: 2, message: /"x--y" is not a valid workflow id: "--" joins/ });
   });
 
   it('refuses an unknown worker role and an unknown reviewer role', async () => {

@@ -1,20 +1,15 @@
-/** `supervisor workflow resume <id>`: continue after Ctrl-C, kill -9, the cost ceiling or a crash. */
+/** `supervisor workflow resume [<id>]`: continue after Ctrl-C, kill -9, the cost ceiling, an approval or a crash. */
 import { defineCommand } from '../../command.ts';
-import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { driveOptions, resumeById } from '../../workflow-drive.ts';
 
 export default defineCommand({
-  command: 'resume <id>',
-  describe: 'Continue a workflow where it stopped: integrated tasks never run again; a task caught mid-run restarts from its branch',
-  builder: (y) => driveOptions(y.positional('id', { type: 'string', describe: 'The workflow id (supervisor workflow list)' })),
+  command: 'resume [id]',
+  describe: 'Continue a workflow where it stopped: integrated tasks never run again; a task caught mid-run restarts from its branch (default: the newest unfinished workflow)',
+  builder: (y) =>
+    driveOptions(y.positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest unfinished)' })).example('$0 workflow resume', 'continue the newest unfinished workflow'),
   async run(args, ctx) {
-    const options = await engineOptions(args, ctx);
-    const { resumeWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
-    const { WorkflowStore } = await import('../../../workflow/engine/store.ts');
-    const id = String(args.id);
-    const store = new WorkflowStore(ctx.repoRoot, id);
-    const plan = store.exists() ? store.plan() : null;
-    if (plan) checkCliRoles(options.cli, plan);
-    const taskIds = plan ? plan.tasks.map((t) => t.id) : [];
-    return driveWorkflow(ctx, taskIds, (extra) => resumeWorkflow(id, { ...options, ...extra }));
+    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
+    const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined, { unfinished: true });
+    return resumeById(ctx, args, id);
   },
 });

@@ -14,6 +14,7 @@ export function task(id: string, fields: Partial<WorkflowTask> = {}): WorkflowTa
     model: null,
     gates: [],
     max_rounds: 3,
+    approve: false,
     ...fields,
   };
 }
@@ -28,7 +29,9 @@ export function workflow(tasks: WorkflowTask[], fields: Partial<Workflow> = {}):
     gates: [],
     gates_on: 'merge',
     max_cost_usd: null,
-    defaults: { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 3 },
+    defaults: { worker: 'worker', reviewers: ['spec-reviewer', 'code-quality-reviewer'], cli: null, model: null, max_rounds: 3, approve: false },
+    merge: 'merge',
+    on_event: [],
     models: {},
     tasks,
     ...fields,

@@ -1,0 +1,48 @@
+/**
+ * The engine's side of integration-ref.ts: a branch found moved or deleted is an
+ * `integration_moved` event and a notice; at the end the branch is checked once more and
+ * every task counted `integrated` must have its merged work in the tip, or it is `gaps` with
+ * the reason, so a workflow never reports `pass` with integrated work missing.
+ */
+import { notice, setState, type Engine } from './context.ts';
+import { isAncestor, revParse } from './git-ops.ts';
+import { integrationTip, type IntegrationMoved } from './integration-ref.ts';
+
+export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved): void {
+  engine.store.event('integration_moved', { branch: moved.branch, found: moved.found, restored: moved.restored, record: moved.record });
+  const what = moved.found ? `was moved to ${moved.found.slice(0, 12)}` : 'was deleted';
+  notice(engine, `the integration branch ${moved.branch} ${what} by something other than the workflow engine (a CLI?); restored it to ${moved.restored.slice(0, 12)} from the engine's record ${moved.record}`);
+}
+
+/**
+ * The commit each task landed as, from the `merged` events (this run's and earlier ones'): the
+ * task's own commit on the integration line (`tip`: its merge commit, or its squashed commit,
+ * whose parent is not the task's head), else the head that was merged.
+ */
+function mergedHeads(engine: Engine): Map<string, string> {
+  const heads = new Map<string, string>();
+  for (const event of engine.store.events()) {
+    if (event.kind !== 'merged' || typeof event.task !== 'string') continue;
+    const landed = typeof event.tip === 'string' ? event.tip : event.head;
+    if (typeof landed === 'string') heads.set(event.task, landed);
+  }
+  return heads;
+}
+
+/** At the end: the branch where the engine left it, and every integrated task's work in it. */
+export async function guardIntegration(engine: Engine): Promise<void> {
+  let tip: string | null = null;
+  try {
+    tip = await integrationTip(engine.ops, engine.integration);
+  } catch (error) {
+    notice(engine, `the integration branch ${engine.integration} could not be checked or restored: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const heads = mergedHeads(engine);
+  for (const record of engine.tasks.values()) {
+    if (record.state !== 'integrated') continue;
+    const head = heads.get(record.task.id) ?? (await revParse(engine.ops, `refs/heads/${record.branch}`));
+    if (tip && head && (await isAncestor(engine.ops, head, tip))) continue;
+    record.issues = [`the task's merged work (${head ? head.slice(0, 12) : 'its branch is gone'}) is not in the integration branch ${engine.integration} any more`];
+    setState(engine, record, 'gaps', { reason: record.issues[0]! });
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The integration branch is the engine's. A CLI working in a slot can reset or delete
+ * `refs/heads/supervisor/wf/<id>` (it is a branch of the repository it commits to), so the
+ * engine keeps its own record outside `refs/heads` — `refs/supervisor/integration/<id>`, which
+ * no branch command touches — and moves both together, by compare-and-swap, in one ref
+ * transaction. Before each merge and at the end the branch is compared with where the engine
+ * left it (this process's memory, else the record); a branch found elsewhere or gone is put
+ * back and reported (`integration_moved`).
+ */
+import { git, type GitEnv } from '../../engine/git.ts';
+
+interface RefOps {
+  repoRoot: string;
+  env: GitEnv;
+  /** Told when the branch was found moved or deleted and was put back. */
+  onIntegrationMoved?: (moved: IntegrationMoved) => void;
+}
+
+export interface IntegrationMoved {
+  branch: string;
+  /** The engine's record it was restored from. */
+  record: string;
+  /** Where the branch was found; null: it was deleted. */
+  found: string | null;
+  /** Where the engine left it, and where it is again. */
+  restored: string;
+}
+
+/** Where this process last left each integration branch (per GitOps). */
+const lastTips = new WeakMap<object, Map<string, string>>();
+const zeroIds = new WeakMap<object, Promise<string>>();
+
+function tips(ops: RefOps): Map<string, string> {
+  let map = lastTips.get(ops);
+  if (!map) lastTips.set(ops, (map = new Map()));
+  return map;
+}
+
+/**
+ * `refs/supervisor/integration/<id>` for the branch `supervisor/wf/<id>`. Not
+ * `refs/supervisor/wf/<id>`: git tries `refs/<name>` before `refs/heads/<name>`, so that would
+ * make the branch's own short name ambiguous (and mean the record).
+ */
+export function recordRef(branch: string): string {
+  return `refs/supervisor/integration/${branch.replace(/^supervisor\/wf\//, '')}`;
+}
+
+/** The all-zero object id of the repository's object format (40 digits for SHA-1, 64 for SHA-256). */
+export function zeroId(ops: RefOps): Promise<string> {
+  let id = zeroIds.get(ops);
+  if (!id) {
+    id = git(ops.repoRoot, ['rev-parse', '--show-object-format'], ops.env).then((r) => '0'.repeat(r.ok && r.stdout.trim() === 'sha256' ? 64 : 40));
+    zeroIds.set(ops, id);
+  }
+  return id;
+}
+
+async function resolve(ops: RefOps, ref: string): Promise<string | null> {
+  const result = await git(ops.repoRoot, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], ops.env);
+  return result.ok ? result.stdout.trim() : null;
+}
+
+/** One transaction: every ref moves from its old value to its new one, or none does. */
+async function swap(ops: RefOps, moves: { ref: string; next: string; old: string }[], message: string): Promise<void> {
+  const stdin = `start\n${moves.map((m) => `update ${m.ref} ${m.next} ${m.old}\n`).join('')}commit\n`;
+  const result = await git(ops.repoRoot, ['update-ref', '-m', message, '--stdin'], ops.env, stdin);
+  if (!result.ok) throw new Error(`git update-ref failed: ${result.stderr.trim()}`);
+}
+
+/**
+ * Makes the branch and its record at `base` (new workflow), or takes them as they are
+ * (resume: the branch is checked against the record by integrationTip). A branch without a
+ * record (a workflow of an earlier version) gets one at its tip.
+ */
+export async function openIntegration(ops: RefOps, branch: string, base: string): Promise<string> {
+  const zero = await zeroId(ops);
+  const [tip, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
+  if (record) {
+    tips(ops).set(branch, record);
+    return integrationTip(ops, branch);
+  }
+  const start = tip ?? base;
+  await swap(ops, [...(tip ? [] : [{ ref: `refs/heads/${branch}`, next: start, old: zero }]), { ref: recordRef(branch), next: start, old: zero }], 'supervisor workflow: create');
+  tips(ops).set(branch, start);
+  return start;
+}
+
+/**
+ * The branch's tip, after checking it is where the engine left it; a branch found elsewhere
+ * or deleted is restored (and its record too) and reported through `onIntegrationMoved`.
+ */
+export async function integrationTip(ops: RefOps, branch: string): Promise<string> {
+  const [found, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
+  const expected = tips(ops).get(branch) ?? record;
+  if (!expected) {
+    if (!found) throw new Error(`the integration branch ${branch} is gone, and so is the engine's record of it (${recordRef(branch)})`);
+    return found;
+  }
+  if (found === expected && record === expected) return found;
+  const zero = await zeroId(ops);
+  const moves = [
+    ...(found === expected ? [] : [{ ref: `refs/heads/${branch}`, next: expected, old: found ?? zero }]),
+    ...(record === expected ? [] : [{ ref: recordRef(branch), next: expected, old: record ?? zero }]),
+  ];
+  await swap(ops, moves, 'supervisor workflow: restore the integration branch');
+  tips(ops).set(branch, expected);
+  if (found !== expected) ops.onIntegrationMoved?.({ branch, record: recordRef(branch), found, restored: expected });
+  return expected;
+}
+
+/** Moves the branch and its record from `old` to `next` together, only if both are still at `old`. */
+export async function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
+  if (next === old) return;
+  await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
+  tips(ops).set(branch, next);
+}

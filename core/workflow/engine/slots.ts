@@ -1,0 +1,98 @@
+/**
+ * The workflow's worktree slots, as git must see them: each slot's admin folder and work tree
+ * are recorded when the slot is made (`locateWorktree` right after `git worktree add`, before
+ * any CLI ran there), and every later git command for the slot is bound to that record
+ * (bound-git.ts), never to what the folder's `.git` says by then. Before git runs in a slot
+ * after a CLI did, the slot is checked (`checkSlot`): its `.git` file, admin folder and
+ * commondir still point at each other and at this repository, HEAD is on the slot's branch
+ * (or detached, when free) and that branch is no symbolic ref. A slot that fails is set aside:
+ * moved out of the slots folder unchanged (no git runs on it), named, never used again.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { errors } from '../../errors.ts';
+import { boundGit, checkWorktree, type BoundGit, type BoundWorktree } from '../../engine/bound-git.ts';
+import { git, type GitEnv } from '../../engine/git.ts';
+
+export interface Slot {
+  git: BoundWorktree;
+  /** The branch the slot has checked out; null: detached (free, or the gates'). */
+  branch: string | null;
+}
+
+/** Slots by path, per owner (the workflow's GitOps): what was recorded when each was made. */
+const registries = new WeakMap<object, Map<string, Slot>>();
+/** Slots set aside (broken, or holding work the commit cannot take): never reused or removed. */
+const setAsideSlots = new WeakMap<object, Set<string>>();
+
+function registry(owner: object): Map<string, Slot> {
+  let map = registries.get(owner);
+  if (!map) registries.set(owner, (map = new Map()));
+  return map;
+}
+
+export function recordSlot(owner: object, path: string, git: BoundWorktree, branch: string | null): void {
+  registry(owner).set(path, { git, branch });
+}
+
+export function slotOf(owner: object, path: string): Slot | undefined {
+  return registry(owner).get(path);
+}
+
+export function forgetSlot(owner: object, path: string): void {
+  registry(owner).delete(path);
+}
+
+export function isSetAside(owner: object, path: string): boolean {
+  return setAsideSlots.get(owner)?.has(path) === true;
+}
+
+/**
+ * Why the slot at `path` is no longer the slot that was made (null: it is), with git bound to
+ * it for what follows. A slot never recorded counts as broken: git is never run on it.
+ */
+export async function checkSlot(owner: object, path: string, env: GitEnv): Promise<{ problem: string; head: string } | { problem: null; head: string; bound: BoundGit; slot: Slot }> {
+  const slot = slotOf(owner, path);
+  if (!slot) return { problem: `${path} is not a worktree slot this workflow made`, head: '' };
+  const check = await checkWorktree(slot.git, slot.branch === null ? {} : { branch: slot.branch }, env);
+  if (check.problem) return { problem: check.problem, head: check.head };
+  // A free slot is detached: one put on a branch (the user's, say) would have git move it.
+  if (slot.branch === null && check.branchRef) return { problem: `the slot should be detached but is on ${check.branchRef}`, head: check.head };
+  return { problem: null, head: check.head, bound: boundGit(slot.git, env), slot };
+}
+
+/** Git bound to a checked slot; WORKSPACE_BROKEN (nothing run) when the check fails. */
+export async function verifiedSlot(owner: object, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
+  const checked = await checkSlot(owner, path, env);
+  if (checked.problem !== null) {
+    const broken = errors.workspaceBroken(path, checked.problem);
+    broken.details.problem = checked.problem;
+    throw broken;
+  }
+  return checked;
+}
+
+/**
+ * Moves the slot's folder aside into `keptDir` and marks it never to be used or removed
+ * again; returns where it is now. A broken slot is renamed as it is (no git runs on it); a
+ * healthy one holding work (`repoRoot` given) is moved by the repository's own
+ * `git worktree move`, so it stays a worktree where it lands. Left in place when it cannot move.
+ */
+export async function setAside(owner: object, path: string, keptDir: string, repoRoot: string | null, env: GitEnv): Promise<string> {
+  let set = setAsideSlots.get(owner);
+  if (!set) setAsideSlots.set(owner, (set = new Set()));
+  set.add(path);
+  forgetSlot(owner, path);
+  if (!existsSync(path)) return path;
+  const target = join(keptDir, `${basename(path)}-${Date.now().toString(36)}`);
+  try {
+    await mkdir(keptDir, { recursive: true });
+    if (repoRoot === null) await rename(path, target);
+    else if (!(await git(repoRoot, ['worktree', 'move', path, target], env)).ok) return path;
+    set.add(target);
+    return target;
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * A person in the loop, through the engine as a library (offline, replay): a task with
+ * `approve` waits after its reviewers pass, independent tasks go on, the workflow ends
+ * `awaiting_approval` (exit 5); an approval merges it on resume, a rejection sends the
+ * person's issues to the worker's next round.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { builtinEntries } from '../../../../core/plugins/load.ts';
+import { createRegistry } from '../../../../core/registry.ts';
+import { decideTasks } from '../../../../core/workflow/engine/approval.ts';
+import { resumeWorkflow, runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
+import { WorkflowStore } from '../../../../core/workflow/engine/store.ts';
+import { assertCheckoutUnchanged, snapshotCheckout } from '../../../helpers/checkout.ts';
+import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
+import { task, workflow } from './_workflow.ts';
+
+const registry = createRegistry(builtinEntries());
+
+async function setup() {
+  const repo = await makeRepo({ 'README.md': '# demo\n' });
+  const options = { repoRoot: repo, homeDir: await tempDir(), env: { ...process.env }, registry, cli: { byRole: {}, all: 'replay' }, runDefaults: { graceMs: 200, backoffMs: 10 } };
+  return { repo, before: snapshotCheckout(repo), options };
+}
+
+describe('approval before merge', () => {
+  it('holds the task (exit 5) while independent tasks integrate; approve merges it and its dependent runs; reject puts the issues in the next round', async () => {
+    const { repo, before, options } = await setup();
+    const wf = workflow([task('held', { approve: true, reviewers: [] }), task('after', { depends_on: ['held'], reviewers: [] }), task('free', { reviewers: [] }), task('sent-back', { approve: true, reviewers: [] })]);
+    const first = await runWorkflow({ ...options, workflow: wf, jobs: 2 });
+    assert.equal(first.status, 'awaiting_approval');
+    assert.equal(first.exit_code, 5);
+    const byId = (r: typeof first) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
+    assert.equal(byId(first).held!.status, 'awaiting_approval');
+    assert.equal(byId(first).after!.status, 'pending');
+    assert.equal(byId(first).free!.status, 'integrated');
+    assert.throws(() => decideTasks(repo, 'wf-test', ['free'], { decision: 'approved', by: 'me', issues: [] }), { code: 'WORKFLOW_TASK_NOT_AWAITING' });
+    assert.throws(() => decideTasks(repo, 'wf-test', ['nope'], { decision: 'approved', by: 'me', issues: [] }), { code: 'WORKFLOW_TASK_NOT_FOUND' });
+
+    decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'alice', issues: [] });
+    decideTasks(repo, 'wf-test', ['sent-back'], { decision: 'rejected', by: 'alice', issues: ['name the flag --force'] });
+    const second = await resumeWorkflow('wf-test', options);
+    // sent-back ran again with the person's issue and waits again.
+    assert.equal(second.status, 'awaiting_approval', JSON.stringify(second.tasks, null, 2));
+    assert.equal(byId(second).held!.status, 'integrated');
+    assert.equal(byId(second).after!.status, 'integrated');
+    const redo = byId(second)['sent-back']!;
+    assert.equal(redo.status, 'awaiting_approval');
+    assert.equal(redo.rounds, 2);
+    const round2 = redo.runs.find((r) => r.role === 'worker' && r.round === 2)!;
+    assert.match(readFileSync(join(repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /\[person: alice\] name the flag --force/);
+    assert.equal(byId(second).held!.runs.length, 1, 'an approved task is merged without another run');
+    const approvals = new WorkflowStore(repo, 'wf-test').events().filter((e) => e.kind === 'approval');
+    assert.deepEqual(approvals.map((e) => [e.task, e.decision, e.by]), [['held', 'approved', 'alice'], ['sent-back', 'rejected', 'alice']]);
+
+    decideTasks(repo, 'wf-test', ['sent-back'], { decision: 'approved', by: 'bob', issues: [] });
+    const third = await resumeWorkflow('wf-test', options);
+    assert.equal(third.status, 'pass');
+    assert.equal(third.exit_code, 0);
+    assert.ok(git(repo, 'log', '--format=%H', third.branch).trim());
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('--approve-all approves as tasks arrive, recorded as a decision', async () => {
+    const { repo, options } = await setup();
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a', { approve: true, reviewers: [] })]), approveAll: true });
+    assert.equal(result.status, 'pass');
+    const approvals = new WorkflowStore(repo, 'wf-test').events().filter((e) => e.kind === 'approval');
+    assert.equal(approvals.length, 1);
+    assert.match(String(approvals[0]!.by), /--approve-all/);
+  });
+});
