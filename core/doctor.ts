@@ -2,6 +2,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CliContext } from './cli/context.ts';
+import { trackingMechanism } from './process/cgroup.ts';
 import { runProcess } from './process/run-process.ts';
 import { which } from './process/which.ts';
 import { selfCommand } from './self-command.ts';
@@ -45,6 +46,8 @@ export interface DoctorReport {
   sandboxes: SandboxReport[];
   pluginFolders: { layer: string; dir: string; exists: boolean; files: string[]; untrusted: string[] }[];
   stateDir: { path: string; exists: boolean; writable: boolean };
+  /** How the end of a run finds its processes: a cgroup per run (where supervisor may make one), or the SUPERVISOR_RUN_ID tag only. */
+  processes: ReturnType<typeof trackingMechanism>;
 }
 
 const VERSION_TIMEOUT_MS = 5000;
@@ -118,6 +121,7 @@ export async function runDoctor(ctx: CliContext): Promise<DoctorReport> {
     sandboxes,
     pluginFolders: pluginFolderReports,
     stateDir: { path: stateDir, exists: stateExists, writable },
+    processes: trackingMechanism(),
   };
 }
 
@@ -136,6 +140,12 @@ async function sandboxReports(registry: Awaited<ReturnType<CliContext['registry'
       }
     }),
   );
+}
+
+export function renderProcesses(processes: DoctorReport['processes']): string {
+  return processes.mechanism === 'cgroup'
+    ? `processes: each run gets a cgroup under ${processes.where} (a daemon that drops SUPERVISOR_RUN_ID is still ended), and the SUPERVISOR_RUN_ID tag`
+    : 'processes: found by the SUPERVISOR_RUN_ID tag and process groups only (no cgroup can be made here: a daemon that drops the variable may outlive its run)';
 }
 
 const mark = (found: boolean) => (found ? 'ok ' : '-- ');
@@ -167,6 +177,7 @@ export function renderDoctor(report: DoctorReport): string {
     ...(report.brokenPlugins.length ? ['', 'broken plugins (not loaded):', ...report.brokenPlugins.map((b) => `  ${b.message}`)] : []),
     '',
     `state folder: ${report.stateDir.path}${report.stateDir.exists ? '' : ' (created on first run)'}${report.stateDir.writable ? '' : ' NOT WRITABLE'}`,
+    renderProcesses(report.processes),
   ];
   return lines.join('\n');
 }

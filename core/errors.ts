@@ -182,6 +182,11 @@ export const errors = {
       cause,
       hint: 'Check `git worktree list` and the repository state, or run with --no-worktree to work in place.',
     }),
+  setupFailed: (path: string, issue: string) =>
+    new SupervisorError('SETUP_FAILED', `The worktree ${path} could not be set up: ${issue}`, {
+      details: { path },
+      hint: 'Fix the set-up command (the role\'s setup, or --setup) so it passes in a fresh checkout; nothing ran and nothing was committed.',
+    }),
   workspaceBroken: (path: string, why: string) =>
     new SupervisorError('WORKSPACE_BROKEN', `The run's worktree ${path} is no longer a worktree of this repository on the run's line of commits: ${why}`, {
       details: { path },

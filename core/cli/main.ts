@@ -120,6 +120,11 @@ export async function main(argv: string[], deps?: CliDeps): Promise<number> {
     const { runBridge } = await import('../sandbox/bridge.ts');
     return runBridge(argv.slice(1)).catch((error: unknown) => renderError(error, process.stderr, { json: false, debug: false }));
   }
+  // Hidden: the inside half of `doctor --sandbox` (core/sandbox/probe.ts).
+  if (argv[0] === '__probe') {
+    const { runProbe } = await import('../sandbox/probe.ts');
+    return runProbe(argv.slice(1)).catch((error: unknown) => renderError(error, process.stderr, { json: false, debug: false }));
+  }
   const io = deps ?? (await defaultDeps());
   const wantsJson = argv.includes('--json');
   const wantsDebug = argv.includes('--debug');

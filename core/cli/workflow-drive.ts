@@ -12,6 +12,7 @@ import type { Args } from './command.ts';
 import type { CliContext } from './context.ts';
 import { nameOption } from './name-option.ts';
 import { numberOption, positive } from './numbers.ts';
+import { checkEnvNames } from '../sandbox/env-allowlist.ts';
 import { suggest } from '../roles/suggest.ts';
 import { nameList } from '../text/name-list.ts';
 
@@ -26,6 +27,7 @@ export function driveOptions(y: Argv): Argv {
     .option('quota-wait', { type: 'string', describe: 'How long a quota or rate limit may pause the workflow (90s, 5m; default 5m) before it ends stopped, resumable' })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
+    .option('pass-env', { type: 'string', array: true, default: [] as string[], describe: 'A variable of yours every sandboxed CLI and gate may see (repeatable; as run --pass-env)' })
     .option('on-event', { type: 'string', array: true, default: [] as string[], describe: 'A shell command run (in the repository root) for every workflow event: the event as one JSON line on stdin, SUPERVISOR_EVENT=<kind> (repeatable)' })
     .option('approve-all', { type: 'boolean', default: false, describe: 'Approve every task that waits for approval as it arrives (for scripts; recorded as your decision)' });
 }
@@ -96,6 +98,8 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
       // The repository's own code (role gates, templates, plugins) runs only when it is trusted, as for run.
       trustedRepo: (await ctx.trust()).trusted,
       allowHosts: ((args['allow-host'] as string[] | undefined) ?? []).map(String),
+      // Checked here: a bad name is a usage error before any task starts, not one per task.
+      passEnv: checkEnvNames(((args['pass-env'] as string[] | undefined) ?? []).map(String), 'env'),
       ...(Number.isFinite(graceMs) && ctx.deps.env.SUPERVISOR_KILL_GRACE_MS ? { graceMs } : {}),
       ...(Number.isFinite(backoffMs) && ctx.deps.env.SUPERVISOR_RETRY_BACKOFF_MS ? { backoffMs } : {}),
     },

@@ -2,7 +2,10 @@
  * Secrets stay out of prompts: every text that packing puts into a prompt (files, diffs, a
  * packer's output) is scanned with secretlint's recommended rules — the checks repomix runs
  * (private keys, cloud and API tokens, credentials in URLs, npm tokens, ...), offline and in
- * pure JavaScript, so they run inside the single binary too. What is found is left out by the
+ * pure JavaScript, so they run inside the single binary too — and beside them the formats that
+ * preset misses (secret-patterns.ts: EC/Ed25519/encrypted keys, key bodies in a diff hunk,
+ * Azure, SendGrid, Google, PyPI, JWT, Discord, Docker, Twilio, `.env`-style assignments under
+ * any file name). What is found is left out by the
  * caller, with a notice naming the file and the rule; `context.secret_scan: false` or
  * `--no-secret-scan` turns the scan off.
  *
@@ -14,6 +17,7 @@
  */
 import { posix } from 'node:path';
 import type { SecretLintCoreConfig } from '@secretlint/types';
+import { matchSecretPatterns } from './secret-patterns.ts';
 
 /** What the scan found in one text: the ids of the rules that reported, sorted, each once. */
 export type SecretRules = string[];
@@ -93,15 +97,16 @@ export function mayHoldSecret(ext: string, content: string): boolean {
   return RULE_LITERALS.test(content) || (ext === '.json' && GCP_JSON.test(content));
 }
 
-/** The scanner with secretlint's recommended rules. */
+/** The scanner with secretlint's recommended rules and the patterns of secret-patterns.ts. */
 export function createSecretScanner(): SecretScanner {
   return {
     async scan(path, content) {
       const ext = extOf(path);
-      if (!mayHoldSecret(ext, content)) return [];
+      const patterns = matchSecretPatterns(content, ext);
+      if (!mayHoldSecret(ext, content)) return patterns;
       const { lintSource, config } = await load();
       const result = await lintSource({ source: { filePath: path, content, contentType: 'text', ext }, options: { config, noPhysicFilePath: true } });
-      return [...new Set(result.messages.map((m) => m.ruleId))].sort();
+      return [...new Set([...result.messages.map((m) => m.ruleId), ...patterns])].sort();
     },
   };
 }
@@ -111,5 +116,5 @@ export const NO_SECRET_SCAN: SecretScanner = { scan: async () => [] };
 
 /** The one-line notice for a text left out, naming it and the rules that found a secret in it. */
 export function secretNotice(where: string, path: string, rules: readonly string[], what = ''): string {
-  return `${where}: left out ${what}${path}: it looks like it holds a secret (secretlint: ${rules.join(', ')}); --no-secret-scan packs it`;
+  return `${where}: left out ${what}${path}: it looks like it holds a secret (${rules.join(', ')}); --no-secret-scan packs it`;
 }

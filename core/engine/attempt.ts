@@ -15,8 +15,9 @@ import type { GateOutcome } from './feedback.ts';
 import { runGates } from './gates.ts';
 import type { AttemptMetrics } from './metrics.ts';
 import type { PreparedRun } from './prepare.ts';
-import { adapterContext, buildRequest, cliEnv, commandFor, runEnv } from './request.ts';
+import { adapterContext, buildRequest, cliEnv, commandEnv, commandFor, runEnv } from './request.ts';
 import { failureGroup } from './retry-policy.ts';
+import { runCgroupPrefix } from './run-processes.ts';
 import type { RunLog } from './run-log.ts';
 import { mapVerdict, type MappedStatus } from './status-map.ts';
 import type { Workspace } from './worktree.ts';
@@ -55,6 +56,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const sandbox = attemptSandbox({
     sandbox: prepared.sandbox,
     access: adapter.access,
+    commandEnv: Object.keys(commandEnv(prepared, spec)),
     env: env.env,
     self: prepared.peers.self,
     notice: env.notice,
@@ -87,6 +89,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     teeFiles: { stdout: log.path(`attempt-${attempt}.stdout`), stderr: log.path(`attempt-${attempt}.stderr`) },
     // The process group, on disk before the CLI can do anything: a later run's recovery ends it.
     onSpawn: ({ pid, pgid }) => log.event('cli_started', { attempt, pid, pgid }),
+    cgroupPrefix: runCgroupPrefix(env.runId),
   });
   // A process runner that does not stream (a test's stand-in) leaves the files to be written now.
   for (const stream of ['stdout', 'stderr'] as const) {
@@ -180,6 +183,7 @@ async function gate(
     graceMs: prepared.settings.graceMs,
     signal: env.signal,
     runProcess,
+    cgroupPrefix: runCgroupPrefix(env.runId),
     onGate: (g) =>
       log.event(g.passed ? 'gate_passed' : 'gate_failed', {
         attempt,

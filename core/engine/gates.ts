@@ -16,6 +16,8 @@ export interface RunGatesOptions {
   graceMs: number;
   signal?: AbortSignal;
   runProcess: (options: RunProcessOptions) => Promise<RunProcessResult>;
+  /** Starts each gate in the run's cgroup (see RunProcessOptions.cgroupPrefix). */
+  cgroupPrefix?: string[];
   /** Called after each gate (the run log records it). */
   onGate?: (outcome: GateOutcome & { passed: boolean }) => void;
 }
@@ -40,6 +42,7 @@ export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
       graceMs: options.graceMs,
       maxOutputBytes: GATE_OUTPUT_BYTES,
       signal: options.signal,
+      ...(options.cgroupPrefix ? { cgroupPrefix: options.cgroupPrefix } : {}),
     });
     if (proc.interrupted) return { failed: null, interrupted: true };
     const outcome = {

@@ -25,6 +25,8 @@ export interface RunRoleOptions {
   sandbox?: string | Record<string, unknown>;
   /** --allow-host: "host:port" entries the sandboxed CLI may reach, besides the role's and the adapter's. */
   allowHosts?: string[];
+  /** --pass-env: variables of the caller's the sandboxed CLI and gates may see (NAME or NAME_*). */
+  passEnv?: string[];
   /** Model name handed to the adapter as the role's `x-model` is (overrides it). */
   model?: string;
   /** Seconds; overrides the role's config.timeout. */
@@ -33,6 +35,8 @@ export interface RunRoleOptions {
   retries?: number;
   /** Extra gate commands, run after the role's own. */
   gates?: string[];
+  /** Extra set-up commands (`--setup`), run after the role's own in the run's new worktree before the CLI. */
+  setup?: string[];
   /** false: run in place (--no-worktree). Default true. */
   worktree?: boolean;
   /** Keep the worktree folder after the run (the branch always stays). */
@@ -80,6 +84,8 @@ export interface RunRoleOptions {
     commit?: boolean;
     /** The worktree's admin folder as recorded when it was made (the workflow's slots): git is bound to it and the worktree checked, never found through its `.git`. */
     git?: BoundWorktree;
+    /** What set-up left in it (core/engine/setup.ts): never committed, never packed. */
+    exclude?: string[];
   };
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;

@@ -109,9 +109,10 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
   });
   if (options.cli) role = { ...role, cli: options.cli };
+  role = withoutSetupFiles(role, options.workspace?.exclude ?? []);
   if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
-  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
+  const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   // A sandbox that cannot run here is a configuration error, before anything starts.
   await checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
   const built = await peers.buildPrompt({
@@ -147,14 +148,26 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
 }
 
 /**
+ * What set-up left in a caller's worktree (dependencies, files copied from the user's checkout
+ * such as `.env`) is never packed: it joins the role's `context.exclude` (a folder as `dir/**`).
+ */
+function withoutSetupFiles(role: Role, paths: readonly string[]): Role {
+  if (!paths.length) return role;
+  const globs = paths.map((path) => (path.endsWith('/') ? `${path}**` : path));
+  return { ...role, context: { ...role.context, exclude: [...(role.context.exclude ?? []), ...globs] } };
+}
+
+/**
  * Gates are shell commands: a role file of an untrusted repository (core/trust) may not have
  * them run. The user's own roles (~/.supervisor/roles, built-ins) and --gate are theirs.
  */
 function refuseUntrustedGates(role: Role, options: RunRoleOptions): void {
-  if (options.trustedRepo || role.gates.length === 0) return;
-  const file = role.sources.gates;
-  if (!file || !isInside(file, options.repoRoot)) return;
-  throw trustErrors.untrustedGates(role.name, file, role.gates, options.repoRoot);
+  if (options.trustedRepo) return;
+  const gatesFile = role.sources.gates;
+  if (role.gates.length && gatesFile && isInside(gatesFile, options.repoRoot)) throw trustErrors.untrustedGates(role.name, gatesFile, role.gates, options.repoRoot);
+  // Set-up commands are shell commands too.
+  const setupFile = role.sources.setup;
+  if (role.setup?.length && setupFile && isInside(setupFile, options.repoRoot)) throw trustErrors.untrustedSetup(role.name, setupFile, role.setup, options.repoRoot);
 }
 
 function isInside(file: string, root: string): boolean {

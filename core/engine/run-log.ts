@@ -11,6 +11,7 @@ import { writeJsonAtomic } from '../fs/atomic-file.ts';
 export const EVENT_KINDS = [
   'run_started',
   'workspace_ready',
+  'setup',
   'prompt_built',
   'attempt_started',
   'cli_started',

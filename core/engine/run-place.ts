@@ -33,7 +33,7 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
   if (given.git) {
     const check = await checkWorktree(given.git, { branch: given.branch }, env);
     if (check.problem) throw errors.workspaceBroken(given.path, check.problem);
-    return { mode: 'worktree', path: given.path, base: check.head, reason: null, branch: given.branch, git: given.git };
+    return { mode: 'worktree', path: given.path, base: check.head, reason: null, branch: given.branch, git: given.git, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
   }
   const [branch, head] = await Promise.all([git(given.path, ['symbolic-ref', '-q', '--short', 'HEAD'], env), git(given.path, ['rev-parse', '--verify', '-q', 'HEAD'], env)]);
   if (!head.ok || !branch.ok || branch.stdout.trim() !== given.branch) {
@@ -41,7 +41,7 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
   }
   // Git for it is bound to its own git dir from here on, as for a worktree of the run's own.
   const bound = await locateWorktree(repoRoot, given.path, env);
-  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound };
+  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
 }
 
 /** Settles the run's place (see the file comment); `repo` is the repository as runRole found it. */

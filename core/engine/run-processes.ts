@@ -1,10 +1,14 @@
 /**
- * No process outlives its run. A run's processes are found two ways: the process groups its
- * CLI attempts led (recorded in the run log as `cli_started`), and, on Linux, any process
- * whose environment carries the run's SUPERVISOR_RUN_ID (that also finds what left its group
- * with setsid). A recorded group is only ended while it still holds a process of that run:
- * after the run died, its group number may have been given to someone else.
+ * No process outlives its run. A run's processes are found three ways: the process groups its
+ * CLI attempts led (recorded in the run log as `cli_started`); on Linux, any process whose
+ * environment carries the run's SUPERVISOR_RUN_ID (that also finds what left its group with
+ * setsid); and, where supervisor may make cgroups (root, or a delegated subtree), the run's
+ * own cgroup, which every process of the run starts in and cannot leave: that finds a daemon
+ * that also dropped the variable (`env -i setsid ...`). A recorded group is only ended while
+ * it still holds a process of that run: after the run died, its group number may have been
+ * given to someone else.
  */
+import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
 import { groupAlive, membersOfGroup, processesTaggedWith } from '../process/tagged-processes.ts';
 
@@ -21,13 +25,27 @@ function runGroup(runId: string, pgid: number): number[] {
   return members.some((pid) => tagged.has(pid)) ? [-pgid] : [];
 }
 
+function cgroupName(runId: string): string {
+  return `supervisor-run-${runId.replace(/[^a-zA-Z0-9_.-]/g, '-')}`;
+}
+
+/** The prefix that starts a process in the run's cgroup (made on first use); [] where none can be made. */
+export function runCgroupPrefix(runId: string): string[] {
+  return runCgroup(cgroupName(runId))?.prefix ?? [];
+}
+
 /**
  * Ends the run's processes: TERM, then KILL after `graceMs`, and waits until they are gone
- * (or gives up after a while and says which remain).
+ * (or gives up after a while and says which remain). The run's cgroup is removed.
  */
 export async function endRunProcesses(runId: string, groups: number[], graceMs: number): Promise<EndedProcesses> {
-  const targets = [...new Set([...groups.flatMap((pgid) => runGroup(runId, pgid)), ...processesTaggedWith(RUN_TAG, runId)])];
-  return endProcesses(targets, graceMs);
+  const cgroup = findRunCgroup(cgroupName(runId));
+  const inCgroup = cgroup?.pids() ?? [];
+  const targets = [...new Set([...groups.flatMap((pgid) => runGroup(runId, pgid)), ...processesTaggedWith(RUN_TAG, runId), ...inCgroup])];
+  const ended = await endProcesses(targets, graceMs);
+  // What is still in it was beyond TERM and KILL (or started meanwhile): remove() tries once more.
+  await cgroup?.remove();
+  return ended;
 }
 
 /** "pid 123, process group 456" for a notice. */

@@ -30,6 +30,7 @@ import { statusForFailure, type StopReason } from './retry-policy.ts';
 import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
+import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
@@ -76,6 +77,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
     inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
   ]);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
+  await setUpRun({ options, prepared, workspace, env, runId, log, notice });
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from './git.ts';
-import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks } from './worktree-contents.ts';
+import { excludePathspecs } from './setup.ts';
+import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from './worktree-contents.ts';
 
 export interface Workspace {
   mode: 'worktree' | 'in-place';
@@ -26,6 +27,8 @@ export interface Workspace {
   git?: BoundWorktree;
   /** The branch the worktree must stay on and commit to (a caller's, `RunRoleOptions.workspace`); the worktree is the caller's and is never removed. Undefined: detached, committed on `supervisor/<run-id>`. */
   branch?: string;
+  /** What set-up left in the worktree (setup.ts): never committed, and no notice about it. */
+  exclude?: string[];
 }
 
 export interface RepoState {
@@ -171,7 +174,7 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (check.problem) throw errors.workspaceBroken(workspace.path, check.problem);
   if (!status.ok) throw new Error(`git status failed: ${status.stderr.trim()}`);
   stopIfAborted(options.signal);
-  const contents = readContents(status.stdout, workspace.path);
+  const contents = withoutSetup(readContents(status.stdout, workspace.path), workspace.exclude ?? []);
   const kept = `the worktree is kept at ${workspace.path}`;
   const notices = contentNotices(contents, kept);
   let keep = contents.submodules.length > 0 || contents.nestedRepos.length > 0;
@@ -181,7 +184,7 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (workspace.branch === undefined && check.branchRef) {
     await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head]);
   }
-  await bound.runOrThrow(['add', '-A']);
+  await bound.runOrThrow(['add', '-A', ...(workspace.exclude?.length ? ['--', '.', ...excludePathspecs(workspace.exclude)] : [])]);
   const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;
   const dropped = mayHoldGitlinks ? await unstageMissingGitlinks(bound, base, options.repoRoot, options.env) : [];
   const droppedNotice = droppedGitlinksNotice(dropped, contents, kept);
@@ -200,6 +203,14 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   }
   const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, head]);
   return { changes: { branch, gitRange: `${base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep };
+}
+
+/** The worktree's contents less what set-up left there (it is not the run's work). */
+function withoutSetup<T extends WorktreeContents>(contents: T, exclude: readonly string[]): T {
+  if (!exclude.length) return contents;
+  const prefixes = exclude.map((path) => path.replace(/\/?$/, '/'));
+  const mine = (path: string) => !prefixes.some((prefix) => `${path.replace(/\/?$/, '/')}`.startsWith(prefix));
+  return { ...contents, ignored: contents.ignored.filter(mine), nestedRepos: contents.nestedRepos.filter(mine), submodules: contents.submodules.filter(mine) };
 }
 
 /** Commits what is staged (if anything) and returns HEAD. */

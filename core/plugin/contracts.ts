@@ -463,6 +463,13 @@ export interface AdapterAccess {
   baseUrlEnv?: string[];
   /** Files or folders the CLI reads (and may write) as its configuration. */
   config?: AccessPath[];
+  /**
+   * Variables of the caller's environment the CLI reads (API keys, its settings), e.g.
+   * ["ANTHROPIC_API_KEY", "CLAUDE_CODE_*"]: a NAME, or a prefix ending in `*`. A sandbox passes
+   * only these, the base set (PATH, HOME, TMPDIR, TERM, locale, SUPERVISOR_*), `baseUrlEnv`,
+   * what the command sets itself and what the user names (--pass-env, role sandbox.env).
+   */
+  env?: string[];
 }
 
 export interface AccessPath {
@@ -487,6 +494,13 @@ export interface SandboxPolicy {
   allow: string[];
   /** The configuration to make visible in the private home (absolute source paths, resolved). */
   config: { path: string; mode: 'bind' | 'copy' }[];
+  /**
+   * The variables granted beyond the base set (names, or prefixes ending in `*`). The core has
+   * already reduced `SandboxRequest.command.env` to these: a sandbox passes that env on and
+   * sets HOME and TMPDIR to its own (keeping a HOME or TMPDIR the adapter placed in the
+   * worktree or scratch folder).
+   */
+  env: string[];
   /** Limits; a sandbox applies those its runtime can. */
   limits: { pids: number; memoryMb: number; cpus: number };
   /** The role's `sandbox` mapping without the keys the core reads (name, network, allow, limits): e.g. image. */
@@ -496,7 +510,7 @@ export interface SandboxPolicy {
 export interface SandboxRequest {
   /** What runs: the CLI of an attempt, or a gate command. */
   purpose: 'cli' | 'gate';
-  /** The command the core would spawn without a sandbox: full environment, absolute or PATH-found bin. */
+  /** The command the core would spawn without a sandbox, its environment reduced to the allowlist (policy.env); absolute or PATH-found bin. */
   command: { bin: string; args: string[]; env: Record<string, string | undefined> };
   /** The working folder (the run's worktree): writable. */
   cwd: string;

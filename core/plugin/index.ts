@@ -18,6 +18,7 @@ export { toPosix } from '../context/path-safety.ts';
 export { secretNotice } from '../context/secret-scan.ts';
 export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '../context/default-ignores.ts';
 export { which } from '../process/which.ts';
+export { limitCgroup, type Cgroup, type CgroupLimits } from '../process/cgroup.ts';
 // For packers that run git: the arguments that keep it from running the repository's hooks, filters, merge drivers or pager.
 export { gitSafetyArgs } from '../engine/git.ts';
 

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { ProcessResult } from '../plugin/contracts.ts';
+import { which } from './which.ts';
 
 export interface RunProcessOptions {
   bin: string;
@@ -33,6 +34,11 @@ export interface RunProcessOptions {
    * run can end whatever a killed run left behind.
    */
   onSpawn?: (started: { pid: number; pgid: number }) => void;
+  /**
+   * A command that moves the process into a cgroup and then execs it (core/process/cgroup.ts).
+   * Left out when the executable is not found, so a missing one is still reported as such.
+   */
+  cgroupPrefix?: string[];
 }
 
 export interface RunProcessResult extends ProcessResult {
@@ -152,7 +158,9 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(options.bin, options.args, {
+      const prefix = options.cgroupPrefix?.length && which(options.bin, options.env) ? options.cgroupPrefix : [];
+      const [bin, ...args] = [...prefix, options.bin, ...options.args];
+      child = spawn(bin!, args, {
         cwd: options.cwd,
         env: options.env as NodeJS.ProcessEnv,
         stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -128,6 +128,7 @@ function toRole(merged: MergedRole, chain: ChainLink[]): Role {
     system_prompt: c.system_prompt as string,
     context: (c.context as Role['context'] | undefined) ?? {},
     gates: (c.gates as string[] | undefined) ?? [],
+    ...(Array.isArray(c.setup) && c.setup.length ? { setup: c.setup as string[] } : {}),
     config: (c.config as Role['config'] | undefined) ?? {},
     extends: (c.extends as string | undefined) ?? null,
     base_role: chain.length > 1 ? chain[chain.length - 1]!.file.name : null,

@@ -22,6 +22,7 @@ const isStringList: Check = (v) => Array.isArray(v) && v.every((item) => typeof 
 const PRE_MERGE_TYPES: [field: string, check: Check, expected: string][] = [
   ['flags', isList, 'a list'],
   ['gates', isList, 'a list'],
+  ['setup', isList, 'a list'],
   ['context', isMapping, 'a mapping'],
   ['config', isMapping, 'a mapping'],
   ['extends', isString, 'a string (the parent role name)'],

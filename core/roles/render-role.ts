@@ -5,7 +5,7 @@ import type { LoadedRole } from './load-role.ts';
 import type { Role } from './role.ts';
 
 /** The order fields are shown in: the order a role file is usually written in. */
-const FIELD_ORDER = ['name', 'description', 'extends', 'cli', 'flags', 'system_prompt', 'context', 'gates', 'config', 'output_schema', 'instructions', 'sandbox', 'parser', 'template'];
+const FIELD_ORDER = ['name', 'description', 'extends', 'cli', 'flags', 'system_prompt', 'context', 'gates', 'setup', 'config', 'output_schema', 'instructions', 'sandbox', 'parser', 'template'];
 
 /** A path as short as it can be while staying unambiguous: relative to `cwd` when inside it. */
 export function displayPath(path: string, cwd: string): string {

@@ -34,6 +34,8 @@ export interface Role {
   system_prompt: string;
   context: RoleContext;
   gates: string[];
+  /** Set-up commands `run` runs in its new worktree before the CLI (absent: none). */
+  setup?: string[];
   config: RoleConfig;
   /** The parent named by `extends`, or null. */
   extends: string | null;

@@ -10,6 +10,6 @@ export const sandboxErrors = {
   badOption: (field: string, value: unknown, expected: string) =>
     new SupervisorError('SANDBOX_OPTION', `sandbox.${field}: expected ${expected}, got ${JSON.stringify(value)}`, {
       details: { field },
-      hint: 'Fix the role\'s sandbox mapping or the --sandbox/--allow-host flags.',
+      hint: 'Fix the role\'s sandbox mapping or the --sandbox/--allow-host/--pass-env flags.',
     }),
 };

@@ -1,19 +1,20 @@
 /**
  * The sandbox a run uses and the policy each of its processes gets: the role's `sandbox`
  * mapping, then the flags (--sandbox, --allow-host), then the adapter's declared needs.
- * Keys the core reads: name, network, gate_network, allow, adapter_hosts, pids, memory_mb, cpus; the rest
+ * Keys the core reads: name, network, gate_network, allow, adapter_hosts, pids, memory_mb, cpus, env; the rest
  * (image, read_only, ...) is the sandbox plugin's own and reaches it as `policy.options`.
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { AdapterAccess, NetworkMode, SandboxPolicy } from '../plugin/contracts.ts';
+import { checkEnvNames } from './env-allowlist.ts';
 import { sandboxErrors } from './errors.ts';
 import { baseUrlHostPort, formatHostPort, parseHostPort } from './host-port.ts';
 
 export const DEFAULT_SANDBOX = 'none';
 /** The floor of the Python Supervisor's container limits; roles may set their own. */
 export const DEFAULT_LIMITS = { pids: 512, memoryMb: 4096, cpus: 2 } as const;
-const CORE_KEYS = new Set(['name', 'network', 'gate_network', 'allow', 'adapter_hosts', 'pids', 'memory_mb', 'cpus']);
+const CORE_KEYS = new Set(['name', 'network', 'gate_network', 'allow', 'adapter_hosts', 'pids', 'memory_mb', 'cpus', 'env']);
 const NETWORK_MODES: readonly NetworkMode[] = ['none', 'allow', 'open'];
 
 /** The sandbox of a run, settled once: its name and the role's mapping merged with the flags. */
@@ -26,6 +27,8 @@ export interface SandboxChoice {
   /** Whether the adapter's declared hosts and base URLs are allowed too (`adapter_hosts: false`: only `allow`). */
   adapterHosts: boolean;
   limits: SandboxPolicy['limits'];
+  /** Variables of the caller's the sandboxed processes may see, from the role's `env` and --pass-env (see env-allowlist.ts). */
+  env: string[];
   options: Record<string, unknown>;
 }
 
@@ -36,6 +39,8 @@ export interface ChoiceInput {
   flag?: string | Record<string, unknown>;
   /** --allow-host entries. */
   allowHosts?: string[];
+  /** --pass-env names. */
+  passEnv?: string[];
 }
 
 export function chooseSandbox(input: ChoiceInput): SandboxChoice {
@@ -53,6 +58,7 @@ export function chooseSandbox(input: ChoiceInput): SandboxChoice {
     gateNetwork: mode(merged.gate_network, 'gate_network', 'none'),
     allow: [...new Set(allow)],
     adapterHosts: bool(merged.adapter_hosts, 'adapter_hosts', true),
+    env: [...new Set([...checkEnvNames(merged.env, 'env'), ...checkEnvNames(input.passEnv ?? [], 'env')])],
     limits: {
       pids: count(merged.pids, 'pids', DEFAULT_LIMITS.pids),
       memoryMb: count(merged.memory_mb, 'memory_mb', DEFAULT_LIMITS.memoryMb),
@@ -62,8 +68,11 @@ export function chooseSandbox(input: ChoiceInput): SandboxChoice {
   };
 }
 
-/** The CLI's policy: the choice plus what the adapter declares (its hosts, base URLs, configuration). */
-export function cliPolicy(choice: SandboxChoice, access: AdapterAccess | undefined, env: Record<string, string | undefined>, homeDir: string): SandboxPolicy {
+/**
+ * The CLI's policy: the choice plus what the adapter declares (its hosts, base URLs,
+ * configuration, variables) and the variables its command sets (`commandEnv`: names).
+ */
+export function cliPolicy(choice: SandboxChoice, access: AdapterAccess | undefined, env: Record<string, string | undefined>, homeDir: string, commandEnv: string[] = []): SandboxPolicy {
   const allow = [...choice.allow];
   const hosts = choice.adapterHosts ? access : undefined;
   for (const entry of hosts?.hosts ?? []) allow.push(normalise(entry));
@@ -80,12 +89,13 @@ export function cliPolicy(choice: SandboxChoice, access: AdapterAccess | undefin
     })
     // A "configuration" that is the home or holds it would show the whole home: never granted.
     .filter((entry) => !isWithin(homeDir, entry.path));
-  return { network: choice.network, allow: [...new Set(allow)], config, limits: choice.limits, options: choice.options };
+  const names = [...choice.env, ...(access?.env ?? []), ...(access?.baseUrlEnv ?? []), ...commandEnv];
+  return { network: choice.network, allow: [...new Set(allow)], config, env: [...new Set(names)], limits: choice.limits, options: choice.options };
 }
 
-/** A gate's policy: no configuration of the CLI's, and no network unless the role says otherwise. */
+/** A gate's policy: no configuration or variables of the CLI's, and no network unless the role says otherwise. */
 export function gatePolicy(choice: SandboxChoice): SandboxPolicy {
-  return { network: choice.gateNetwork, allow: choice.gateNetwork === 'allow' ? [...choice.allow] : [], config: [], limits: choice.limits, options: choice.options };
+  return { network: choice.gateNetwork, allow: choice.gateNetwork === 'allow' ? [...choice.allow] : [], config: [], env: [...choice.env], limits: choice.limits, options: choice.options };
 }
 
 function isWithin(path: string, folder: string): boolean {

@@ -10,6 +10,7 @@ import type { RunProcessOptions, RunProcessResult } from '../process/run-process
 import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';
 import { startEgressProxy } from './egress-proxy.ts';
+import { allowedEnv } from './env-allowlist.ts';
 import { sandboxErrors } from './errors.ts';
 import { formatHostPort, type HostPort } from './host-port.ts';
 import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
@@ -81,7 +82,8 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
       plugin.wrap(
         {
           purpose: input.purpose,
-          command: { bin: options.bin, args: options.args, env: options.env },
+          // Every sandbox gets the allowlisted environment only: one rule for all of them (none is no sandbox).
+          command: { bin: options.bin, args: options.args, env: choice.name === DEFAULT_SANDBOX ? options.env : allowedEnv(options.env, input.policy.env) },
           cwd: options.cwd,
           scratchDir: input.scratchDir,
           repoRoot: input.repoRoot,
@@ -104,6 +106,8 @@ export interface AttemptSandboxInput {
   sandbox: PreparedSandbox;
   /** The adapter's declared needs. */
   access: AdapterAccess | undefined;
+  /** Names of the variables the adapter's command sets itself (quiet settings, its own): they pass. */
+  commandEnv?: string[];
   env: Record<string, string | undefined>;
   self: { bin: string; args: string[] };
   notice(message: string): void;
@@ -149,7 +153,7 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
   if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused, areas: { hidden: [], visible: [] } };
   return {
     areas: { hidden: [input.sandbox.homeDir, input.sandbox.repoRoot, '/tmp'], visible: [input.cwd, input.scratchDir] },
-    cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir)),
+    cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir, input.commandEnv)),
     gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
     refused,
   };

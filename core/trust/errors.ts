@@ -13,6 +13,11 @@ export const trustErrors = {
       details: { role, file, gates },
       hint: `Read the gates, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
+  untrustedSetup: (role: string, file: string, commands: string[], repoRoot: string) =>
+    new SupervisorError('ROLE_UNTRUSTED_SETUP', `Role ${role} runs set-up commands from ${file} (${commands.map((g) => JSON.stringify(g)).join(', ')}), and this repository is not trusted to run its own commands`, {
+      details: { role, file, setup: commands },
+      hint: `Read the set-up commands, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
+    }),
   /** A role file of an untrusted repository doing what only the user may (flags, x-replay outside, a lower sandbox). */
   untrustedRole: (code: 'ROLE_UNTRUSTED_FLAGS' | 'ROLE_UNTRUSTED_REPLAY' | 'ROLE_UNTRUSTED_SANDBOX', role: string, file: string, what: string, repoRoot: string) =>
     new SupervisorError(code, `Role ${role} from ${file} ${what}, and this repository is not trusted to choose that`, {

@@ -2,7 +2,8 @@
  * What a role file of an untrusted repository may not do (its gates are refused in prepare.ts):
  * - lower the sandbox the user chose: the same role as the user's own folders define it (home,
  *   built-in) with the user's flags is the floor; another sandbox, a more open network, more
- *   hosts, larger limits or other plugin options from the repository's file are refused;
+ *   hosts, more of the caller's variables (`env`), larger limits or other plugin options from the
+ *   repository's file are refused;
  * - set `flags` (CLI arguments such as --dangerously-skip-permissions or an --mcp-config);
  * - point `x-replay` outside the repository (it would read any file into a run).
  * Each is refused before anything runs, naming the file, like the gates.
@@ -74,6 +75,9 @@ export function sandboxLowering(mine: SandboxChoice, theirs: SandboxChoice): str
   const extra = theirs.allow.filter((host) => !mine.allow.includes(host));
   if (extra.length && theirs.network === 'allow') lowered.push(`allow ${extra.join(', ')}`);
   if (theirs.adapterHosts && !mine.adapterHosts) lowered.push('adapter_hosts false → true');
+  // More of the caller's variables inside (a repository naming AWS_* would carry keys into the sandbox).
+  const extraEnv = theirs.env.filter((name) => !mine.env.includes(name));
+  if (extraEnv.length) lowered.push(`env ${extraEnv.join(', ')}`);
   for (const key of ['pids', 'memoryMb', 'cpus'] as const) {
     if (theirs.limits[key] > mine.limits[key]) lowered.push(`${key} ${mine.limits[key]} → ${theirs.limits[key]}`);
   }

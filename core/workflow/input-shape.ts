@@ -22,6 +22,8 @@ const defaultsShape = v.strictObject({
   cli: v.optional(nullableText),
   model: v.optional(nullableText),
   max_rounds: v.optional(rounds),
+  setup: v.optional(strings),
+  copy: v.optional(strings),
   approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
@@ -36,6 +38,8 @@ const taskShape = v.strictObject({
   cli: v.optional(nullableText),
   model: v.optional(nullableText),
   gates: v.optional(strings),
+  setup: v.optional(strings),
+  copy: v.optional(strings),
   max_rounds: v.optional(rounds),
   approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
@@ -48,6 +52,10 @@ const workflowShape = v.strictObject({
   gates: v.optional(strings),
   gates_on: v.optional(v.picklist(['merge', 'end'], 'must be merge or end')),
   max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0'), v.maxValue(1_000_000, 'must be at most 1000000')))),
+  setup: v.optional(strings),
+  copy: v.optional(strings),
+  setup_once: v.optional(v.boolean('must be true or false')),
+  setup_timeout: v.optional(v.nullable(v.pipe(v.number('must be a number of seconds or null'), v.gtValue(0, 'must be more than 0')))),
   defaults: v.optional(defaultsShape),
   models: v.optional(v.record(v.string(), v.string('must be the name of an adapter'), 'must be a mapping of model patterns to adapter names')),
   merge: v.optional(v.picklist(['merge', 'squash'], 'must be merge or squash')),

@@ -41,6 +41,10 @@ export interface WorkflowTask {
   model: string | null;
   /** Gate commands for this task's worker runs (beside the role's own). */
   gates: string[];
+  /** Shell commands run in the task's worktree after it is checked out, before the first run (default: `defaults.setup`). */
+  setup?: string[];
+  /** Untracked paths copied from the user's checkout into the worktree before set-up (default: `defaults.copy`). */
+  copy?: string[];
   /** Worker rounds at most (review gaps send the task back). */
   max_rounds: number;
   /** Held in `awaiting_approval` after its reviewers pass, until a person approves or rejects it. */
@@ -54,6 +58,9 @@ export interface WorkflowDefaults {
   model: string | null;
   max_rounds: number;
   approve: boolean;
+  /** Optional (absent in plans recorded before set-up existed): read as []. */
+  setup?: string[];
+  copy?: string[];
 }
 
 /** How an integrated task lands on the integration branch: a merge commit of its branch, or one squashed commit. */
@@ -76,6 +83,10 @@ export interface Workflow {
   gates_on: 'merge' | 'end';
   /** Cost ceiling over every run of the workflow; null: none. */
   max_cost_usd: number | null;
+  /** A slot reused from task to task runs the same set-up once (true), or again for every task (false). */
+  setup_once?: boolean;
+  /** Seconds each set-up command may take; null: the default (900). */
+  setup_timeout?: number | null;
   defaults: WorkflowDefaults;
   /** Model name pattern (glob, e.g. `claude-*`) → adapter name; overrides the built-in table. */
   models: Record<string, string>;
@@ -88,6 +99,9 @@ export interface Workflow {
 
 /** What a plan reader returns: every field but the tasks' ids, titles and texts may be left out. */
 export type WorkflowInput = Partial<Omit<Workflow, 'tasks' | 'defaults' | 'source'>> & {
+  /** Shorthand for `defaults.setup` / `defaults.copy` (the defaults' win when both are given). */
+  setup?: string[];
+  copy?: string[];
   defaults?: Partial<WorkflowDefaults>;
   tasks: (Partial<WorkflowTask> & Pick<WorkflowTask, 'id' | 'title' | 'task'>)[];
 };

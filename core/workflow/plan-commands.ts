@@ -30,7 +30,8 @@ function commandsIn(holder: object, prefix: string, task: string | null): PlanCo
 
 /** Every command the plan asks to run, in plan order. */
 export function planCommands(workflow: Workflow): PlanCommand[] {
-  return [...commandsIn(workflow, '', null), ...workflow.tasks.flatMap((task, i) => commandsIn(task, `/tasks/${i}`, task.id))];
+  // The plan's `setup` is read into `defaults.setup` (the gates' worktree runs it too).
+  return [...commandsIn(workflow, '', null), ...commandsIn(workflow.defaults, '/defaults', null), ...workflow.tasks.flatMap((task, i) => commandsIn(task, `/tasks/${i}`, task.id))];
 }
 
 function real(path: string): string {

@@ -18,6 +18,14 @@ export function slugify(name: string): string {
   return slug || 'workflow';
 }
 
+/**
+ * Set-up fields (`setup`, `copy`) are in the model only when a plan gives them: a plan without
+ * set-up reads, hashes and is stored as it was before set-up existed.
+ */
+function listed<K extends 'setup' | 'copy'>(key: K, value: string[] | undefined): { [P in K]?: string[] } {
+  return (value?.length ? { [key]: [...value] } : {}) as { [P in K]?: string[] };
+}
+
 /** The CLI a task runs on, or null (the role's own). A model the table cannot place stays null: the checks report it. */
 function taskCli(own: { cli?: string | null; model?: string | null }, defaults: WorkflowDefaults, models: Record<string, string>): string | null {
   if (own.cli) return own.cli;
@@ -38,6 +46,8 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     cli: taskCli(task, defaults, models),
     model: task.model ?? defaults.model,
     gates: task.gates ?? [],
+    ...listed('setup', task.setup ?? defaults.setup),
+    ...listed('copy', task.copy ?? defaults.copy),
     max_rounds: task.max_rounds ?? defaults.max_rounds,
     approve: task.approve ?? defaults.approve,
   };
@@ -56,6 +66,8 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     model: input.defaults?.model ?? null,
     max_rounds: input.defaults?.max_rounds ?? DEFAULT_MAX_ROUNDS,
     approve: input.defaults?.approve ?? false,
+    ...listed('setup', input.defaults?.setup ?? input.setup),
+    ...listed('copy', input.defaults?.copy ?? input.copy),
   };
   const models = { ...(input.models ?? {}) };
   const plan = {
@@ -65,6 +77,8 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     gates: input.gates ?? [],
     gates_on: input.gates_on ?? 'merge',
     max_cost_usd: input.max_cost_usd ?? null,
+    ...(input.setup_once === false ? { setup_once: false } : {}),
+    ...(input.setup_timeout == null ? {} : { setup_timeout: input.setup_timeout }),
     defaults,
     models,
     tasks: input.tasks.map((task) => resolveTask(task, defaults, models)),
@@ -72,5 +86,6 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
   const id = input.id ?? `${slugify(plan.name)}-${planHash(plan)}`;
   const merge = input.merge ?? 'merge';
   const onEvent = input.on_event ?? [];
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
+  const { setup_once, setup_timeout } = plan as Partial<Pick<Workflow, 'setup_once' | 'setup_timeout'>>;
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
 }

@@ -45,6 +45,8 @@ export default definePlugin({
     hosts: ['api.anthropic.com:443'],
     baseUrlEnv: ['ANTHROPIC_BASE_URL'],
     config: [{ path: '~/.claude.json' }, { path: '~/.claude/settings.json' }, { path: '~/.claude/.credentials.json' }],
+    // Its key, token, model and settings variables; Bedrock or Vertex credentials are the user's to pass (--pass-env).
+    env: ['ANTHROPIC_*', 'CLAUDE_*', 'DISABLE_*', 'MAX_THINKING_TOKENS', 'CLOUD_ML_REGION', 'NODE_EXTRA_CA_CERTS'],
   },
   command(request): CommandSpec {
     return { args: claudeArgs(request), stdin: request.prompt };

@@ -161,7 +161,7 @@ export default definePlugin({
   quietEnv: { CLINE_NO_AUTO_UPDATE: '1', CLINE_SESSION_BACKEND_MODE: 'local' },
   // For sandboxes: command() copies its provider settings into the scratch data dir, so it
   // needs nothing of the home; a provider's base URL is the user's to allow (--allow-host).
-  access: { hosts: ['api.cline.bot:443'] },
+  access: { hosts: ['api.cline.bot:443'], env: ['CLINE_*', 'NODE_EXTRA_CA_CERTS'] },
   command(request, ctx) {
     return clineCommand(request, ctx);
   },

@@ -122,6 +122,8 @@ export default definePlugin({
     hosts: ['api.openai.com:443', 'chatgpt.com:443'],
     baseUrlEnv: ['OPENAI_BASE_URL'],
     config: [{ path: '~/.codex/config.toml', env: 'CODEX_HOME' }, { path: '~/.codex/auth.json' }],
+    // Its key and settings; a custom provider's env_key is the user's to pass (--pass-env).
+    env: ['OPENAI_*', 'CODEX_*', 'RUST_LOG', 'SSL_CERT_FILE'],
   },
   command(request) {
     return { args: codexArgs(request), stdin: request.prompt };

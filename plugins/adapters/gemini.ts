@@ -162,6 +162,8 @@ export default definePlugin({
     hosts: ['generativelanguage.googleapis.com:443', 'oauth2.googleapis.com:443', 'cloudcode-pa.googleapis.com:443'],
     baseUrlEnv: ['GOOGLE_GEMINI_BASE_URL'],
     config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME', under: '.gemini' }],
+    // Its key, Google project and login variables (GOOGLE_APPLICATION_CREDENTIALS names a file the user must also show: sandbox.read_only).
+    env: ['GEMINI_*', 'GOOGLE_*', 'NODE_EXTRA_CA_CERTS'],
   },
   command(request): CommandSpec {
     return geminiArgs(request);

@@ -173,6 +173,9 @@ export default definePlugin({
   // Not a CLI's native schema support: replay needs the schema to build its default example.
   acceptsOutputSchema: true,
   quietEnv: {},
+  // For sandboxes: nothing. Its replies are read before the sandbox starts (SUPERVISOR_REPLAY is
+  // supervisor's own); inside, `__emit` only prints a file from the scratch folder.
+  access: { env: [] },
   command(request, ctx) {
     return replayCommand(request, ctx);
   },

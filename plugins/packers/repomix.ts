@@ -118,12 +118,12 @@ async function withoutSecrets(output: string, request: PackRequest, ctx: PackCon
       kept.push(piece.text);
       if (piece.path) files.push(piece.path);
     } else if (piece.path) notices.push(secretNotice('repomix', piece.path, rules));
-    else return `its output looks like it holds a secret outside any file's section (secretlint: ${rules.join(', ')})`;
+    else return `its output looks like it holds a secret outside any file's section (${rules.join(', ')})`;
   }
   const text = kept.join('');
   // Cut into pieces, a secret spread over two of them would be missed: the whole is checked too.
   const left = await ctx.scanSecrets('repomix output', text);
-  if (left.length) return `its output looks like it holds a secret across file sections (secretlint: ${left.join(', ')})`;
+  if (left.length) return `its output looks like it holds a secret across file sections (${left.join(', ')})`;
   return { text, files };
 }
 

@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest, type SandboxPlugin } from '../../core/plugin/index.ts';
 import { behindBridge } from './_bridge.ts';
 import { gitDirs } from './_git-dirs.ts';
-import { inside, installRoot } from './_visible-paths.ts';
+import { inside, installRoot, placedHomeAndTmp } from './_visible-paths.ts';
 
 export type Engine = 'docker' | 'podman';
 
@@ -91,11 +91,14 @@ async function wrap(engine: Engine, request: SandboxRequest, ctx: SandboxContext
         args.push('-v', `${copy}:${target}`);
       }
     }
-    const env: Record<string, string | undefined> = { ...command.env };
+    // The engine's client runs with the caller's environment (DOCKER_HOST, XDG_RUNTIME_DIR for
+    // rootless podman); the container gets only command.env's names, the allowlisted environment.
+    const env: Record<string, string | undefined> = { ...ctx.env, ...command.env };
     // Values travel in the engine's environment (-e NAME), never on its command line.
     const passed = Object.keys(command.env).filter((k) => command.env[k] !== undefined && !HOST_ONLY.has(k)).sort();
     for (const key of passed) args.push('-e', key);
-    args.push('-e', `HOME=${CONTAINER_HOME}`, '-e', 'TMPDIR=/tmp', '-w', cwd);
+    const placed = placedHomeAndTmp(request, CONTAINER_HOME);
+    args.push('-e', `HOME=${placed.HOME}`, '-e', `TMPDIR=${placed.TMPDIR}`, '-w', cwd);
     let inner = [command.bin, ...command.args];
     if (proxy) {
       // The bridge is supervisor itself, mounted read-only at its own path.

@@ -4,6 +4,7 @@
  * (its node_modules, or its package, or its folder) and supervisor itself (the bridge).
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import type { SandboxRequest } from '../../core/plugin/index.ts';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 
 export function inside(path: string, area: string): boolean {
@@ -44,4 +45,15 @@ export function pathsToShow(input: { hidden: string[]; pathVar: string | undefin
   }
   const sorted = [...wanted].sort((a, b) => a.length - b.length);
   return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => inside(p, q)));
+}
+
+/**
+ * HOME and TMPDIR inside a sandbox: an adapter may place them in the worktree or its scratch
+ * folder (its command's env, e.g. a CLI whose helpers must live beside its data); anything else
+ * becomes the sandbox's own home and /tmp.
+ */
+export function placedHomeAndTmp(request: SandboxRequest, home: string | undefined): { HOME: string | undefined; TMPDIR: string } {
+  const { command, cwd, scratchDir } = request;
+  const writable = (value: string | undefined): value is string => value !== undefined && isAbsolute(value) && (inside(value, cwd) || inside(value, scratchDir));
+  return { HOME: writable(command.env.HOME) ? command.env.HOME : home, TMPDIR: writable(command.env.TMPDIR) ? command.env.TMPDIR : '/tmp' };
 }

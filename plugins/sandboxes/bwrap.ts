@@ -1,9 +1,12 @@
 /**
- * bwrap: bubblewrap on Linux. The root file system read-only; a private /tmp; a private HOME
+ * bwrap: bubblewrap on Linux. A minimal file system (the host's toolchain and a few /etc files
+ * read-only, see _host-view.ts; the CLI's install; no /run, /var, other homes); a private /tmp; a private HOME
  * holding only the adapter's declared configuration (bound read-only or copied); the user's
  * checkout hidden, with the worktree, the attempt's scratch folder and git's admin folder of
- * the worktree writable and the rest of `.git` read-only; new PID, IPC and UTS namespaces;
- * dying with supervisor. Network: `none` and `allow` get a network namespace with loopback only;
+ * the worktree writable and the rest of `.git` read-only; no capabilities (also for root), no
+ * new privileges, a user namespace where the kernel allows one; new PID, IPC and UTS
+ * namespaces; dying with supervisor. The environment reaches it already reduced to the
+ * policy's allowlist (the core does that for every sandbox). Network: `none` and `allow` get a network namespace with loopback only;
  * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`).
  * Limits: prlimit's process and data-size limits, when prlimit is there; and, where this user
  * may make cgroups (root), a cgroup per process with pids, memory and CPU limits.
@@ -13,34 +16,45 @@ import { cpSync, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { definePlugin, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { definePlugin, limitCgroup, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
 import { behindBridge } from './_bridge.ts';
-import { cgroupFor } from './_cgroup.ts';
 import { gitDirs } from './_git-dirs.ts';
-import { inside, pathsToShow } from './_visible-paths.ts';
+import { hostViewArgs, interpreterOf, SYSTEM_DIRS } from './_host-view.ts';
+import { inside, pathsToShow, placedHomeAndTmp } from './_visible-paths.ts';
 
-let cachedAvailability: SandboxAvailability | undefined;
+interface Probed {
+  availability: SandboxAvailability;
+  /** Whether bwrap may make a user namespace here (it may not everywhere, e.g. for root where they are off). */
+  userns: boolean;
+}
+
+let probed: Probed | undefined;
 
 function available(ctx: SandboxContext): SandboxAvailability {
   if (process.platform !== 'linux') return { ok: false, missing: 'Linux (bubblewrap runs only there)', hint: 'use the docker or podman sandbox' };
   const bwrap = ctx.which('bwrap');
   if (!bwrap) return { ok: false, missing: 'bubblewrap (bwrap)', hint: 'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)' };
-  cachedAvailability ??= probe(bwrap);
-  return cachedAvailability;
+  probed ??= probe(bwrap);
+  return probed.availability;
 }
 
 /** Starts `true` in the namespaces a run uses: bwrap installed but refused (no user namespaces) shows here. */
-function probe(bwrap: string): SandboxAvailability {
-  const result = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (result.status === 0) return { ok: true };
+function probe(bwrap: string): Probed {
+  const namespaces = ['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
+  const run = (extra: string[]) => spawnSync(bwrap, ['--ro-bind', '/', '/', ...extra, ...namespaces, 'true'], { encoding: 'utf8', timeout: 10_000 });
+  if (run(['--unshare-user']).status === 0) return { availability: { ok: true, detail: 'user namespace, no capabilities' }, userns: true };
+  const result = run([]);
+  if (result.status === 0) return { availability: { ok: true, detail: 'no user namespace here: capabilities dropped, no new privileges' }, userns: false };
   const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
   return {
-    ok: false,
-    missing: `permission to create namespaces (bwrap: ${said})`,
-    hint: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or make bwrap setuid',
+    availability: {
+      ok: false,
+      missing: `permission to create namespaces (bwrap: ${said})`,
+      hint: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or make bwrap setuid',
+    },
+    userns: false,
   };
 }
-
 
 /** The user's processes now: RLIMIT_NPROC counts them all, so the sandbox's share comes on top. */
 async function userProcesses(): Promise<number> {
@@ -53,8 +67,12 @@ async function userProcesses(): Promise<number> {
   return count;
 }
 
-/** Existing files under the hidden areas that the command's arguments name by absolute path. */
-function namedFiles(args: string[], hidden: string[]): string[] {
+/**
+ * Existing files under the private areas (home, checkout, /tmp) that the command's arguments
+ * name by absolute path: instruction files, a schema. Nothing else of the host: an argument
+ * a role chose must not show /etc/shadow.
+ */
+function namedFiles(args: string[], areas: string[]): string[] {
   const isFile = (path: string) => {
     try {
       return statSync(path).isFile();
@@ -62,7 +80,7 @@ function namedFiles(args: string[], hidden: string[]): string[] {
       return false;
     }
   };
-  return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && hidden.some((area) => inside(arg, area)) && isFile(arg));
+  return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && areas.some((area) => inside(arg, area)) && isFile(arg));
 }
 
 /** Like Promise.all, but when one fails the others' results are torn down first. */
@@ -110,10 +128,21 @@ function readOnlyOption(request: SandboxRequest): string[] {
   return value.flatMap((p) => ['--ro-bind-try', p, p]);
 }
 
+/** Paths the command needs beyond the host view: PATH folders, its install, its interpreter's, supervisor's. */
+function commandPaths(request: SandboxRequest, ctx: SandboxContext, bin: string): string[] {
+  const { command, homeDir, repoRoot } = request;
+  const interpreter = interpreterOf(bin, ctx.which);
+  // A PATH folder that holds the whole home or checkout (PATH=~:...) would show all of it.
+  const pathVar = (command.env.PATH ?? '').split(':').filter((dir) => dir !== '/' && !inside(homeDir, dir) && !inside(repoRoot, dir)).join(':');
+  const shown = pathsToShow({ hidden: ['/'], pathVar, files: [bin, interpreter, ctx.self.bin, ctx.self.args[0]] });
+  return shown.filter((path) => !SYSTEM_DIRS.some((dir) => inside(path, dir)));
+}
+
 async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
+  probed ??= probe(bwrap);
   const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
-  const env: Record<string, string | undefined> = { ...command.env, TMPDIR: '/tmp' };
+  const env: Record<string, string | undefined> = { ...command.env, ...placedHomeAndTmp(request, homeDir || command.env.HOME) };
   const prlimit = ctx.which('prlimit');
   // Independent set-up steps, together (a failed one still tears down what the others made).
   const [home, proxy, processes] = await settleAll([
@@ -121,33 +150,38 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     policy.network === 'allow' ? ctx.startEgressProxy(policy.allow) : Promise.resolve(undefined),
     prlimit ? userProcesses() : Promise.resolve(0),
   ] as const);
-  const cgroup = cgroupFor(`supervisor-${request.id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`, policy.limits);
+  const cgroup = limitCgroup(`supervisor-${request.id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`, policy.limits);
   const teardown = async () => {
     await cgroup?.remove();
     await proxy?.close();
     await rm(home.dir, { recursive: true, force: true });
   };
   try {
-    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...home.args];
+    // An empty root of bwrap's own: only what is bound below exists inside.
+    const args = [...hostViewArgs(), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...home.args];
     // The checkout disappears under an empty read-only folder; git's part of it comes back below.
     const repoHidden = repoRoot !== cwd && !inside(repoRoot, cwd);
     if (repoHidden) args.push('--tmpfs', repoRoot);
     const git = gitDirs(cwd);
     if (git) args.push('--ro-bind', git.common, git.common, '--bind', git.admin, git.admin);
     args.push('--bind', cwd, cwd, '--bind', scratchDir, scratchDir);
-    const hidden = ['/tmp', homeDir, repoHidden ? repoRoot : ''].filter((p) => p && p !== '/');
     const bin = ctx.which(command.bin) ?? command.bin;
-    // Supervisor itself (replay, the bridge) is no secret; neither is its install.
-    for (const path of pathsToShow({ hidden, pathVar: command.env.PATH, files: [bin, ctx.self.bin, ctx.self.args[0]] })) {
-      if (!inside(path, cwd) && !inside(path, scratchDir)) args.push('--ro-bind', path, path);
+    const shown = [cwd, scratchDir, ...SYSTEM_DIRS];
+    // Supervisor itself (replay, the bridge) is no secret; neither is the CLI's install.
+    for (const path of commandPaths(request, ctx, bin)) {
+      if (!shown.some((area) => inside(path, area))) args.push('--ro-bind', path, path);
     }
     // Files the adapter names on the command line (instruction files, a schema) stay readable.
-    for (const file of namedFiles(command.args, hidden)) {
-      if (!inside(file, cwd) && !inside(file, scratchDir)) args.push('--ro-bind', file, file);
+    for (const file of namedFiles(command.args, ['/tmp', homeDir, repoRoot].filter((p) => p && p !== '/'))) {
+      if (!shown.some((area) => inside(file, area))) args.push('--ro-bind', file, file);
     }
     args.push(...readOnlyOption(request));
     if (repoHidden) args.push('--remount-ro', repoRoot);
-    args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', cwd);
+    // No capabilities, even for root (bwrap keeps them for a privileged caller unless told);
+    // bwrap sets no-new-privileges itself. A user namespace where the kernel allows one: its
+    // uid stays the caller's, so the worktree the caller made stays writable.
+    if (probed.userns) args.push('--unshare-user');
+    args.push('--cap-drop', 'ALL', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', cwd);
     if (policy.network !== 'open') args.push('--unshare-net');
     let inner = [bin, ...command.args];
     if (proxy) {

@@ -7,10 +7,11 @@
  * skipped with a message naming what is missing.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { requires } from '../helpers/requires.ts';
 
 const ESCAPE = fileURLToPath(new URL('../fixtures/bin/_escape-claude.mjs', import.meta.url));
 
@@ -67,9 +69,9 @@ function events(result: Result): { kind: string; [key: string]: unknown }[] {
   return readFileSync(join(result.run_dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 }
 
-/** The sandbox's own temporary folders (private homes, proxy sockets) now in the system temp. */
-function sandboxTemps(): string[] {
-  return readdirSync('/tmp').filter((e) => e.startsWith('sv-sandbox-'));
+/** The sandbox's own temporary folders (private homes, proxy sockets) now in `dir` (the runs' TMPDIR). */
+function sandboxTemps(dir: string): string[] {
+  return readdirSync(dir).filter((e) => e.startsWith('sv-sandbox-'));
 }
 
 describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () => {
@@ -115,7 +117,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   after(() => mock?.close());
 
   async function run(repo: string, escape: string, tag: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; result: Result }> {
-    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json', ...extraArgs], {
+    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json', ...extraArgs], {
       cwd: repo,
       env: {
         PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`,
@@ -147,6 +149,22 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.match(result.issues.join('\n'), /the bwrap sandbox refused a file access: .*EROFS/);
     assert.ok(events(result).some((e) => e.kind === 'cli_failed' && JSON.stringify(e).includes('EROFS')));
     assert.ok(!existsSync(join(repo, 'escaped.txt')));
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('--setup runs inside the sandbox: a write into the checkout fails there (SETUP_FAILED, nothing on the host); one into the worktree passes', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const env = { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, FAKE_ESCAPE: 'write-home', FAKE_ESCAPE_TAG: 'setup', FAKE_ESCAPE_CHECKOUT: repo };
+    const args = ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review math.js', '--retries', '0', '--json'];
+    const refused = await box.run([...args, '--setup', `touch ${join(repo, 'setup-escaped.txt')}`], { cwd: repo, env });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /SETUP_FAILED/);
+    assert.ok(!existsSync(join(repo, 'setup-escaped.txt')), 'set-up could not write into the checkout');
+    const inside = await box.run([...args, '--setup', 'echo made > made-in-setup.txt'], { cwd: repo, env });
+    assert.equal(inside.code, 0, inside.stderr);
+    const result = JSON.parse(inside.stdout) as Result;
+    assert.ok(events(result).some((e) => e.kind === 'setup' && e.step === 'command_finished' && e.exit_code === 0));
     assertCheckoutUnchanged(repo, before);
   });
 
@@ -230,14 +248,15 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
   it('a timeout and Ctrl-C end everything in the sandbox and remove its temporary folders', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
     const before = snapshotCheckout(repo);
-    const temps = sandboxTemps();
-    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1']);
+    // A TMPDIR of the test's own: other runs on this machine make and remove theirs in /tmp meanwhile.
+    const tmp = await tempDir('sv-runs-tmp-');
+    const timedOut = await run(repo, 'daemon,hang', `timeout${process.pid}`, ['--timeout', '1'], { TMPDIR: tmp });
     assert.equal(timedOut.result.failure?.class, 'timeout');
     assert.deepEqual(processesWith(`escape-daemon-timeout${process.pid}`), []);
     const tag = `sigint${process.pid}`;
-    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--task', 'Review', '--json'], {
+    const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'Review', '--json'], {
       cwd: repo,
-      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag },
+      env: { PATH: `${fakes}:${box.path}:${join(fakes, 'tools')}`, HOME: box.home, LANG: 'C.UTF-8', FAKE_ESCAPE: 'daemon,hang', FAKE_ESCAPE_TAG: tag, TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -250,8 +269,103 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(await done, 130);
     assert.equal((JSON.parse(stdout) as Result).failure?.class, 'interrupted');
     assert.deepEqual(processesWith(`escape-daemon-${tag}`), []);
-    assert.deepEqual(sandboxTemps(), temps, 'private homes and proxy sockets removed');
+    assert.deepEqual(sandboxTemps(tmp), [], 'private homes and proxy sockets removed');
     assertCheckoutUnchanged(repo, before);
+  });
+
+  it('no capabilities inside, also for root; no new privileges', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const { code, result } = await run(repo, 'status', 'caps');
+    assert.equal(code, 0, JSON.stringify(result));
+    const said = attemptStderr(result);
+    assert.match(said, /CapEff:\s+0000000000000000/);
+    assert.match(said, /CapPrm:\s+0000000000000000/);
+    assert.match(said, /NoNewPrivs:\s+1/);
+  });
+
+  it('no host socket answers: not in the folders around the checkout, not in /run, not in the home', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const paths = [join(dirname(repo), `host-${process.pid}.sock`), join(box.home, `host-${process.pid}.sock`)];
+    if (existsSync('/run')) paths.push(`/run/sv-test-${process.pid}.sock`);
+    const servers: NetServer[] = [];
+    let answered = 0;
+    try {
+      for (const path of paths) {
+        const server = createNetServer((socket) => {
+          answered++;
+          socket.end('hello from the host\n');
+        });
+        await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
+        servers.push(server);
+      }
+      const { result } = await run(repo, 'socket', 'sock', [], { FAKE_ESCAPE_SOCKETS: paths.join(',') });
+      assert.match(attemptStderr(result), /escape socket: refused NOT_REACHED no socket answered/);
+      assert.equal(answered, 0);
+    } finally {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the environment is an allowlist: an unlisted variable is absent, a passed and the adapter\'s declared ones are there', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const { code, result } = await run(repo, 'env', 'env', ['--pass-env', 'PASSED_ON'], { MY_SECRET_TOKEN: 'hunter2', PASSED_ON: 'yes', ANTHROPIC_API_KEY: 'sk-ant-test' });
+    assert.equal(code, 0, JSON.stringify(result));
+    const names = /escape env: ok (.*)/.exec(attemptStderr(result))![1]!.split(',');
+    assert.ok(!names.includes('MY_SECRET_TOKEN'), names.join(','));
+    for (const name of ['PASSED_ON', 'ANTHROPIC_API_KEY', 'FAKE_ESCAPE', 'PATH', 'HOME', 'SUPERVISOR_RUN_ID']) assert.ok(names.includes(name), `${name} in ${names.join(',')}`);
+  });
+
+  it('a root CLI that re-binds / read-write (unshare + mount, remount, bwrap in bwrap) cannot write into the hidden checkout', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const before = snapshotCheckout(repo);
+    const marker = `marker-${process.pid}.txt`;
+    const { result } = await run(repo, 'rebind', 'rebind', [], { FAKE_ESCAPE_MARKER: marker });
+    assert.match(attemptStderr(result), /escape rebind: refused TRIED/);
+    assert.ok(!existsSync(join(repo, marker)), `the marker reached the checkout: ${attemptStderr(result)}`);
+    assertCheckoutUnchanged(repo, before);
+  });
+
+  it('doctor --sandbox bwrap proves it from inside (capabilities, host writes and sockets, an unlisted variable) and names the process tracking; --sandbox none fails it', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const env = { PATH: `${box.path}:${join(fakes, 'tools')}` };
+    const bwrap = await box.run(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env });
+    assert.equal(bwrap.code, 0, bwrap.stdout + bwrap.stderr);
+    const report = JSON.parse(bwrap.stdout) as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; processes: { mechanism: string } };
+    assert.equal(report.ok, true);
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
+    assert.match(report.checks[0]!.detail, /CapEff 0+, NoNewPrivs 1/);
+    assert.equal(report.processes.mechanism, process.getuid?.() === 0 ? 'cgroup' : report.processes.mechanism);
+    const none = await box.run(['doctor', '--sandbox', 'none'], { cwd: repo, env });
+    assert.equal(none.code, 1, none.stdout + none.stderr);
+    assert.match(none.stdout, /sandbox none: self-test from inside FAILED\n.*\n  -- host writes {3}written from inside/);
+  });
+
+  const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
+  const noNobody = process.getuid?.() !== 0 ? 'root (to become nobody)' : !setpriv ? 'setpriv (util-linux)' : spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'user namespaces for unprivileged users';
+  it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', requires(noNobody), async () => {
+    // A folder nobody may enter (in /tmp itself: the test runner's own temporary root is root's
+    // alone), holding a copy of the binary and a home of nobody's own; removed afterwards.
+    const root = await mkdtemp('/tmp/sv-nobody-');
+    let out: SpawnSyncReturns<string>;
+    try {
+      await chmod(root, 0o755);
+      const binary = join(root, basename(box.binary));
+      await copyFile(box.binary, binary);
+      await chmod(binary, 0o755);
+      const home = join(root, 'home');
+      await mkdir(home);
+      await chown(home, 65534, 65534);
+      out = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'doctor', '--sandbox', 'bwrap', '--json'], {
+        cwd: home,
+        env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: '/tmp' },
+        encoding: 'utf8',
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    const report = JSON.parse(out.stdout) as { checks: { name: string; ok: boolean }[] };
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
   });
 
   it('a daemon the CLI leaves behind does not outlive the run', async () => {

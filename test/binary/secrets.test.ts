@@ -4,10 +4,13 @@
  * with credentials in its remote URL, a staged `.env` under a reviewer's staged diff and
  * `always_include: ["*"]` — none reaches `pack` or `prompt` output, each file held back by the
  * scan gets a notice naming it and the secretlint rule, and with --no-secret-scan they are packed.
+ * Issue 18: the corpus of every format the preset missed (test/helpers/secret-corpus.ts) and a
+ * staged change in the middle of a committed private key (a hunk without the BEGIN line).
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { git, makeRepo, writeFiles } from '../helpers/git-repo.ts';
+import { changeMiddleLine, pemBodyLines, rsaKeyPem, secretCorpus } from '../helpers/secret-corpus.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 
 // Assembled at run time, so no secret scanner ever sees one in this file.
@@ -130,5 +133,35 @@ describe('secrets never reach pack or prompt output (binary)', binarySuite(), ()
     assert.match(dry.stderr, /target: left out scripts\/ci\.sh: .*secretlint-rule-github/);
     const optOut = await box.run([...args, '--no-secret-scan'], { cwd: repo });
     assert.ok(optOut.stdout.includes(ghToken), optOut.stderr);
+  });
+
+  it("pack and prompt leave out every file of the corpus and a changed key's hunk, each named in a notice", async () => {
+    const corpus = secretCorpus();
+    const rsa = rsaKeyPem();
+    const repo = await makeRepo({ 'src/app.ts': 'export const app = 1;\n', 'keys/legacy_rsa': rsa });
+    await writeFiles(repo, Object.fromEntries(corpus.map((f) => [f.path, f.content])));
+    const changedKey = changeMiddleLine(rsa);
+    await writeFiles(repo, { 'keys/legacy_rsa': changedKey, 'src/app.ts': 'export const app = 2;\n' });
+    git(repo, 'add', '-A');
+    const hunk = git(repo, 'diff', '--cached', '--', 'keys/legacy_rsa');
+    assert.doesNotMatch(hunk, /BEGIN/); // the case: body lines only
+    const secrets = [...corpus.flatMap((f) => f.secrets), ...pemBodyLines(rsa), ...pemBodyLines(changedKey)];
+
+    const packed = await box.run(['pack', '--no-user-plugins'], { cwd: repo });
+    assert.equal(packed.code, 0, packed.stderr);
+    assert.match(packed.stdout, /### src\/app\.ts/);
+    noneOf(packed.stdout, secrets);
+    for (const file of [...corpus, { path: 'keys/legacy_rsa', rule: '@secretlint/secretlint-rule-privatekey' }]) {
+      const line = packed.stderr.split('\n').find((l) => l.includes(`left out ${file.path}:`));
+      assert.ok(line, `no notice for ${file.path}:\n${packed.stderr}`);
+      assert.ok(line.includes(file.rule), `${file.path}: ${line}`);
+    }
+
+    const prompt = await box.run(['prompt', 'reviewer', '--no-user-plugins', '--task', 'review the change'], { cwd: repo });
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /export const app = 2;/);
+    noneOf(prompt.stdout, secrets);
+    assert.match(prompt.stderr, /left out the diff of keys\/legacy_rsa: .*supervisor\/private-key-body/);
+    for (const file of corpus) assert.ok(prompt.stderr.includes(`left out the diff of ${file.path}:`), `no notice for the diff of ${file.path}:\n${prompt.stderr}`);
   });
 });

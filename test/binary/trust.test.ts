@@ -96,6 +96,21 @@ describe('repository trust, in the binary', binarySuite(), () => {
     assert.equal(existsSync(marker), true);
   });
 
+  it("runs no set-up of an untrusted repository's role: ROLE_UNTRUSTED_SETUP names it; --trust runs it before the CLI", async () => {
+    const reply = join(await tempDir('sv-reply-'), 'approved.md');
+    await writeFile(reply, '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n');
+    await writeFiles(repo, { '.supervisor/roles/setting-up.yaml': `name: setting-up\nextends: reviewer\nsetup: ["echo setup > ${marker}"]\n` });
+    const env = { SUPERVISOR_REPLAY: reply };
+    const refused = await box.run(['run', 'setting-up', '--cli', 'replay', '--task', 'Review', '--json'], { cwd: repo, env });
+    assert.equal(refused.code, 2, refused.stderr);
+    const error = (JSON.parse(refused.stderr.trim().split('\n').pop()!) as { error: { code: string; details: { setup: string[] } } }).error;
+    assert.deepEqual([error.code, error.details.setup], ['ROLE_UNTRUSTED_SETUP', [`echo setup > ${marker}`]]);
+    assert.equal(existsSync(marker), false);
+    const trusted = await box.run(['run', 'setting-up', '--cli', 'replay', '--task', 'Review', '--json', '--trust'], { cwd: repo, env });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(existsSync(marker), true);
+  });
+
   it('a trusted template still cannot reach process through it.constructor.constructor', async () => {
     await writeFiles(repo, { '.supervisor/prompts/implement.eta': `<%= it.constructor.constructor('return process')().pid %>\n` });
     const prompt = await box.run(['prompt', 'implementer', '--task', 'x', '--trust', '--json'], { cwd: repo });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { requires } from '../helpers/requires.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/good/', import.meta.url));
 
@@ -54,5 +56,20 @@ describe('supervisor doctor', () => {
     assert.equal(run.code, 0);
     assert.match(run.stdout, /plugin folders/);
     assert.match(run.stdout, /state folder: /);
+  });
+
+  const noBwrap = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'bubblewrap that can make namespaces (apt-get install bubblewrap)';
+  it('names how a run\'s processes are tracked; --sandbox bwrap tests the sandbox from inside', requires(noBwrap), async () => {
+    const repo = await makeRepo();
+    const plain = await runCli(['doctor', '--json'], { cwd: repo });
+    const processes = JSON.parse(plain.stdout).processes;
+    assert.ok(processes.mechanism === 'cgroup' ? processes.where.startsWith('/sys/fs/cgroup') : processes.where === null, JSON.stringify(processes));
+    assert.match((await runCli(['doctor'], { cwd: repo })).stdout, /^processes: /m);
+    const bad = await runCli(['doctor', '--sandbox', '../x'], { cwd: repo });
+    assert.equal(bad.code, 2);
+    const run = await runCli(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env: { SELFTEST_UNLISTED_SECRET: 'x' } });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.deepEqual(report.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
   });
 });

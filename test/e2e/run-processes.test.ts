@@ -11,8 +11,10 @@ import { describe, it } from 'node:test';
 import type { RunResult } from '../../core/engine/result.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
+import { trackingMechanism } from '../../core/process/cgroup.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
 import { alive } from '../helpers/processes.ts';
+import { requires } from '../helpers/requires.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
 
@@ -140,5 +142,29 @@ describe('supervisor run: processes (end to end)', () => {
     // they really overlapped in time
     assert.ok(ra.started_at < rb.finished_at && rb.started_at < ra.finished_at);
     assertCheckoutUnchanged(repo, before);
+  });
+
+  const noCgroup = trackingMechanism().mechanism !== 'cgroup' && 'supervisor cannot make cgroups here (needs root or a delegated cgroup v2 subtree)';
+  it('a daemon that drops SUPERVISOR_RUN_ID and its session (env -i setsid) is still ended with the run, through its cgroup', requires(noCgroup), async () => {
+    const repo = await makeRepo();
+    const seconds = `98765${process.pid}`;
+    const daemons = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${seconds}\0` && alive(Number(p));
+      } catch {
+        return false;
+      }
+    });
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--retries', '0'], {
+      FAKE_CLI_REPLY_FILE: await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED', issues: [] })),
+      FAKE_CLI_SH: `env -i setsid sleep ${seconds} >/dev/null 2>&1 < /dev/null &`,
+    });
+    try {
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(daemons(), [], 'the daemon outlived the run');
+      assert.ok(run.result.notices.some((n) => n.startsWith('ended processes the run left running')), run.result.notices.join('\n'));
+    } finally {
+      for (const pid of daemons()) process.kill(Number(pid), 'SIGKILL');
+    }
   });
 });

@@ -60,6 +60,23 @@ describe('commands from a plan need trust', () => {
     assert.equal(existsSync(marker), true);
   });
 
+  it("an untrusted repository's plan with setup: refused before any set-up runs, naming it as the defaults' and the task's", async () => {
+    const repo = await makeRepo({ 'README.md': '# demo\n' });
+    const outside = await tempDir('sv-outside-');
+    roots.push(repo, outside);
+    const marker = join(outside, 'set-up-ran');
+    await writeFile(join(repo, 'plan.yaml'), `name: set up\nsetup: ["touch ${marker}"]\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n`);
+    const run = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay'], { cwd: repo });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /WORKFLOW_UNTRUSTED_COMMANDS/);
+    assert.match(run.stderr, /\/defaults\/setup\/0: "touch [^"]+"/);
+    assert.match(run.stderr, /\/tasks\/0\/setup\/0: "touch [^"]+"/);
+    assert.equal(existsSync(marker), false);
+    const trusted = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay', '--json'], { cwd: repo, trust: true });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(existsSync(marker), true);
+  });
+
   it('every command field counts, setup included, at the workflow and the task level', () => {
     const plan = { ...workflow([{ ...task('a', { gates: ['make test'] }), setup: ['npm ci'] } as never]), setup: 'make deps', source: { file: '/repo/plan.yaml', reader: 'x' } };
     assert.deepEqual(planCommands(plan).map((c) => [c.pointer, c.command]), [['/setup', 'make deps'], ['/tasks/0/gates/0', 'make test'], ['/tasks/0/setup/0', 'npm ci']]);

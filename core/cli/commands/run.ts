@@ -37,11 +37,13 @@ export default defineCommand({
       .option('cli', { type: 'string', describe: "Adapter to use instead of the role's cli" })
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context: key=value or key=@file (repeatable)' })
       .option('gate', { type: 'string', array: true, default: [] as string[], describe: "A check command run after a passing answer, in the worktree (repeatable; after the role's gates)" })
+      .option('setup', { type: 'string', array: true, default: [] as string[], describe: "A set-up command run in the new worktree before the CLI starts, e.g. 'npm ci' (repeatable; after the role's setup); what it makes is never committed" })
       .option('worktree', { type: 'boolean', default: true, describe: 'Run in an isolated git worktree (--no-worktree: in place)' })
       .option('keep-worktree', { type: 'boolean', default: false, describe: 'Keep the worktree folder after the run (the branch always stays)' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('sandbox', { type: 'string', describe: "Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's (default: the role's, else none)" })
       .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port the sandboxed CLI may reach, besides its model API (repeatable; a loopback port is forwarded)' })
+      .option('pass-env', { type: 'string', array: true, default: [] as string[], describe: "A variable of yours the sandboxed CLI and gates may see (repeatable; NAME or a prefix NAME_*). Only PATH, TERM, locale, SUPERVISOR_* and the adapter's own pass otherwise" })
       .option('base', { type: 'string', describe: 'Start the worktree from this commit or branch instead of HEAD' })
       .option('review', { type: 'string', describe: 'Review <base>..<head>, or a branch (its commits since the merge base with --base/HEAD): the git parts come from it, the worktree is at its head' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
@@ -64,10 +66,12 @@ export default defineCommand({
       cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
       sandbox: nameOption(args, 'sandbox', 'a sandbox name: none, bwrap, docker, podman or a plugin\'s'),
       allowHosts: (args['allow-host'] as string[]).map(String),
+      passEnv: (args['pass-env'] as string[]).map(String),
       timeoutSec: await roleSettingArg(args, 'timeout', 'timeout'),
       retries: await roleSettingArg(args, 'retries', 'max_retries'),
       gateTimeoutSec: await roleSettingArg(args, 'gate-timeout', 'gate_timeout'),
       gates: nonEmptyList(args, 'gate', 'a command to run'),
+      setup: nonEmptyList(args, 'setup', 'a set-up command to run'),
       worktree: args.worktree !== false,
       keepWorktree: args['keep-worktree'] === true,
       secretScan: args['secret-scan'] !== false,
@@ -112,3 +116,4 @@ export default defineCommand({
     }
   },
 });
+

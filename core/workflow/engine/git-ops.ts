@@ -16,6 +16,7 @@ import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
 import type { MergeStyle } from '../model.ts';
 import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
@@ -100,16 +101,21 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
  * reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go. No ref
  * moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(ops: GitOps, path: string, thorough = false): Promise<string | null> {
+export async function releaseWorktree(ops: GitOps, path: string, thorough = false, keep: readonly string[] = []): Promise<string | null> {
   const checked = await checkSlot(ops, path, ops.env);
   if (checked.problem !== null) return checked.problem;
   const { bound, slot } = checked;
   if (thorough || !(await bound.run(['checkout', '-q', '--detach'])).ok) {
     await bound.run(['checkout', '-q', '-f', '--detach']);
-    await bound.run(['clean', '-q', '-fd']);
+    await bound.run(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
   }
   slot.branch = null;
   return null;
+}
+
+/** `git clean` pathspecs that leave `keep` (what set-up made, core/engine/setup.ts) in place. */
+function keepPathspecs(keep: readonly string[]): string[] {
+  return keep.length ? ['--', '.', ...excludePathspecs(keep)] : [];
 }
 
 /**
@@ -117,13 +123,13 @@ export async function releaseWorktree(ops: GitOps, path: string, thorough = fals
  * puts the branch back at `to` (a reviewer's commits go), after checking the slot: its
  * branch is the task's own and no symbolic ref, so the reset moves nothing else.
  */
-export async function resetWorktree(ops: GitOps, path: string, to: string): Promise<void> {
+export async function resetWorktree(ops: GitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
   const { bound, head } = await verifiedSlot(ops, path, ops.env);
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
   const status = await bound.run(['status', '--porcelain']);
   if (status.ok && status.stdout === '' && head === to) return;
   await bound.runOrThrow(['reset', '-q', '--hard', to]);
-  await bound.runOrThrow(['clean', '-q', '-fd']);
+  await bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
 }
 
 /** The slot's HEAD commit, after checking the slot (WORKSPACE_BROKEN when it fails). */
@@ -265,16 +271,17 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
 /**
  * A detached worktree at `commit` (the gates'), made once and moved on: checked and bound
  * like a slot; one that fails its check is replaced (the gates' commands are the plan's,
- * but nothing is run on a git dir they may have rewritten).
+ * but nothing is run on a git dir they may have rewritten). True when it was made anew;
+ * `keep` (what set-up made there) survives the clean.
  */
-export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string): Promise<void> {
+export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string, keep: readonly string[] = []): Promise<boolean> {
   if (existsSync(path)) {
     const checked = slotOf(ops, path) ? await checkSlot(ops, path, ops.env) : null;
     if (checked && checked.problem === null) {
       const moved = await checked.bound.run(['checkout', '-q', '--detach', '-f', commit]);
       if (moved.ok) {
-        await checked.bound.runOrThrow(['clean', '-q', '-fd']);
-        return;
+        await checked.bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
+        return false;
       }
     }
     await removeWorktree(ops, path);
@@ -282,4 +289,5 @@ export async function detachedWorktreeAt(ops: GitOps, path: string, commit: stri
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
   recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
+  return true;
 }

@@ -8,6 +8,7 @@ import { runProcess } from '../../process/run-process.ts';
 import { notice, type Engine } from './context.ts';
 import { detachedWorktreeAt } from './git-ops.ts';
 import { gatesWorktree } from './names.ts';
+import { setUpGatesWorktree, slotExclude } from './slot-setup.ts';
 
 const GATE_TIMEOUT_MS = 10 * 60 * 1000;
 const GATE_OUTPUT_BYTES = 256 * 1024;
@@ -18,7 +19,13 @@ export type GatesVerdict = { passed: true } | { passed: false; command: string; 
 /** Runs every gate at `commit` until one fails; `{ passed: null }` when interrupted. */
 export async function runGatesAt(engine: Engine, commit: string, why: { task?: string; on: 'candidate' | 'integration' }): Promise<GatesVerdict> {
   const cwd = gatesWorktree(engine.paths);
-  await detachedWorktreeAt(engine.ops, cwd, commit);
+  const made = await detachedWorktreeAt(engine.ops, cwd, commit, slotExclude(engine, cwd));
+  const setup = await setUpGatesWorktree(engine, cwd, made);
+  if (setup === 'halted') return { passed: null };
+  if (setup) {
+    notice(engine, `the workflow gates' worktree could not be set up: ${setup}`);
+    return { passed: false, command: `set-up: ${setup.split('\n')[0]}`, exitCode: null, timedOut: false, output: setup };
+  }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
   engine.store.event('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
   for (const command of engine.workflow.gates) {

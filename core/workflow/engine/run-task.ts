@@ -19,6 +19,7 @@ import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
 import { claimedFilesMismatch, EMPTY_CHANGE, emptyChange } from './worker-change.ts';
+import { setUpSlot, slotExclude } from './slot-setup.ts';
 
 type Feedback = WorkerRound['feedback'];
 
@@ -53,12 +54,12 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
     if (passed.includes(role)) continue;
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range, mismatch),
-      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
     // Read-only: whatever the reviewer changed or committed goes.
-    await resetWorktree(engine.ops, worktree, head);
+    await resetWorktree(engine.ops, worktree, head, slotExclude(engine, worktree));
     if (outcome.kind !== 'ran' || outcome.result.status === 'error') return { outcome };
     if (outcome.result.status !== 'pass') {
       feedback.push({ role, issues: outcome.result.issues.length ? outcome.result.issues : [`${role} did not pass the change (${outcome.result.reported_status ?? 'no status'})`] });
@@ -93,6 +94,9 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
     const tipAtStart = await integrationTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    const setup = await setUpSlot(engine, record, worktree, created);
+    if (setup === 'halted') return;
+    if (setup) return finish(engine, record, 'error', [setup]);
     await rounds(engine, record, worktree);
   } catch (error) {
     // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
@@ -138,7 +142,7 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   }
   const worker = await runOne(engine, record, task.worker, {
     task: workerPrompt(task, { round, feedback, conflicts }),
-    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git },
+    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
     targets: existingTargets(worktree, task.files),
     gates: task.gates,
   });

@@ -12,6 +12,8 @@ import { nameList } from '../../text/name-list.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { releaseWorktree } from './git-ops.ts';
 import { isSetAside, setAside, verifiedSlot } from './slots.ts';
+import { excludePathspecs } from '../../engine/setup.ts';
+import { slotExclude } from './slot-setup.ts';
 
 function keptDir(engine: Engine): string {
   return join(engine.paths.worktrees, 'kept');
@@ -44,7 +46,7 @@ export async function slotBroken(engine: Engine, record: TaskRecord, worktree: s
 /** After the task: the slot is freed for the next task, or set aside when it fails its check. */
 export async function freeSlot(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
   if (isSetAside(engine.ops, worktree)) return;
-  const problem = await releaseWorktree(engine.ops, worktree, record.state !== 'integrated');
+  const problem = await releaseWorktree(engine.ops, worktree, record.state !== 'integrated', slotExclude(engine, worktree));
   if (problem === null) engine.freeSlots.push(worktree);
   else await slotBroken(engine, record, worktree, problem);
 }
@@ -56,7 +58,9 @@ export async function freeSlot(engine: Engine, record: TaskRecord, worktree: str
  */
 export async function leftoverWork(engine: Engine, worktree: string): Promise<string | null> {
   const { bound } = await verifiedSlot(engine.ops, worktree, engine.ops.env);
-  const status = await bound.runOrThrow(['status', '--porcelain=v2', '-z', '--untracked-files=normal']);
+  // What set-up left there is the slot's, not work (core/engine/setup.ts).
+  const setup = slotExclude(engine, worktree);
+  const status = await bound.runOrThrow(['status', '--porcelain=v2', '-z', '--untracked-files=normal', ...(setup.length ? ['--', '.', ...excludePathspecs(setup)] : [])]);
   const contents = readContents(status, worktree);
   if (!contents.changed) return null;
   const parts: string[] = [];

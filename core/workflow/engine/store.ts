@@ -30,7 +30,7 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'e
 
 export interface WorkflowEvent {
   ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished'
+  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'setup' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished'
     // A slot set aside (workspace_broken, or work the commit cannot hold); the integration branch found moved and restored.
     | 'slot_set_aside' | 'integration_moved'
     // A person's decision on a task awaiting approval (approval.ts); the result handed on (finish.ts).

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { createSecretScanner, mayHoldSecret, NO_SECRET_SCAN, secretNotice } from '../../../core/context/secret-scan.ts';
+import { changeMiddleLine, rsaKeyPem, secretCorpus } from '../../helpers/secret-corpus.ts';
 
 // Assembled at run time, so no secret scanner ever sees one in this file.
 const gh = ['ghp', 'Zq8xW2mK4nR7tY1uI3oP5aS6dF9gH0jL2kX4'].join('_');
@@ -29,6 +30,43 @@ describe('secret scan', () => {
     });
   }
 
+  for (const file of secretCorpus()) {
+    it(`finds the secret in ${file.path} (${file.rule}), a format the preset misses`, async () => {
+      assert.ok((await scanner.scan(file.path, file.content)).includes(file.rule), file.content);
+    });
+  }
+
+  it("finds a key's body lines without their BEGIN line, as a diff hunk from the middle of a committed key shows them", async () => {
+    const pem = rsaKeyPem();
+    const lines = pem.split('\n');
+    const hunk = ['@@ -11,7 +11,7 @@', ...lines.slice(10, 17).map((l) => ` ${l}`)].join('\n'); // no BEGIN, no END
+    assert.ok((await scanner.scan('keys/legacy_rsa', hunk)).includes('supervisor/private-key-body'));
+    // The diff as the git-diff packer scans it, column and all.
+    const diff = `diff --git a/k b/k\nindex 1..2 100644\n--- a/k\n+++ b/k\n${hunk}\n`;
+    assert.ok((await scanner.scan('keys/legacy_rsa', diff)).includes('supervisor/private-key-body'));
+    const diffLines = changeMiddleLine(pem).split('\n').slice(10, 17).map((l, i) => (i === 3 ? `+${l}` : ` ${l}`));
+    assert.ok((await scanner.scan('keys/legacy_rsa', ['@@ -11,7 +11,7 @@', ...diffLines].join('\n'))).includes('supervisor/private-key-body'));
+  });
+
+  it('finds key-looking assignments in .env-style files whatever their name, and not in code that only names a secret', async () => {
+    const env = ['config.local', 'settings.ini', 'app.properties', 'deploy/vars', 'values.yaml'];
+    for (const path of env) {
+      assert.ok((await scanner.scan(path, 'HOST=db\nDB_PASSWORD=Zx81kQ0pLm\n')).includes('supervisor/env-assignment'), path);
+      assert.ok((await scanner.scan(path, 'export SERVICE_API_KEY="9f3a7c1e0b2d4f6a"\n')).includes('supervisor/env-assignment'), path);
+      assert.ok((await scanner.scan(path, 'db.password: hunter2000\n')).includes('supervisor/env-assignment'), path);
+    }
+    const code: [string, string][] = [
+      ['a.ts', 'const password = readPassword();\nconst opts = {\n  password: readPassword,\n  token: opts.token,\n};\n'],
+      ['a.py', 'self.password = password\nself._default_token = default_token\nPASSWORD_FIELD = "password"\nDB_PASSWORD = db_password_from_vault\n'],
+      ['a.js', 'exports.createScalarToken = cstScalar.createScalarToken;\n'],
+      ['.env.example', 'DB_PASSWORD=\nAPI_KEY=${API_KEY}\nTOKEN=<your token>\nSECRET=changeme\nMAX_TOKENS=4096\n'],
+      ['README.md', 'Set `API_KEY=your-api-key` and `DB_PASSWORD=$DB_PASSWORD`.\n\nAPI_KEY=your-api-key\n'],
+      ['settings.ini', 'password = %(db_password)s\nsecret = ${SECRET}\n'],
+      ['cert-parser.ts', "const HEADER = '-----BEGIN PRIVATE KEY-----';\n"],
+    ];
+    for (const [path, content] of code) assert.deepEqual(await scanner.scan(path, content), [], `${path}: ${content}`);
+  });
+
   it('finds nothing in ordinary code, in blank text, or with the scan turned off', async () => {
     assert.deepEqual(await scanner.scan('a.ts', 'export const token = process.env.GITHUB_TOKEN;\nconst url = "https://github.com/acme/app";\n'), []);
     assert.deepEqual(await scanner.scan('blank.txt', ' \n\t\n'), []);
@@ -36,8 +74,8 @@ describe('secret scan', () => {
   });
 
   it('names the file and the rules in its notice, and how to opt out', () => {
-    const notice = secretNotice('glob', '.npmrc', ['@secretlint/secretlint-rule-npm']);
-    assert.match(notice, /^glob: left out \.npmrc: .*@secretlint\/secretlint-rule-npm.*--no-secret-scan/);
+    const notice = secretNotice('glob', '.npmrc', ['@secretlint/secretlint-rule-npm', 'supervisor/jwt']);
+    assert.match(notice, /^glob: left out \.npmrc: .*@secretlint\/secretlint-rule-npm, supervisor\/jwt.*--no-secret-scan/);
   });
 
   it('skips secretlint only for texts no rule of the pinned preset can report on', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chooseSandbox, cliPolicy, gatePolicy } from '../../../core/sandbox/policy.ts';
 import { baseUrlHostPort, parseHostPort } from '../../../core/sandbox/host-port.ts';
+import { allowedEnv } from '../../../core/sandbox/env-allowlist.ts';
 
 describe('sandbox policy', () => {
   it('defaults: no sandbox; in a sandbox the CLI gets allow mode and gates none', () => {
@@ -40,6 +41,19 @@ describe('sandbox policy', () => {
     assert.deepEqual(strict.allow, ['127.0.0.1:1']);
     const gate = gatePolicy(choice);
     assert.deepEqual([gate.network, gate.allow, gate.config], ['none', [], []]);
+  });
+
+  it('the environment: the role\'s env and --pass-env for CLI and gates; the adapter\'s declared names and its command\'s only for the CLI', () => {
+    const choice = chooseSandbox({ role: { name: 'bwrap', env: ['NPM_TOKEN'] }, passEnv: ['AWS_*', 'NPM_TOKEN'] });
+    assert.deepEqual(choice.env, ['NPM_TOKEN', 'AWS_*']);
+    assert.deepEqual(choice.options, {}, 'env is the core\'s, not an option of the plugin');
+    const cli = cliPolicy(choice, { env: ['ANTHROPIC_*'], baseUrlEnv: ['ANTHROPIC_BASE_URL'] }, {}, '/home/u', ['DISABLE_TELEMETRY']);
+    assert.deepEqual(cli.env, ['NPM_TOKEN', 'AWS_*', 'ANTHROPIC_*', 'ANTHROPIC_BASE_URL', 'DISABLE_TELEMETRY']);
+    assert.deepEqual(gatePolicy(choice).env, ['NPM_TOKEN', 'AWS_*']);
+    const env = { PATH: '/bin', LC_ALL: 'C', SUPERVISOR_RUN_ID: 'r', AWS_KEY: 'a', ANTHROPIC_API_KEY: 'k', MY_SECRET_TOKEN: 's', SSH_AUTH_SOCK: '/run/x', XDG_RUNTIME_DIR: '/run/user/0' };
+    assert.deepEqual(Object.keys(allowedEnv(env, cli.env)).sort(), ['ANTHROPIC_API_KEY', 'AWS_KEY', 'LC_ALL', 'PATH', 'SUPERVISOR_RUN_ID']);
+    assert.throws(() => chooseSandbox({ passEnv: ['A=B'] }), /sandbox\.env: expected a list of variable names/);
+    assert.throws(() => chooseSandbox({ role: { name: 'bwrap', env: 'X' } }), /sandbox\.env/);
   });
 
   it('refuses bad values with the field and what was expected', () => {

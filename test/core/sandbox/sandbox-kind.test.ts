@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SandboxRequest } from '../../../core/plugin/contracts.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
-import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { fakeEnv, fenced, replies, runJson } from '../../e2e/_run.ts';
 
@@ -55,8 +55,8 @@ describe('the sandbox plugin kind', () => {
     await writeFile(join(home, '.claude.json'), '{}');
     const run = await runJson(
       repo,
-      ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--gate', 'test "$SANDBOXED" = gate'],
-      { RECORD_FILE: record, FAKE_CLI_REPLY_FILE: await replies(approved), FAKE_CLI_LOG: join(home, 'calls.jsonl'), HOME: home, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/api' },
+      ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--allow-host', 'localhost:8080', '--pass-env', 'FAKE_CLI_*', '--pass-env', 'GATE_ONLY', '--gate', 'test "$SANDBOXED" = gate'],
+      { RECORD_FILE: record, FAKE_CLI_REPLY_FILE: await replies(approved), FAKE_CLI_LOG: join(home, 'calls.jsonl'), HOME: home, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/api', MY_SECRET_TOKEN: 'hunter2', GATE_ONLY: 'g', LC_ALL: 'C' },
     );
     assert.equal(run.code, 0, run.stderr);
     const [cli, cliDown, gate, gateDown] = records(record) as [SandboxRequest, { teardown: string }, SandboxRequest, { teardown: string }];
@@ -74,6 +74,11 @@ describe('the sandbox plugin kind', () => {
     assert.equal(gate.policy.network, 'none', 'gates get no network by default');
     assert.deepEqual(gate.policy.config, []);
     assert.equal(gateDown.teardown, gate.id);
+    // The environment is an allowlist, the same for every sandbox: the base set, the adapter's, the user's.
+    const names = (r: SandboxRequest) => Object.keys(r.command.env);
+    for (const name of ['PATH', 'HOME', 'LC_ALL', 'SUPERVISOR_RUN_ID', 'SUPERVISOR_ROLE', 'FAKE_CLI_REPLY_FILE', 'GATE_ONLY', 'ANTHROPIC_BASE_URL', 'DISABLE_TELEMETRY']) assert.ok(names(cli).includes(name), `${name} reaches the CLI`);
+    for (const name of ['MY_SECRET_TOKEN', 'RECORD_FILE']) assert.ok(!names(cli).includes(name) && !names(gate).includes(name), `${name} stays outside`);
+    assert.ok(names(gate).includes('GATE_ONLY') && !names(gate).includes('ANTHROPIC_BASE_URL'), "gates get the user's names, not the adapter's");
     const started = readEvents(run.result.run_dir).find((e) => e.kind === 'attempt_started');
     assert.equal(started?.sandbox, 'recorder');
   });
@@ -81,8 +86,8 @@ describe('the sandbox plugin kind', () => {
   it('a role names its sandbox and options; the flag adds hosts', async () => {
     const { repo, record } = await repoWithRecorder();
     await mkdir(join(repo, '.supervisor/roles'), { recursive: true });
-    await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox:\n  name: recorder\n  network: none\n  allow: ["pypi.org:443"]\n  gate_network: allow\n  pids: 64\n  image: x/y:1\n');
-    const run = await runJson(repo, ['boxed', '--trust', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record });
+    await writeFile(join(repo, '.supervisor/roles/boxed.yaml'), 'extends: reviewer\nsandbox:\n  name: recorder\n  network: none\n  allow: ["pypi.org:443"]\n  gate_network: allow\n  pids: 64\n  image: x/y:1\n  env: [ROLE_VAR, ROLE_PREFIX_*]\n');
+    const run = await runJson(repo, ['boxed', '--trust', '--cli', 'replay', '--task', 'Review', '--gate', 'true'], { RECORD_FILE: record, ROLE_VAR: '1', ROLE_PREFIX_A: '2', OTHER_VAR: '3' });
     assert.equal(run.code, 0, run.stderr);
     const [cli, , gate] = records(record) as SandboxRequest[];
     assert.equal(cli!.policy.network, 'none');
@@ -90,6 +95,19 @@ describe('the sandbox plugin kind', () => {
     assert.deepEqual(cli!.policy.options, { image: 'x/y:1' });
     assert.equal(cli!.policy.limits.pids, 64);
     assert.deepEqual([gate!.policy.network, gate!.policy.allow], ['allow', ['pypi.org:443']]);
+    for (const request of [cli!, gate!]) {
+      assert.deepEqual(['ROLE_VAR', 'ROLE_PREFIX_A', 'OTHER_VAR'].map((n) => n in request.command.env), [true, true, false], "the role's sandbox.env names pass, nothing else");
+    }
+  });
+
+  it('--pass-env takes variable names only, on run and workflow run: anything else is a usage error before anything starts', async () => {
+    const repo = await makeRepo({ 'plan.yaml': 'tasks:\n  - id: one\n    title: look\n    task: look at it\n' });
+    for (const argv of [['run', 'reviewer', '--cli', 'replay', '--task', 'x'], ['workflow', 'run', 'plan.yaml', '--cli', 'replay']]) {
+      const run = await runCli([...argv, '--pass-env', 'A=B', '--json'], { cwd: repo });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /"code":"SANDBOX_OPTION".*sandbox\.env: expected a list of variable names/);
+      assert.doesNotMatch(git(repo, 'branch', '--list', 'supervisor/*'), /supervisor/, 'nothing ran');
+    }
   });
 
   it('--dry-run names the sandbox and the CLI\'s network, and starts nothing', async () => {

@@ -83,4 +83,10 @@ describe('an untrusted repository\'s role', () => {
     assert.deepEqual(sandboxLowering(chooseSandbox({}), chooseSandbox({ role: { name: 'none', network: 'open' } })), []);
     assert.deepEqual(sandboxLowering(bwrap, chooseSandbox({ role: { name: 'bwrap', allow: ['evil.example:443'], memory_mb: 99999 } })), ['allow evil.example:443', 'memoryMb 4096 → 99999']);
   });
+
+  it("may not pass more of the user's variables into the sandbox (sandbox.env)", () => {
+    const mine = chooseSandbox({ role: { name: 'bwrap', env: ['NPM_TOKEN'] } });
+    assert.deepEqual(sandboxLowering(mine, chooseSandbox({ role: { name: 'bwrap', env: ['NPM_TOKEN', 'AWS_*'] } })), ['env AWS_*']);
+    assert.deepEqual(sandboxLowering(mine, chooseSandbox({ role: { name: 'bwrap' } })), []);
+  });
 });

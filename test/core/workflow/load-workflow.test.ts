@@ -32,6 +32,20 @@ async function refused(yaml: string, expected: Expected, file = 'plan.yaml'): Pr
 const task = (id: string, extra = '') => `  - id: ${id}\n    title: Task ${id}\n    task: Do ${id}\n${extra}`;
 
 describe('loadWorkflow: workflow YAML', () => {
+  it('reads set-up: top-level setup and copy for every task, a task its own, setup_once and setup_timeout; a plan without set-up keeps its id', async () => {
+    const yaml = `name: Setup\nsetup: [npm ci --offline]\ncopy: [.env]\nsetup_once: false\nsetup_timeout: 120\ntasks:\n${task('a')}${task('b', '    setup: [make deps]\n    copy: []\n')}`;
+    const workflow = await load({ 'plan.yaml': yaml }, 'plan.yaml');
+    assert.deepEqual(workflow.defaults.setup, ['npm ci --offline']);
+    assert.deepEqual([workflow.tasks[0]!.setup, workflow.tasks[0]!.copy], [['npm ci --offline'], ['.env']]);
+    assert.deepEqual([workflow.tasks[1]!.setup, workflow.tasks[1]!.copy], [['make deps'], undefined]);
+    assert.equal(workflow.setup_once, false);
+    assert.equal(workflow.setup_timeout, 120);
+    const plain = await load({ 'plan.yaml': `name: Setup\ntasks:\n${task('a')}` }, 'plan.yaml');
+    assert.equal(plain.id, 'setup-27142391'); // what the code without set-up makes of it
+    assert.ok(!('setup' in plain.tasks[0]!) && !('setup_once' in plain));
+    await refused(`name: x\nsetup: npm ci\ntasks:\n${task('a')}`, { code: 'WORKFLOW_INVALID', pointer: '/setup', line: 2 });
+  });
+
   it('fills defaults, maps review levels and models, and makes a stable id from the name and the plan', async () => {
     const yaml = `name: Add input validation\ndefaults:\n  max_rounds: 2\nmodels:\n  "llama-*": cline\ntasks:\n${task('a', '    files: [src/a.ts]\n')}${task('b', '    depends_on: [a]\n    review: spec-only\n    model: gpt-5\n')}${task('c', '    review: none\n    model: llama-3\n    cli: null\n')}`;
     const workflow = await load({ 'plan.yaml': yaml }, 'plan.yaml');

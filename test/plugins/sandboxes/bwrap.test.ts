@@ -42,7 +42,7 @@ function request(f: Awaited<ReturnType<typeof fixture>>, policy: Partial<Sandbox
     scratchDir: f.scratch,
     repoRoot: f.repo,
     homeDir: f.home,
-    policy: { network: 'none', allow: [], config: [], limits, options: {}, ...policy },
+    policy: { network: 'none', allow: [], config: [], env: [], limits, options: {}, ...policy },
     id: 'run-1-1-cli-1',
   };
 }
@@ -58,7 +58,7 @@ function bwrapArgs(all: string[]): string[] {
 }
 
 describe('bwrap sandbox command line', () => {
-  it('read-only root, private /tmp and home, checkout hidden read-only, git and worktree and scratch reachable, namespaces', async () => {
+  it('a minimal file system: the toolchain and a few /etc files, private /tmp and home, checkout hidden read-only, git and worktree and scratch reachable; no capabilities, namespaces', async () => {
     const f = await fixture();
     const wrapped = await bwrap.wrap(request(f, { config: [{ path: join(f.home, '.claude.json'), mode: 'copy' }, { path: join(f.home, '.cfg'), mode: 'bind' }] }), ctx(pathOf(f)));
     try {
@@ -68,8 +68,13 @@ describe('bwrap sandbox command line', () => {
       assert.equal(await readFile(join(home, '.claude.json'), 'utf8'), '{"k":1}', 'copied configuration');
       const common = join(f.repo, '.git');
       const admin = join(common, 'worktrees', 'run-1');
-      assert.deepEqual(args.slice(0, 12), ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', home, f.home]);
-      const rest = args.slice(12);
+      const targets = args.flatMap((a, i) => (['--ro-bind', '--bind', '--symlink', '--tmpfs', '--dev', '--proc'].includes(a) ? [args[i + (a.startsWith('--t') || a.startsWith('--d') || a.startsWith('--p') ? 1 : 2)]!] : []));
+      assert.ok(!targets.includes('/'), 'not the whole root');
+      assert.ok(targets.includes('/usr') && targets.includes('/etc/passwd'), 'the toolchain and /etc files');
+      for (const hidden of ['/run', '/var', '/var/run', '/var/tmp', '/home', '/root', '/etc/shadow', '/etc']) assert.ok(!targets.includes(hidden), `${hidden} is not in the sandbox`);
+      const from = args.indexOf('--dev');
+      assert.deepEqual(args.slice(from, from + 9), ['--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', home, f.home]);
+      const rest = args.slice(from + 9);
       const expectOrder = [
         ['--ro-bind', join(f.home, '.cfg'), join(f.home, '.cfg')],
         ['--tmpfs', f.repo],
@@ -78,23 +83,38 @@ describe('bwrap sandbox command line', () => {
         ['--ro-bind', f.bin, f.bin],
         ['--ro-bind', join(f.home, 'instructions.md'), join(f.home, 'instructions.md')],
         ['--remount-ro', f.repo],
-        ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', f.worktree, '--unshare-net'],
+        ['--cap-drop', 'ALL', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', f.worktree, '--unshare-net'],
       ];
-      let from = 0;
+      let at = 0;
       for (const part of expectOrder) {
-        const at = rest.findIndex((_, i) => i >= from && part.every((p, j) => rest[i + j] === p));
-        assert.ok(at >= 0, `${part.join(' ')} after position ${from} in:\n${rest.join(' ')}`);
-        from = at + part.length;
+        const found = rest.findIndex((_, i) => i >= at && part.every((p, j) => rest[i + j] === p));
+        assert.ok(found >= 0, `${part.join(' ')} after position ${at} in:\n${rest.join(' ')}`);
+        at = found + part.length;
       }
       const all = [wrapped.bin, ...wrapped.args];
       assert.deepEqual(all.slice(all.indexOf('--', all.findIndex((a) => a.endsWith('bwrap'))) + 1), [join(f.bin, 'mycli'), '-p', join(f.home, 'instructions.md')]);
-      assert.equal(wrapped.env.SECRET, 's');
       assert.equal(wrapped.env.TMPDIR, '/tmp');
+      assert.equal(wrapped.env.HOME, f.home, "the private home, at the home's path");
       assert.equal(wrapped.env.HTTPS_PROXY, undefined, 'no proxy without allow mode');
     } finally {
       await wrapped.teardown?.();
     }
     assert.equal(existsSync(bwrapArgs([wrapped.bin, ...wrapped.args]).find((a) => a.includes('sv-sandbox-home-'))!), false, 'the private home is removed');
+  });
+
+  it('keeps a HOME or TMPDIR the adapter placed in its scratch folder; elsewhere they are the sandbox\'s', async () => {
+    const f = await fixture();
+    const req = request(f, {});
+    req.command.env = { ...req.command.env, HOME: join(f.scratch, 'home'), TMPDIR: join(f.scratch, 'tmp') };
+    const placed = await bwrap.wrap(req, ctx(pathOf(f)));
+    await placed.teardown?.();
+    assert.equal(placed.env.HOME, join(f.scratch, 'home'));
+    assert.equal(placed.env.TMPDIR, join(f.scratch, 'tmp'));
+    req.command.env = { ...req.command.env, HOME: '/srv/elsewhere', TMPDIR: '/var/tmp' };
+    const other = await bwrap.wrap(req, ctx(pathOf(f)));
+    await other.teardown?.();
+    assert.equal(other.env.HOME, f.home);
+    assert.equal(other.env.TMPDIR, '/tmp');
   });
 
   it('limits through prlimit when it is on PATH: processes on top of the user\'s own, data size', async () => {

@@ -47,7 +47,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
     it(`${engine}: runs the CLI in the named image with the hardening flags, then removes the container`, async () => {
       const { repo, env, calls } = await setup(engine, `{ name: ${engine}, image: "${IMAGE}", network: none, pids: 100, memory_mb: 2048, cpus: 1.5 }`);
       const before = snapshotCheckout(repo);
-      const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js'], env);
+      const run = await runJson(repo, ['boxed', '--pass-env', 'FAKE_*', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js'], { ...env, MY_SECRET_TOKEN: 'hunter2', ANTHROPIC_API_KEY: 'sk-test' });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.result.status, 'pass');
       const runs = calls().filter((c) => c.args[0] === 'run');
@@ -75,7 +75,9 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
       ];
       assert.deepEqual(args.slice(0, expected.length), expected);
       // Values never on the command line: -e NAME only, except the container's own HOME and TMPDIR.
-      assert.ok(envFlags.includes('FAKE_CLI_REPLY_FILE'));
+      assert.ok(envFlags.includes('FAKE_CLI_REPLY_FILE'), 'named with --pass-env');
+      assert.ok(envFlags.includes('ANTHROPIC_API_KEY'), "the adapter's declared variable");
+      assert.ok(!envFlags.includes('MY_SECRET_TOKEN') && !args.some((a) => a.includes('hunter2')), 'an unlisted variable stays outside');
       assert.ok(envFlags.includes('HOME=/home/supervisor') && envFlags.includes('TMPDIR=/tmp'));
       assert.ok(!envFlags.includes('PATH'), 'the host PATH stays out of the image');
       assert.ok(envFlags.filter((e) => e.includes('=')).every((e) => /^(HOME|TMPDIR)=/.test(e)), envFlags.join(' '));
@@ -86,7 +88,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
 
   it('allow mode: no network in the container; the bridge (supervisor, mounted read-only) leads to the proxy', async () => {
     const { repo, env, calls } = await setup('docker', `{ name: docker, image: "${IMAGE}" }`);
-    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review', '--allow-host', '127.0.0.1:18999'], env);
+    const run = await runJson(repo, ['boxed', '--pass-env', 'FAKE_*', '--cli', 'claude', '--task', 'Review', '--allow-host', '127.0.0.1:18999'], env);
     assert.equal(run.code, 0, run.stderr);
     const args = calls().find((c) => c.args[0] === 'run')!.args;
     assert.equal(after(args, '--network'), 'none');
@@ -105,7 +107,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
 
   it('open network: the engine\'s default network, no proxy', async () => {
     const { repo, env, calls } = await setup('docker', `{ name: docker, image: "${IMAGE}", network: open }`);
-    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review'], env);
+    const run = await runJson(repo, ['boxed', '--pass-env', 'FAKE_*', '--cli', 'claude', '--task', 'Review'], env);
     assert.equal(run.code, 0, run.stderr);
     const args = calls().find((c) => c.args[0] === 'run')!.args;
     assert.ok(!args.includes('--network'));
@@ -115,7 +117,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
 
   it('a role naming docker without an image is a configuration error (exit 2) that says what to add', async () => {
     const { repo, env, calls } = await setup('docker', 'docker');
-    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review'], env).catch((e: Error) => e);
+    const run = await runJson(repo, ['boxed', '--pass-env', 'FAKE_*', '--cli', 'claude', '--task', 'Review'], env).catch((e: Error) => e);
     assert.ok(run instanceof Error);
     assert.match(run.message, /exit 2/);
     assert.match(run.message, /SANDBOX_UNAVAILABLE|cannot run here/);
@@ -134,7 +136,7 @@ describe('docker and podman sandboxes (fake engine on PATH)', () => {
 
   it('a timeout still removes the container', async () => {
     const { repo, env, calls } = await setup('docker', `{ name: docker, image: "${IMAGE}", network: none }`);
-    const run = await runJson(repo, ['boxed', '--cli', 'claude', '--task', 'Review', '--timeout', '1', '--retries', '0'], { ...env, FAKE_CLI_HANG: '1' });
+    const run = await runJson(repo, ['boxed', '--pass-env', 'FAKE_*', '--cli', 'claude', '--task', 'Review', '--timeout', '1', '--retries', '0'], { ...env, FAKE_CLI_HANG: '1' });
     assert.equal(run.result.failure?.class, 'timeout');
     assert.deepEqual(calls().at(-1), { engine: 'docker', args: ['rm', '-f', `supervisor-${run.result.run_id}-1-cli-1`] });
   });
