@@ -23,6 +23,8 @@ export function driveOptions(y: Argv): Argv {
     "Worker rounds per task at most (overrides the plan's max_rounds)",
   )
     .option('cli', { type: 'string', array: true, default: [] as string[], describe: 'Adapter for every role (NAME), or for one role (ROLE=NAME); repeatable' })
+    .option('min-run-usd', { type: 'number', describe: 'No run starts when what is left of the cost ceiling is below this (default 0.01)' })
+    .option('quota-wait', { type: 'string', describe: 'How long a quota or rate limit may pause the workflow (90s, 5m; default 5m) before it ends stopped, resumable' })
     .option('sandbox', { type: 'string', describe: "Sandbox every run's CLI and gates run in: none, bwrap, docker, podman or a plugin's (as run --sandbox)" })
     .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'A host:port every sandboxed CLI may reach, besides its model API (repeatable; as run --allow-host)' })
     .option('pass-env', { type: 'string', array: true, default: [] as string[], describe: 'A variable of yours every sandboxed CLI and gate may see (repeatable; as run --pass-env)' })
@@ -47,6 +49,16 @@ export function cliChoice(values: string[]): CliChoice | undefined {
     }
   }
   return choice;
+}
+
+/** `--quota-wait 90s`: a duration, else a usage error. */
+async function quotaWait(args: Args): Promise<number | undefined> {
+  const value = args['quota-wait'];
+  if (value === undefined) return undefined;
+  const { parseDuration } = await import('../workflow/engine/quota.ts');
+  const ms = parseDuration(String(value));
+  if (ms === null) throw errors.usage(`--quota-wait ${String(value)}: give a duration such as 90s, 5m or 1h`);
+  return ms;
 }
 
 /**
@@ -76,6 +88,8 @@ export async function engineOptions(args: Args, ctx: CliContext): Promise<Omit<W
     jobs: positive(args, 'jobs', { integer: true, max: 64 }),
     maxRounds: positive(args, 'max-rounds', { integer: true, max: 50 }),
     maxCostUsd: positive(args, 'max-cost-usd'),
+    minRunUsd: positive(args, 'min-run-usd'),
+    quotaWaitMs: await quotaWait(args),
     ...(cli ? { cli } : {}),
     ...(args.sandbox !== undefined ? { sandbox: nameOption(args, 'sandbox', "a sandbox name: none, bwrap, docker, podman or a plugin's")! } : {}),
     ...(args['approve-all'] === true ? { approveAll: true } : {}),

@@ -50,6 +50,7 @@ const workflowShape = v.strictObject({
   base: v.optional(nullableText),
   jobs: v.optional(v.nullable(jobs)),
   gates: v.optional(strings),
+  gates_on: v.optional(v.picklist(['merge', 'end'], 'must be merge or end')),
   max_cost_usd: v.optional(v.nullable(v.pipe(v.number('must be a number or null'), v.gtValue(0, 'must be more than 0'), v.maxValue(1_000_000, 'must be at most 1000000')))),
   setup: v.optional(strings),
   copy: v.optional(strings),

@@ -79,6 +79,8 @@ export interface Workflow {
   jobs: number | null;
   /** Gate commands run on the integration branch after every integrated task. */
   gates: string[];
+  /** When the gates decide: `merge` (default) tests every task's merge before the integration branch moves (a merge queue); `end` merges first and runs them on the integration branch after. */
+  gates_on: 'merge' | 'end';
   /** Cost ceiling over every run of the workflow; null: none. */
   max_cost_usd: number | null;
   /** A slot reused from task to task runs the same set-up once (true), or again for every task (false). */

@@ -75,6 +75,7 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     base: input.base ?? null,
     jobs: input.jobs ?? null,
     gates: input.gates ?? [],
+    gates_on: input.gates_on ?? 'merge',
     max_cost_usd: input.max_cost_usd ?? null,
     ...(input.setup_once === false ? { setup_once: false } : {}),
     ...(input.setup_timeout == null ? {} : { setup_timeout: input.setup_timeout }),
@@ -86,5 +87,5 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
   const merge = input.merge ?? 'merge';
   const onEvent = input.on_event ?? [];
   const { setup_once, setup_timeout } = plan as Partial<Pick<Workflow, 'setup_once' | 'setup_timeout'>>;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
+  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
 }

@@ -14,6 +14,11 @@
 //      the workflow's own part (worktree, review ranges, merges, state events).
 //   3. one worktree per task: a task of three rounds (the spec reviewer says gaps twice); and
 //      how many checkouts were made (worktree slots are reused from task to task: at most --jobs).
+//   4. the merge queue: the same independent tasks at --jobs 4 with a workflow gate that takes
+//      1 s (`sleep 1`, gates_on: merge: every candidate merge tested before the branch moves),
+//      against the same workflow without gates: the queue's cost per task, the time in the
+//      gates per candidate, and what the queue adds on top of the gate itself.
+// The fake worker writes one file per round (an empty worker round is never integrated).
 // Not part of npm test: timing is noisy.
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +62,7 @@ function fakeClaude(): string {
       '#!/bin/sh',
       'cat > /dev/null',
       `if [ "$SUPERVISOR_ROLE" = worker ] && [ -n "$FAKE_SLEEP_S" ]; then sleep "$FAKE_SLEEP_S"; fi`,
+      `if [ "$SUPERVISOR_ROLE" = worker ]; then echo "$SUPERVISOR_TASK_ID round $SUPERVISOR_ROUND" > "bench-$SUPERVISOR_TASK_ID.txt"; fi`,
       `if [ "$SUPERVISOR_TASK_ID" = three ] && [ "$SUPERVISOR_ROLE" = spec-reviewer ] && [ "$SUPERVISOR_ROUND" -lt 3 ]; then cat "${bin}/gaps.json"; exit 0; fi`,
       `cat "${bin}/$SUPERVISOR_ROLE.json"`,
       '',
@@ -72,7 +78,7 @@ function task(id: string, reviewers: string[]): WorkflowTask {
 
 function workflow(id: string, tasks: WorkflowTask[]): Workflow {
   return {
-    id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], max_cost_usd: null,
+    id, name: id, source: { file: `/bench/${id}.yaml`, reader: 'bench' }, base: null, jobs: null, gates: [], gates_on: 'merge', max_cost_usd: null,
     defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3, approve: false }, merge: 'merge', on_event: [], models: {}, tasks,
   };
 }
@@ -118,12 +124,30 @@ const ready = new WorkflowStore(small, 'three-rounds').events().filter((e) => e.
 const worktrees = ready.length;
 const slotsMade = (id: string, repo: string) => new WorkflowStore(repo, id).events().filter((e) => e.kind === 'worktree_ready' && e.created).length;
 
+// 4. The merge queue with a 1 s gate, against the same workflow without gates (--jobs 4).
+const ungated = await run(small, workflow('queue-base', ids.map((id) => task(id, []))), 4, baseEnv);
+const gated = await run(small, { ...workflow('queue', ids.map((id) => task(id, []))), gates: ['sleep 1'], gates_on: 'merge' }, 4, baseEnv);
+const mq = gated.result.merge_queue;
+const gatesPerCandidate = mq.gates_ms / Math.max(1, mq.candidates);
+
 const report = {
   parallel: { tasks: TASKS, jobs: 4, sleep_ms: SLEEP_MS, wall_ms: Math.round(parallel.wall), walls_ms: walls.map(Math.round), ideal_ms: ideal, ratio: Number((parallel.wall / ideal).toFixed(3)), target: 1.15 },
   overhead_small_repo: smallOverhead,
   overhead_large_repo: { files: Number(values.files), ...largeOverhead },
   three_rounds: { rounds: three.result.tasks[0]!.rounds, runs: three.result.tasks[0]!.runs.length, worktrees: worktrees },
   checkouts_made: { parallel: slotsMade('parallel', small), 'overhead-large': slotsMade('overhead-large', large) },
+  merge_queue: {
+    tasks: TASKS,
+    jobs: 4,
+    gate_ms: 1000,
+    candidates: mq.candidates,
+    wall_ms: Math.round(gated.wall),
+    wall_without_gates_ms: Math.round(ungated.wall),
+    cost_per_task_ms: Math.round((gated.wall - ungated.wall) / TASKS),
+    gates_per_candidate_ms: Math.round(gatesPerCandidate),
+    queue_own_per_candidate_ms: Math.round(gatesPerCandidate - 1000),
+    waited_ms: mq.waited_ms,
+  },
 };
 if (process.env.BENCH_DEBUG) console.error(small, large);
 if (values.json) {
@@ -136,4 +160,6 @@ if (values.json) {
   }
   console.log(`three rounds: ${report.three_rounds.rounds} rounds, ${report.three_rounds.runs} runs, ${report.three_rounds.worktrees} worktree`);
   console.log(`checkouts made: ${report.checkouts_made.parallel} for ${TASKS} tasks at --jobs 4; ${report.checkouts_made['overhead-large']} for ${TASKS} tasks at --jobs 1 on the large repo`);
+  const q = report.merge_queue;
+  console.log(`merge queue, ${q.tasks} tasks at --jobs ${q.jobs}, a ${q.gate_ms} ms gate: ${q.candidates} candidates, ${q.wall_ms} ms (${q.wall_without_gates_ms} ms without gates) → ${q.cost_per_task_ms} ms per task; ${q.gates_per_candidate_ms} ms in the gates per candidate (${q.queue_own_per_candidate_ms} ms beyond the gate: the candidate's worktree); tasks waited ${q.waited_ms} ms in all for the queue`);
 }

@@ -31,15 +31,19 @@ function suite(): { skip?: string } {
   return { skip: why };
 }
 
+// Replay changes no file, and an empty worker round is never integrated: each task's gate commits its line.
+const COMMIT_LINE = 'echo line-of-$SUPERVISOR_TASK_ID >> README.md && git add README.md && git -c user.name=s -c user.email=s@s commit -qm $SUPERVISOR_TASK_ID';
 const PLAN = `name: arm64 smoke
 tasks:
   - id: one
     title: First
     task: Add a line to README.md
+    gates: ['${COMMIT_LINE}']
   - id: two
     title: Second
     task: Add another line to README.md
     depends_on: [one]
+    gates: ['${COMMIT_LINE}']
 `;
 
 describe('the arm64 binary runs under qemu-user', suite(), () => {

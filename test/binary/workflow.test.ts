@@ -4,7 +4,7 @@
  * worker on a fake claude that really edits files.
  */
 import assert from 'node:assert/strict';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +33,19 @@ async function example(args: string[], extra: { path?: string; env?: Record<stri
   return { run, repo, before };
 }
 
+/** The fake claude (script mode: a worker commits a file per round unless told otherwise), behind a node-free wrapper. */
+async function fakeClaude(): Promise<{ fakes: string; script: string }> {
+  const fakes = await tempDir('sv-fakes-');
+  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
+  await chmod(join(fakes, 'claude'), 0o755);
+  return { fakes, script: await tempDir('sv-script-') };
+}
+
 describe('the zx example drives `supervisor workflow` of the binary', binarySuite(), () => {
   it('plans, runs the tasks through review loops offline, and leaves the work on the integration branch', async () => {
-    const { run, repo, before } = await example(['--cli', 'replay']);
+    // Replay answers the planner and the reviewers; a worker must change something (replay cannot), so it is the fake claude.
+    const { fakes, script } = await fakeClaude();
+    const { run, repo, before } = await example(['--cli', 'replay', '--cli', 'worker=claude'], { path: fakes, env: { FAKE_CLI_SCRIPT: script } });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as Result;
     assert.equal(result.status, 'pass');
@@ -48,12 +58,13 @@ describe('the zx example drives `supervisor workflow` of the binary', binarySuit
   });
 
   it('with the worker on a fake claude that edits files, the change is on the integration branch, not in the checkout', async () => {
-    const fakes = await tempDir('sv-fakes-');
-    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-    await chmod(join(fakes, 'claude'), 0o755);
-    const script = await tempDir('sv-script-');
+    const { fakes, script } = await fakeClaude();
     const validated = 'export const add = (a, b) => {\n  if (typeof a !== "number" || typeof b !== "number") throw new TypeError("numbers only");\n  return a + b;\n};\n';
     await writeFile(join(script, 'worker.json'), JSON.stringify({ edits: { 'math.js': validated } }));
+    // Round 2 answers the reviewer (a test for the TypeError): a change of its own, or it would be an empty round.
+    await writeFile(join(script, 'worker-2.json'), JSON.stringify({ edits: { 'math.js': validated, 'math.test.js': 'import { add } from "./math.js";\n' } }));
+    await mkdir(join(script, 'phase-2'));
+    await writeFile(join(script, 'phase-2', 'worker.json'), JSON.stringify({ edits: { 'math.md': 'add(a, b) takes numbers only.\n' } }));
     const { run, repo, before } = await example(['--cli', 'replay', '--cli', 'worker=claude'], { path: fakes, env: { FAKE_CLI_SCRIPT: script } });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as Result;

@@ -14,6 +14,17 @@ import { git, makeRepo } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
 
 const seed003 = fileURLToPath(new URL('../fixtures/plans/seed-003.md', import.meta.url));
+const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
+
+/**
+ * Replay answers every role but the worker: a worker must change something, and replay cannot,
+ * so the worker is the fake claude (script mode: it commits work/<task>.txt each round).
+ */
+async function fakeWorker(repo: string): Promise<Record<string, string>> {
+  const script = join(repo, '..', `${repo.split('/').pop()}-script`);
+  await mkdir(script);
+  return { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, FAKE_CLI_SCRIPT: script };
+}
 
 async function project() {
   const repo = await makeRepo({ 'README.md': '# demo\n' });
@@ -25,13 +36,13 @@ async function project() {
 describe('supervisor workflow (CLI, offline)', () => {
   it("runs seed 003's plan with --cli replay: every task integrated, one progress line per state change, status and list agree", async () => {
     const { repo, plan, before } = await project();
-    const run = await runCli(['workflow', 'run', plan, '--cli', 'replay', '--base', 'HEAD', '--jobs', '4', '--json'], { cwd: repo });
+    const run = await runCli(['workflow', 'run', plan, '--cli', 'replay', '--cli', 'worker=claude', '--base', 'HEAD', '--jobs', '4', '--json'], { cwd: repo, env: await fakeWorker(repo) });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as { workflow_id: string; status: string; tasks: { status: string; runs: unknown[] }[]; metrics: { runs: number } };
     assert.equal(result.status, 'pass');
     assert.deepEqual(result.tasks.map((t) => t.status), ['integrated', 'integrated', 'integrated', 'integrated']);
     assert.equal(result.metrics.runs, 11); // three runs each for full review, two for spec-only
-    assert.match(run.stderr, /^workflow: task-4: running worker \(replay\), round 1$/m);
+    assert.match(run.stderr, /^workflow: task-4: running worker \(claude\), round 1$/m);
     assert.match(run.stderr, /^workflow: task-4: integrated$/m);
     const status = await runCli(['workflow', 'status', '--json'], { cwd: repo });
     assert.equal((JSON.parse(status.stdout) as { status: string; workflow_id: string }).workflow_id, result.workflow_id);
@@ -74,7 +85,7 @@ describe('supervisor workflow (CLI, offline)', () => {
     const replies = join(repo, '..', `${repo.split('/').pop()}-replies`);
     await mkdir(replies);
     await writeFile(join(replies, 'spec-reviewer.md'), 'role: spec-reviewer\ntask_id: x\nstatus: gaps\nconfidence: high\nissues: never good enough\n\nIssues found.\n');
-    const run = await runCli(['workflow', 'run', plan, '--cli', 'replay', '--base', 'HEAD', '--jobs', '3', '--max-rounds', '1', '--json'], { cwd: repo, env: { SUPERVISOR_REPLAY: replies } });
+    const run = await runCli(['workflow', 'run', plan, '--cli', 'replay', '--cli', 'worker=claude', '--base', 'HEAD', '--jobs', '3', '--max-rounds', '1', '--json'], { cwd: repo, env: { SUPERVISOR_REPLAY: replies, ...(await fakeWorker(repo)) } });
     assert.equal(run.code, 1, run.stderr);
     const result = JSON.parse(run.stdout) as { status: string; tasks: { id: string; status: string; rounds: number; issues: string[] }[] };
     assert.deepEqual(result.tasks.map((t) => [t.status, t.rounds]), [['gaps', 1], ['gaps', 1], ['gaps', 1], ['skipped', 0]]);

@@ -21,14 +21,15 @@ async function project() {
   roots.push(repo);
   const plan = async (name: string) => {
     const file = join(repo, `${name}.yaml`);
-    await writeFile(file, `id: ${name}\nname: ${name}\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n`);
+    // Replay changes no file: the task's gate commits one (an empty worker round is never integrated); --trust lets the plan's gate run.
+    await writeFile(file, `id: ${name}\nname: ${name}\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ['echo one >> one.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm one']\n`);
     return file;
   };
   return { repo, plan };
 }
 
 async function runPlan(repo: string, file: string): Promise<string> {
-  const run = await runCli(['workflow', 'run', file, '--cli', 'replay', '--json'], { cwd: repo });
+  const run = await runCli(['workflow', 'run', file, '--cli', 'replay', '--trust', '--json'], { cwd: repo });
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { workflow_id: string }).workflow_id;
 }
@@ -83,7 +84,7 @@ describe('workflow state (CLI)', () => {
     const startTime = readFileSync(`/proc/${owner.pid}/stat`, 'latin1').split(') ')[1]!.split(' ')[19]!;
     writeFileSync(lock, JSON.stringify({ pid: owner.pid, start_time: startTime, acquired_at: new Date().toISOString() }));
 
-    for (const argv of [['workflow', 'resume', id], ['workflow', 'run', file, '--cli', 'replay']]) {
+    for (const argv of [['workflow', 'resume', id], ['workflow', 'run', file, '--cli', 'replay', '--trust']]) {
       const busy = await runCli(argv, { cwd: repo });
       assert.equal(busy.code, 2, busy.stderr);
       assert.match(busy.stderr, new RegExp(`WORKFLOW_BUSY.*process ${owner.pid}`));

@@ -9,6 +9,7 @@ import finish from './workflow/finish.ts';
 import list from './workflow/list.ts';
 import logs from './workflow/logs.ts';
 import resume from './workflow/resume.ts';
+import retry from './workflow/retry.ts';
 import show from './workflow/show.ts';
 import run from './workflow/run.ts';
 import status from './workflow/status.ts';
@@ -18,5 +19,5 @@ import reject from './workflow/reject.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, status, list, logs, show, approve, reject, finish],
+  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish],
 });

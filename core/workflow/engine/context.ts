@@ -4,10 +4,13 @@
  * go through `setState`, so each one is an event on disk and a progress line.
  */
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
+import { sumUsd } from '../../money.ts';
 import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
 import type { CliChoice } from '../run-plan.ts';
 import type { GitOps } from './git-ops.ts';
+import type { CostLedger } from './ledger.ts';
+import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
 import type { ApprovalDecision } from './approval.ts';
 import type { EventHooks } from './event-hooks.ts';
@@ -41,6 +44,10 @@ export interface WorkflowRunOptions {
   /** Overrides every task's max_rounds. */
   maxRounds?: number;
   maxCostUsd?: number;
+  /** No run starts when what is left of the ceiling is below this (default DEFAULT_MIN_RUN_USD). */
+  minRunUsd?: number;
+  /** How long a quota or rate limit may pause the workflow before it ends `stopped` (ms). */
+  quotaWaitMs?: number;
   signal?: AbortSignal;
   /** Model name → adapter (wfreaders' cliForModel); without it a task's model picks no CLI. */
   cliForModel?: (model: string, overrides: Record<string, string>) => string | null;
@@ -76,6 +83,20 @@ export interface TaskRecord {
   decision: ApprovalDecision | null;
   /** Who approved the task's merge (its Supervisor-Approved-By trailer). */
   approvedBy: string | null;
+  /** Why the task is in its state: the reason of its last state change (which run, gate, conflict, budget). */
+  why: string | null;
+  /** Where resume picks the task up: a finished worker round whose commit is on the branch, and the reviewers that passed it. */
+  resumeAt: ResumePoint | null;
+  /** The feedback the next worker round starts with (resume: the last round's reviewers' issues). */
+  feedback: { role: string; issues: string[] }[] | null;
+}
+
+export interface ResumePoint {
+  round: number;
+  /** The task branch's head the worker's round left. */
+  head: string;
+  /** Reviewers that already passed this head, in order. */
+  passed: string[];
 }
 
 export interface Engine {
@@ -88,11 +109,18 @@ export interface Engine {
   base: string;
   jobs: number;
   tasks: Map<string, TaskRecord>;
-  spent: number;
+  /** The cost ceiling's ledger: reservations, spend, unknown costs. */
+  ledger: CostLedger;
   maxCostUsd: number | null;
   halt: 'stopped' | 'interrupted' | null;
+  /** Why the workflow halted (the budget, the quota wait), for the result and the tasks sent back. */
+  haltReason: string | null;
+  /** A quota or rate limit: no run starts until it is over. */
+  quota: QuotaPause;
+  /** The merge queue: candidates tested, time waiting for the queue and in the gates. */
+  queue: { candidates: number; waited_ms: number; gates_ms: number };
   notices: string[];
-  gates: { passed: boolean | null; failed: string | null };
+  gates: { passed: boolean | null; failed: string | null; tip?: string };
   /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
   slots: string[];
   freeSlots: string[];
@@ -111,13 +139,15 @@ export function notice(engine: Engine, message: string): void {
 }
 
 export function taskCost(record: TaskRecord): number {
-  return record.runs.reduce((sum, r) => sum + (r.cost_usd ?? 0), 0);
+  return sumUsd(record.runs.map((r) => r.cost_usd ?? 0));
 }
 
-export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string } = {}): void {
+export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string; retry?: boolean } = {}): void {
   record.state = state;
-  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(extra.reason ? { reason: extra.reason } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}) });
-  engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...extra });
+  record.why = extra.reason ?? (state === 'running' ? `running ${extra.role ?? 'a run'} in round ${record.round}` : null);
+  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(record.why ? { reason: record.why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}), ...(extra.retry ? { retry: true } : {}) });
+  const { retry: _retry, ...shown } = extra;
+  engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...shown });
 }
 
 /** Runs `work` alone on the integration branch (merges and gates never overlap). */

@@ -28,6 +28,21 @@ export const engineErrors = {
       details: { workflow_id: id, pid },
       hint: 'Wait for it to finish, or stop it (Ctrl-C) before resuming.',
     }),
+  retryTask: (id: string, task: string, problem: string, known: string[]) =>
+    new SupervisorError('WORKFLOW_RETRY_TASK', `workflow retry ${id} ${task}: ${problem}`, {
+      details: { workflow_id: id, task, known },
+      hint: known.length ? `Tasks that can be retried: ${known.join(', ')}` : 'Every task is integrated: there is nothing to retry.',
+    }),
+  nothingToRetry: (id: string) =>
+    new SupervisorError('WORKFLOW_NOTHING_TO_RETRY', `The workflow ${id} has no task that ended error, gaps, blocked or skipped`, {
+      details: { workflow_id: id },
+      hint: `See: supervisor workflow status ${id}`,
+    }),
+  unfinishedRetry: (id: string) =>
+    new SupervisorError('WORKFLOW_UNFINISHED', `The workflow ${id} has not finished (it was killed, or is still running)`, {
+      details: { workflow_id: id },
+      hint: `Continue it with: supervisor workflow resume ${id}`,
+    }),
   taskNotFound: (id: string, task: string, known: string[]) =>
     new SupervisorError('WORKFLOW_TASK_NOT_FOUND', `The workflow ${id} has no task "${task}"`, {
       details: { workflow_id: id, task, known },

@@ -1,7 +1,8 @@
 /**
- * The workflow's gates, run on the integration branch after every integrated task, in a
- * detached worktree of ours at the new tip (never the user's checkout). The last run decides:
- * a failing gate makes the workflow `gaps`; a failure that a later task fixes is a notice.
+ * The workflow's gates, in a detached worktree of ours at a commit (never the user's checkout):
+ * a task's candidate merge (the merge queue, `gates_on: merge`), or the integration branch's tip
+ * after every integrated task and once more at the end (`gates_on: end`, and after a resume).
+ * A workflow with gates is `pass` only when they passed on the final tip.
  */
 import { runProcess } from '../../process/run-process.ts';
 import { notice, type Engine } from './context.ts';
@@ -11,21 +12,23 @@ import { setUpGatesWorktree, slotExclude } from './slot-setup.ts';
 
 const GATE_TIMEOUT_MS = 10 * 60 * 1000;
 const GATE_OUTPUT_BYTES = 256 * 1024;
+const OUTPUT_TAIL = 2000;
 
-export async function runGatesOnIntegration(engine: Engine, tip: string): Promise<void> {
-  const gates = engine.workflow.gates;
-  if (!gates.length) return;
+export type GatesVerdict = { passed: true } | { passed: false; command: string; exitCode: number | null; timedOut: boolean; output: string } | { passed: null };
+
+/** Runs every gate at `commit` until one fails; `{ passed: null }` when interrupted. */
+export async function runGatesAt(engine: Engine, commit: string, why: { task?: string; on: 'candidate' | 'integration' }): Promise<GatesVerdict> {
   const cwd = gatesWorktree(engine.paths);
-  const made = await detachedWorktreeAt(engine.ops, cwd, tip, slotExclude(engine, cwd));
+  const made = await detachedWorktreeAt(engine.ops, cwd, commit, slotExclude(engine, cwd));
   const setup = await setUpGatesWorktree(engine, cwd, made);
-  if (setup === 'halted') return;
+  if (setup === 'halted') return { passed: null };
   if (setup) {
-    engine.gates = { passed: false, failed: `set-up: ${setup.split('\n')[0]}` };
     notice(engine, `the workflow gates' worktree could not be set up: ${setup}`);
-    return;
+    return { passed: false, command: `set-up: ${setup.split('\n')[0]}`, exitCode: null, timedOut: false, output: setup };
   }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
-  for (const command of gates) {
+  engine.store.event('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
+  for (const command of engine.workflow.gates) {
     const proc = await runProcess({
       bin: '/bin/sh',
       args: ['-c', command],
@@ -35,14 +38,25 @@ export async function runGatesOnIntegration(engine: Engine, tip: string): Promis
       maxOutputBytes: GATE_OUTPUT_BYTES,
       ...(engine.options.signal ? { signal: engine.options.signal } : {}),
     });
-    if (proc.interrupted) return;
+    if (proc.interrupted) return { passed: null };
     const passed = proc.exitCode === 0 && !proc.timedOut;
-    engine.store.event('gates', { tip, command, passed, exit_code: proc.exitCode, ...(passed ? {} : { output_tail: `${proc.stdout}${proc.stderr}`.slice(-2000) }) });
-    if (!passed) {
-      engine.gates = { passed: false, failed: command };
-      notice(engine, `workflow gate \`${command}\` failed on ${engine.integration} at ${tip.slice(0, 7)} (${proc.timedOut ? 'timed out' : `exit ${proc.exitCode}`})`);
-      return;
-    }
+    const output = `${proc.stdout}${proc.stderr}`.slice(-OUTPUT_TAIL);
+    engine.store.event('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command, passed, exit_code: proc.exitCode, ...(passed ? {} : { output_tail: output }) });
+    if (!passed) return { passed: false, command, exitCode: proc.exitCode, timedOut: proc.timedOut, output };
   }
-  engine.gates = { passed: true, failed: null };
+  engine.store.event('gates_passed', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
+  return { passed: true };
+}
+
+/** The gates on the integration branch at `tip`; the last run decides the workflow's gates. */
+export async function runGatesOnIntegration(engine: Engine, tip: string): Promise<void> {
+  if (!engine.workflow.gates.length) return;
+  const verdict = await runGatesAt(engine, tip, { on: 'integration' });
+  if (verdict.passed === null) return;
+  if (verdict.passed) {
+    engine.gates = { passed: true, failed: null, tip };
+    return;
+  }
+  engine.gates = { passed: false, failed: verdict.command, tip };
+  notice(engine, `workflow gate \`${verdict.command}\` failed on ${engine.integration} at ${tip.slice(0, 7)} (${verdict.timedOut ? 'timed out' : `exit ${verdict.exitCode}`})`);
 }

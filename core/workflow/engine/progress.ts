@@ -28,7 +28,7 @@ const FINAL = new Set(['integrated', 'gaps', 'error', 'blocked', 'skipped']);
 
 export function describeProgress(event: ProgressEvent): string {
   const what = event.state === 'running' ? `running ${event.role ?? ''}${event.cli ? ` (${event.cli})` : ''}, round ${event.round}` : event.state;
-  return `workflow: ${event.task}: ${what}${event.reason && event.state !== 'running' ? ` — ${event.reason}` : ''}`;
+  return `workflow: ${event.task}: ${what}${event.reason && !['running', 'integrating', 'integrated'].includes(event.state) ? ` — ${event.reason}` : ''}`;
 }
 
 function seconds(ms: number): string {

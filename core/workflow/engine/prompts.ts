@@ -18,7 +18,7 @@ export interface WorkerRound {
   allowedCommands?: readonly string[];
   /** The checks supervisor runs after the worker (the task's gates). */
   gates?: readonly string[];
-  /** The reviewers' issues from the round before, by reviewer. */
+  /** The reviewers' issues (or the workflow gate's output) from the round before, by who said them. */
   feedback: { role: string; issues: string[] }[];
   /** The integration branch moved and merging it conflicts in these files (the merge is in progress). */
   conflicts: string[];
@@ -44,7 +44,7 @@ function howItWorks(round: WorkerRound): string[] {
 export function workerPrompt(task: WorkflowTask, round: WorkerRound): string {
   const lines = [...header(task), ...howItWorks(round)];
   if (round.feedback.length) {
-    lines.push('', `## Review feedback (round ${round.round})`, '', 'Your previous round did not pass review. Fix every issue below:', '');
+    lines.push('', `## Review feedback (round ${round.round})`, '', 'Your previous round did not pass review or the workflow\'s gates. Fix every issue below:', '');
     for (const { role, issues } of round.feedback) for (const issue of issues) lines.push(`- [${role}] ${issue}`);
   }
   if (round.conflicts.length) {
@@ -62,6 +62,8 @@ export function workerPrompt(task: WorkflowTask, round: WorkerRound): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function reviewerPrompt(task: WorkflowTask, range: string): string {
-  return `${[...header(task), '', `## What to review`, '', `The change of task ${task.id} (commits ${range}), against the task above as its specification.`].join('\n')}\n`;
+export function reviewerPrompt(task: WorkflowTask, range: string, mismatch: string | null = null): string {
+  const lines = [...header(task), '', `## What to review`, '', `The change of task ${task.id} (commits ${range}), against the task above as its specification.`];
+  if (mismatch) lines.push('', '## What the worker claimed', '', `The worker's answer and git disagree: ${mismatch}. Judge the change git shows, not the claim.`);
+  return `${lines.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@
  * gates pass on the integration branch.
  */
 import { EXIT, type ExitCode } from '../../errors.ts';
+import type { LedgerSummary } from './ledger.ts';
 import type { WorkflowMetrics, WorkflowTaskView } from './task-view.ts';
 
 export { addMetrics, emptyMetrics, type WorkflowMetrics, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
@@ -26,6 +27,14 @@ export interface WorkflowResult {
   /** The same task shape as `workflow status --json` (task-view.ts). */
   tasks: WorkflowTaskView[];
   gates: { passed: boolean | null; failed: string | null };
+  /** The cost ceiling's ledger: ceiling, floor, spent, reserved, runs of unknown cost. */
+  budget: LedgerSummary;
+  /** The gated merge queue: candidates tested, ms waited for the queue, ms in the gates. */
+  merge_queue: { gates_on: 'merge' | 'end' | null; candidates: number; waited_ms: number; gates_ms: number };
+  /** Why the workflow stopped (the budget, a quota), when it did. */
+  stop_reason: string | null;
+  /** Each `workflow retry` of this workflow: when, which tasks, whether they started over. */
+  retries: { at: string; tasks: string[]; fresh: boolean }[];
   metrics: WorkflowMetrics;
   notices: string[];
   state_dir: string;

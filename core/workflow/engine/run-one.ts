@@ -2,14 +2,17 @@
  * One run of a role for a task, through `runRole` (the single-step engine's only door): the
  * CLI chosen (--cli ROLE=NAME, --cli NAME, the task's cli, its model through the model table,
  * the plan's default, else the role's own), what is left of the cost ceiling, the workflow's
- * ids in the environment, the run recorded in the task and the events.
+ * ids in the environment, the run recorded in the task and the events. Each run reserves its
+ * share of the cost ceiling first (ledger.ts); a quota or rate limit pauses every run (quota.ts).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, isSupervisorError } from '../../errors.ts';
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
 import { plannedCli, plannedModel } from '../run-plan.ts';
+import { formatUsd } from '../../money.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
+import { DEFAULT_QUOTA_WAIT_MS, isQuotaFailure, nextPause, noPause } from './quota.ts';
 
 export type RunOutcome = { kind: 'ran'; result: RunResult } | { kind: 'halted' } | { kind: 'failed'; exitCode: number; issue: string };
 
@@ -17,16 +20,74 @@ export function cliFor(engine: Engine, record: TaskRecord, role: string): string
   return plannedCli({ ...engine.options, workflow: engine.workflow }, record.task, role);
 }
 
-/** Stops starting runs once the ceiling is reached; the workflow then ends `stopped`, resumable with a higher one. */
-function remainingBudget(engine: Engine): number | undefined | null {
-  if (engine.maxCostUsd === null) return undefined;
-  const left = engine.maxCostUsd - engine.spent;
-  if (left > 0) return left;
-  if (engine.halt === null) {
-    engine.halt = 'stopped';
-    notice(engine, `the cost ceiling of $${engine.maxCostUsd} is reached ($${engine.spent.toFixed(4)} spent): no new run starts; resume with a higher --max-cost-usd`);
-  }
+/** Halts the workflow (nothing new starts; it ends `stopped`, resumable) with the reason, once. */
+export function haltStopped(engine: Engine, reason: string): void {
+  if (engine.halt !== null) return;
+  engine.halt = 'stopped';
+  engine.haltReason = reason;
+  notice(engine, reason);
+}
+
+/** A reservation of the ceiling for one run; null: the ceiling is reached (the workflow halts). */
+function reserve(engine: Engine): { id: number; budget: number | undefined } | null {
+  const reserved = engine.ledger.reserve(engine.jobs);
+  if (reserved.ok) return { id: reserved.id, budget: reserved.budgetUsd };
+  const { ceiling_usd, min_run_usd } = engine.ledger.summary();
+  haltStopped(
+    engine,
+    `the cost ceiling of ${formatUsd(ceiling_usd ?? 0)} is reached (${formatUsd(engine.ledger.spentUsd)} spent, ${formatUsd(reserved.leftUsd)} left, below the ${formatUsd(min_run_usd)} a run needs): no new run starts; resume with a higher --max-cost-usd`,
+  );
   return null;
+}
+
+/** Waits out a quota pause before a run starts; false when the workflow halted meanwhile. */
+async function waitForQuota(engine: Engine): Promise<boolean> {
+  while (!engine.halt && !engine.options.signal?.aborted && Date.now() < engine.quota.until) {
+    await sleep(Math.min(engine.quota.until - Date.now(), 250), engine.options.signal);
+  }
+  return !engine.halt && !engine.options.signal?.aborted;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, ms));
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * A run that ended on a quota or rate limit: the workflow pauses (every task's next run waits)
+ * and this run is tried again; past the quota wait the workflow halts. True: try again.
+ */
+function pauseForQuota(engine: Engine, record: TaskRecord, role: string, result: RunResult): boolean {
+  const detail = result.failure?.detail ?? 'a rate limit';
+  const now = Date.now();
+  const next = nextPause(engine.quota, detail, now, engine.options.quotaWaitMs ?? DEFAULT_QUOTA_WAIT_MS);
+  if (!next) {
+    haltStopped(engine, `${record.task.id} (${role}): the CLI's quota or rate limit did not lift within the quota wait of ${Math.round((engine.options.quotaWaitMs ?? DEFAULT_QUOTA_WAIT_MS) / 1000)}s (${detail}); resume later`);
+    return false;
+  }
+  const fresh = next.until > engine.quota.until;
+  engine.quota = next;
+  if (fresh) {
+    engine.store.event('quota_pause', { task: record.task.id, role, run_id: result.run_id, until: new Date(next.until).toISOString(), wait_ms: next.until - now, detail });
+    notice(engine, `${record.task.id} (${role}): quota or rate limit (${detail}); no new run starts for ${Math.ceil((next.until - now) / 1000)}s, then the run is tried again`);
+  }
+  return true;
+}
+
+/** A run that ended without a quota failure ends the streak; a pause that was on is announced over. */
+function quotaLifted(engine: Engine): void {
+  if (engine.quota.since === null) return;
+  const waited = Date.now() - engine.quota.since;
+  engine.quota = noPause();
+  engine.store.event('quota_resumed', { waited_ms: waited });
+  notice(engine, `the quota pause is over after ${Math.round(waited / 1000)}s: runs start again`);
 }
 
 export async function runOne(
@@ -35,9 +96,29 @@ export async function runOne(
   role: string,
   extra: Pick<RunRoleOptions, 'task' | 'workspace' | 'review' | 'targets' | 'gates'>,
 ): Promise<RunOutcome> {
+  for (;;) {
+    if (!(await waitForQuota(engine))) return { kind: 'halted' };
+    const outcome = await runOnce(engine, record, role, extra);
+    if (outcome.kind === 'ran' && isQuotaFailure(outcome.result)) {
+      if (pauseForQuota(engine, record, role, outcome.result)) continue;
+      setState(engine, record, 'pending', { reason: engine.haltReason ?? 'quota' });
+      return { kind: 'halted' };
+    }
+    if (outcome.kind === 'ran') quotaLifted(engine);
+    return outcome;
+  }
+}
+
+async function runOnce(
+  engine: Engine,
+  record: TaskRecord,
+  role: string,
+  extra: Pick<RunRoleOptions, 'task' | 'workspace' | 'review' | 'targets' | 'gates'>,
+): Promise<RunOutcome> {
   if (engine.halt || engine.options.signal?.aborted) return { kind: 'halted' };
-  const budget = remainingBudget(engine);
-  if (budget === null) return { kind: 'halted' };
+  const reservation = reserve(engine);
+  if (reservation === null) return { kind: 'halted' };
+  const budget = reservation.budget;
   const { options } = engine;
   const cli = cliFor(engine, record, role);
   const model = plannedModel(engine.workflow, record.task) ?? undefined;
@@ -68,6 +149,7 @@ export async function runOne(
   try {
     result = await engine.runRole(runOptions);
   } catch (error) {
+    engine.ledger.settle(reservation.id, 0);
     if (options.signal?.aborted) return { kind: 'halted' };
     const message = error instanceof Error ? error.message : String(error);
     const exitCode = isSupervisorError(error) ? error.exitCode : EXIT.usage;
@@ -75,7 +157,10 @@ export async function runOne(
     return { kind: 'failed', exitCode, issue: `${role} could not run: ${message}` };
   }
   const cost = result.metrics.cost_usd;
-  engine.spent += cost ?? 0;
+  engine.ledger.settle(reservation.id, result.metrics.cost_known === false ? null : (cost ?? 0));
+  if (result.metrics.cost_known === false && engine.ledger.hasCeiling && engine.ledger.unknownCostRuns === 1) {
+    notice(engine, `the cost ceiling cannot be enforced: ${result.cli} does not report what a run costs (run ${result.run_id}); runs of unknown cost are counted as unknown, not as $0`);
+  }
   record.runs.push({
     run_id: result.run_id,
     role,
@@ -107,9 +192,17 @@ export async function runOne(
     started_at: result.started_at,
     finished_at: result.finished_at,
     git_range: result.git_range,
+    issues: result.issues,
+    ...(result.failure ? { failure: result.failure } : {}),
   });
   // Interrupted (130, or 129/143 for a hang-up or TERM): the task is not judged on this run.
   if (result.exit_code === EXIT.interrupted || options.signal?.aborted) return { kind: 'halted' };
+  if (result.failure?.class === 'max_budget') {
+    // Its budget was its share of the ceiling: the task waits (pending, its branch kept) for a higher one.
+    haltStopped(engine, `${record.task.id} (${role}, round ${record.round}): run ${result.run_id} stopped at its budget of ${formatUsd(budget ?? 0)} (${result.failure.detail}); the ceiling ${engine.maxCostUsd === null ? 'or the role\'s max_budget_usd' : `of ${formatUsd(engine.maxCostUsd)}`} is reached: resume with a higher --max-cost-usd`);
+    setState(engine, record, 'pending', { reason: `budget: run ${result.run_id} (${role}, round ${record.round}) stopped at its budget of ${formatUsd(budget ?? 0)}; ${record.branch} is kept` });
+    return { kind: 'halted' };
+  }
   return { kind: 'ran', result };
 }
 

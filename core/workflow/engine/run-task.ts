@@ -1,32 +1,34 @@
 /**
  * One task, start to end: its one worktree on its branch; per round the worker, then the
  * reviewers in order on the task's range (read-only: their edits are dropped); gaps send the
- * reviewers' issues into the worker's next round; all pass → merge into the integration
- * branch; a conflict → one more worker round on the new tip, then `blocked` if it still
- * conflicts. The task's branch always stays.
+ * reviewers' issues into the worker's next round; a worker that passes with no change of its
+ * own gets a gaps round instead (reviewers never see an empty range); all pass → the merge
+ * queue (merge-queue.ts: a failing gate is the next round's feedback); a conflict → one more
+ * worker round on the new tip, then `blocked` if it still conflicts. The task's branch always stays.
  */
 import { EXIT } from '../../errors.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 import { roleLoadOptions } from '../../roles/load-options.ts';
 import { loadRole } from '../../roles/load-role.ts';
-import { notice, setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, mergeIntoBranch, openTaskWorktree, resetWorktree, revParse, startConflictMerge, taskMergeMessage } from './git-ops.ts';
+import { notice, setState, type Engine, type TaskRecord } from './context.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
 import { approveAllDecision } from './approval.ts';
-import { runGatesOnIntegration } from './integration-gates.ts';
+import { integrate } from './merge-queue.ts';
 import { integrationTip } from './integration-ref.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
+import { claimedFilesMismatch, EMPTY_CHANGE, emptyChange } from './worker-change.ts';
 import { setUpSlot, slotExclude } from './slot-setup.ts';
 
 type Feedback = WorkerRound['feedback'];
 
-function finish(engine: Engine, record: TaskRecord, state: 'gaps' | 'error' | 'blocked', issues: string[], exitCode: number | null = null): void {
+function finish(engine: Engine, record: TaskRecord, state: 'gaps' | 'error' | 'blocked', issues: string[], exitCode: number | null = null, reason?: string): void {
   record.issues = issues;
   record.failedExitCode = exitCode;
-  setState(engine, record, state, { reason: issues[0] ?? state });
+  setState(engine, record, state, { reason: reason ?? `round ${record.round}: ${issues[0] ?? state}` });
 }
 
 /** The v2 worker's own git_range against the range supervisor recorded: the engine's is the truth. */
@@ -59,11 +61,12 @@ async function conflictResolved(engine: Engine, head: string, tip: string, files
 }
 
 /** The reviewers in order on `range`; the first that does not pass ends the round. */
-async function review(engine: Engine, record: TaskRecord, worktree: string, head: string, range: string): Promise<{ feedback: Feedback } | { outcome: RunOutcome }> {
+async function review(engine: Engine, record: TaskRecord, worktree: string, head: string, range: string, passed: string[], mismatch: string | null): Promise<{ feedback: Feedback } | { outcome: RunOutcome }> {
   const feedback: Feedback = [];
   for (const role of record.task.reviewers) {
+    if (passed.includes(role)) continue;
     const outcome = await runOne(engine, record, role, {
-      task: reviewerPrompt(record.task, range),
+      task: reviewerPrompt(record.task, range, mismatch),
       workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
       review: range,
       targets: existingTargets(worktree, record.task.files),
@@ -83,12 +86,14 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
 function stopOn(engine: Engine, record: TaskRecord, outcome: RunOutcome, role: string): 'stop' | null {
   if (outcome.kind === 'halted') return 'stop';
   if (outcome.kind === 'failed') {
-    finish(engine, record, 'error', [outcome.issue], outcome.exitCode);
+    finish(engine, record, 'error', [outcome.issue], outcome.exitCode, `round ${record.round}: ${role} could not run: ${outcome.issue}`);
     return 'stop';
   }
   if (outcome.result.status === 'error') {
-    const issues = outcome.result.issues.length ? outcome.result.issues : [`${role} ended with status error`];
-    finish(engine, record, 'error', issues.map((i) => `[${role}] ${i}`), outcome.result.exit_code === EXIT.gaps ? EXIT.gaps : outcome.result.exit_code);
+    const { result } = outcome;
+    const issues = result.issues.length ? result.issues : [`${role} ended with status error`];
+    const why = result.failure ? `${result.failure.class}: ${result.failure.detail}` : issues[0];
+    finish(engine, record, 'error', issues.map((i) => `[${role}] ${i}`), result.exit_code === EXIT.gaps ? EXIT.gaps : result.exit_code, `run ${result.run_id} (${role}, round ${record.round}) ended error: ${why}`);
     return 'stop';
   }
   return null;
@@ -139,10 +144,32 @@ async function startConflictRound(engine: Engine, record: TaskRecord, worktree: 
   return { tip, conflicts: conflicts.length ? conflicts : files };
 }
 
+/** The worker's run of this round, or the round resume found finished (its commit on the branch): not run again. */
+async function workerRound(engine: Engine, record: TaskRecord, worktree: string, round: number, feedback: Feedback, conflicts: string[]): Promise<{ outcome: RunOutcome } | { result: RunResult | null; passed: string[] }> {
+  const { task } = record;
+  const resumeAt = record.resumeAt;
+  record.resumeAt = null;
+  if (resumeAt && resumeAt.round === round && (await headOf(engine.ops, worktree)) === resumeAt.head) {
+    notice(engine, `${task.id}: resume: round ${round}'s worker finished before the interruption (its commit ${resumeAt.head.slice(0, 7)} is on ${record.branch}); it does not run again${resumeAt.passed.length ? `, nor ${resumeAt.passed.join(', ')}` : ''}`);
+    return { result: null, passed: resumeAt.passed };
+  }
+  const start = await headOf(engine.ops, worktree);
+  const allowedCommands = await workerCommands(engine, task.worker);
+  const worker = await runOne(engine, record, task.worker, {
+    task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: [...new Set([...task.gates, ...engine.workflow.gates])] }),
+    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
+    targets: existingTargets(worktree, task.files),
+    gates: task.gates,
+  });
+  if (stopOn(engine, record, worker, task.worker)) return { outcome: worker };
+  return { result: (worker as { result: RunResult }).result, passed: [] };
+}
+
 async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
   const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
-  let feedback: Feedback = [];
+  let feedback: Feedback = record.feedback ?? [];
+  record.feedback = null;
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
   let round = Math.max(record.round, 1);
@@ -154,24 +181,23 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   } else if (decision?.decision === 'approved') {
     // Approved as reviewed: merged without another round (a conflict still gets its round).
     const merged = await integrate(engine, record, await headOf(engine.ops, worktree));
-    if (merged === 'done') return;
-    ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
+    if (merged.kind === 'done' || merged.kind === 'halted') return;
+    if (merged.kind === 'gate_failed') feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
+    else ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
     round = record.round + 1;
   }
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
-    const start = await headOf(engine.ops, worktree);
-    const allowedCommands = await workerCommands(engine, task.worker);
-    const worker = await runOne(engine, record, task.worker, {
-      task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: task.gates }),
-      workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
-      targets: existingTargets(worktree, task.files),
-      gates: task.gates,
-    });
-    if (stopOn(engine, record, worker, task.worker)) return;
-    const result = (worker as { result: RunResult }).result;
-    await checkWorkerRange(engine, record, result);
+    const ran = await workerRound(engine, record, worktree, round, feedback, conflicts);
+    if ('outcome' in ran) return;
+    const { result } = ran;
+    let mismatch: string | null = null;
+    if (result) {
+      await checkWorkerRange(engine, record, result);
+      mismatch = claimedFilesMismatch(result);
+      if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
+    }
     const head = await headOf(engine.ops, worktree);
     const left = await leftoverWork(engine, worktree);
     if (left) return keepLeftovers(engine, record, worktree, left);
@@ -182,11 +208,15 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     const tip = await integrationTip(engine.ops, engine.integration);
     const base = await mergeBase(engine.ops, tip, head);
     const range = `${base}..${head}`;
-    if (base === head) notice(engine, `${task.id}: round ${round}: the task's branch holds no change of its own yet (nothing for the reviewers to review)`);
-    if (result.status === 'gaps') {
+    const empty = (result !== null && emptyChange(result)) || base === head;
+    if (result && result.status === 'gaps') {
       feedback = [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }];
+    } else if (empty) {
+      // Nothing to review or merge: the worker's pass is not believed.
+      notice(engine, `${task.id}: round ${round}: the worker passed with no change of its own (nothing to review or merge)`);
+      feedback = [{ role: task.worker, issues: [EMPTY_CHANGE] }];
     } else {
-      const reviewed = await review(engine, record, worktree, head, range);
+      const reviewed = await review(engine, record, worktree, head, range, ran.passed, mismatch);
       if ('outcome' in reviewed) {
         if (reviewed.outcome.kind === 'ran') stopOn(engine, record, reviewed.outcome, reviewed.outcome.result.role);
         else stopOn(engine, record, reviewed.outcome, task.reviewers[0] ?? 'reviewer');
@@ -198,39 +228,23 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     if (!feedback.length) {
       if (holdForApproval(engine, record)) return;
       const merged = await integrate(engine, record, head);
-      if (merged === 'done') return;
-      if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged));
+      if (merged.kind === 'done' || merged.kind === 'halted') return;
+      if (merged.kind === 'gate_failed') {
+        feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
+        if (round >= maxRounds) return finish(engine, record, 'gaps', [`[workflow-gate] ${merged.feedback}`], null, merged.reason);
+        setState(engine, record, 'running', { reason: `${merged.reason}; the worker gets round ${round + 1} with the gate's output` });
+        round++;
+        continue;
+      }
+      if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.files.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
+      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
       round++;
       continue;
     }
     if (round >= maxRounds) {
-      return finish(engine, record, 'gaps', feedback.flatMap(({ role, issues }) => issues.map((i) => `[${role}] ${i}`)));
+      const last = feedback.map(({ role }) => role).join(', ');
+      return finish(engine, record, 'gaps', feedback.flatMap(({ role, issues }) => issues.map((i) => `[${role}] ${i}`)), null, `round ${round} of ${maxRounds} (the last) ended with gaps from ${last}`);
     }
     round++;
   }
-}
-
-/** Merges the task's head into the integration branch, then runs the workflow's gates there. */
-async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<'done' | string[]> {
-  setState(engine, record, 'integrating');
-  return withIntegrationLock(engine, async () => {
-    const message = taskMergeMessage({
-      workflowId: engine.workflow.id,
-      taskId: record.task.id,
-      title: record.task.title,
-      branch: record.branch,
-      runIds: record.runs.map((r) => r.run_id),
-      reviewedBy: record.task.reviewers,
-      approvedBy: record.task.approve ? record.approvedBy : null,
-      style: engine.workflow.merge,
-    });
-    const merged = await mergeIntoBranch(engine.ops, engine.integration, head, message, engine.workflow.merge);
-    if (!merged.ok) return merged.conflicts;
-    engine.store.event('merged', { task: record.task.id, head, tip: merged.tip, fast_forward: merged.fastForward });
-    record.issues = [];
-    setState(engine, record, 'integrated');
-    await runGatesOnIntegration(engine, merged.tip);
-    return 'done' as const;
-  });
 }

@@ -16,22 +16,25 @@ import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { integratedTaskIds, isAncestor, removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
 import { openIntegration, recordRef } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
-import { approvalFromEvent, approveAllDecision } from './approval.ts';
 import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
+import { finalGates } from './final-gates.ts';
+import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
 import { sumMetrics, taskViews } from './task-view.ts';
 import type { WorkflowLock } from './lock.ts';
-import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore, type TaskState, type WorkflowEvent } from './store.ts';
+import { noPause } from './quota.ts';
+import { lastSettings, restore } from './restore.ts';
+import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null };
+  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null, why: null, resumeAt: null, feedback: null };
 }
 
 /** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
@@ -120,9 +123,12 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     base,
     jobs: Math.max(1, Math.floor(options.jobs ?? workflow.jobs ?? DEFAULT_JOBS)),
     tasks: new Map(workflow.tasks.map((t) => [t.id, newRecord(id, t)])),
-    spent: 0,
+    ledger: new CostLedger(maxCost ?? null, options.minRunUsd ?? DEFAULT_MIN_RUN_USD),
     maxCostUsd: maxCost ?? null,
     halt: null,
+    haltReason: null,
+    quota: noPause(),
+    queue: { candidates: 0, waited_ms: 0, gates_ms: 0 },
     notices: [],
     gates: { passed: null, failed: null },
     slots: [],
@@ -167,6 +173,8 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       branch: engine.integration,
       jobs: engine.jobs,
       max_cost_usd: engine.maxCostUsd,
+      min_run_usd: options.minRunUsd ?? null,
+      quota_wait_ms: options.quotaWaitMs ?? null,
       max_rounds: options.maxRounds ?? null,
       cli: options.cli ?? null,
       pid: process.pid,
@@ -183,96 +191,65 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   }
 }
 
-/** Rebuilds the task records from the events: final states stay, anything caught mid-way runs again from its branch. */
-async function restore(engine: Engine, events: WorkflowEvent[]): Promise<void> {
-  for (const event of events) {
-    const record = typeof event.task === 'string' ? engine.tasks.get(event.task) : undefined;
-    if (!record) continue;
-    if (event.kind === 'approval') {
-      record.decision = approvalFromEvent(event);
-      if (record.decision?.decision === 'approved') record.approvedBy = record.decision.by;
-    } else if (event.kind === 'task_state') {
-      record.state = event.state as TaskState;
-      if (record.state !== 'pending' && record.state !== 'awaiting_approval') record.decision = null;
-      record.round = typeof event.round === 'number' ? event.round : record.round;
-      record.rounds = Math.max(record.rounds, record.round);
-      record.issues = Array.isArray(event.issues) ? (event.issues as string[]) : [];
-    } else if (event.kind === 'run_finished' && typeof event.run_id === 'string') {
-      const cost = typeof event.cost_usd === 'number' ? event.cost_usd : null;
-      engine.spent += cost ?? 0;
-      record.runs.push({
-        run_id: event.run_id,
-        role: String(event.role),
-        round: Number(event.round),
-        cli: typeof event.cli === 'string' ? event.cli : null,
-        status: String(event.status),
-        exit_code: Number(event.exit_code),
-        cost_usd: cost,
-        started_at: String(event.started_at ?? event.ts),
-        finished_at: String(event.finished_at ?? event.ts),
-        input_tokens: typeof event.input_tokens === 'number' ? event.input_tokens : null,
-        output_tokens: typeof event.output_tokens === 'number' ? event.output_tokens : null,
-        duration_ms: typeof event.duration_ms === 'number' ? event.duration_ms : 0,
-        cost_known: event.cost_known !== false,
-      });
-    }
-  }
-  const landed = await integratedTaskIds(engine.ops, engine.base, engine.integration);
-  for (const record of engine.tasks.values()) {
-    if (FINAL_TASK_STATES.includes(record.state)) continue;
-    if (record.state === 'awaiting_approval' && !record.decision && engine.options.approveAll) record.decision = approveAllDecision(engine, record);
-    if (record.state === 'awaiting_approval' && !record.decision) continue;
-    if (record.decision) {
-      setState(engine, record, 'pending', { reason: `${record.decision.decision} by ${record.decision.by}` });
-      continue;
-    }
-    // Killed between the merge and its event: git says whether the task is in.
-    const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
-    // A squashed task's head is not an ancestor of the branch: its commit's trailer says it landed.
-    if (record.state === 'integrating' && head && (landed.has(record.task.id) || (await isAncestor(engine.ops, head, engine.integration)))) {
-      record.issues = [];
-      setState(engine, record, 'integrated', { reason: 'found merged on resume' });
-      continue;
-    }
-    record.issues = [];
-    setState(engine, record, 'pending', { reason: 'resumed' });
-  }
+/** How resume and retry continue a recorded workflow. */
+export interface Continuation {
+  /** Refuses what the command cannot continue (its result read back; null: none yet). */
+  check: (finished: WorkflowResult | null) => void;
+  /** Fields of the workflow_resumed event (retry: true, its tasks). */
+  extra?: Record<string, unknown>;
+  /** Changes to the rebuilt records before the tasks are scheduled (retry reopens tasks). */
+  prepare?: (engine: Engine) => Promise<void>;
 }
 
-export async function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+/**
+ * Continues a recorded workflow (resume, retry) under its lock: its settings, a new engine,
+ * orphans ended, stale slots dropped, the task records rebuilt from the events, then scheduled.
+ */
+export async function continueWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
   const store = new WorkflowStore(options.repoRoot, id, options.now);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
   const lock = store.lock();
   try {
-    return await resumeLocked(store, id, options);
+    return await continueLocked(store, id, options, how);
   } finally {
     lock.release();
   }
 }
 
-async function resumeLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+async function continueLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
   const { plan: workflow, events, result: finished } = store.read();
-  if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
+  how.check(finished);
   refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
-  const started = events.find((e) => e.kind === 'workflow_started')!;
+  const started = lastSettings(events);
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {
     ...options,
     workflow,
     jobs: options.jobs ?? (started.jobs as number | undefined),
     maxCostUsd: options.maxCostUsd ?? ((started.max_cost_usd as number | null) ?? undefined),
+    minRunUsd: options.minRunUsd ?? ((started.min_run_usd as number | null) ?? undefined),
+    quotaWaitMs: options.quotaWaitMs ?? ((started.quota_wait_ms as number | null) ?? undefined),
     maxRounds: options.maxRounds ?? ((started.max_rounds as number | null) ?? undefined),
     ...(cli ? { cli } : {}),
   };
   const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
-  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd });
+  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
   await openIntegration(engine.ops, engine.integration, engine.base);
   engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine, events);
+  await how.prepare?.(engine);
   options.onStart?.({ workflow_id: id, branch: engine.integration });
   return drive(engine);
+}
+
+export function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>): Promise<WorkflowResult> {
+  return continueWorkflow(id, options, {
+    check: (finished) => {
+      if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
+    },
+  });
 }
 
 async function drive(engine: Engine): Promise<WorkflowResult> {
@@ -280,6 +257,7 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
   try {
     try {
       await schedule(engine);
+      await finalGates(engine);
     } finally {
       await cleanUp(engine);
     }
@@ -323,7 +301,8 @@ function statusOf(engine: Engine): WorkflowStatus {
     if (engine.halt === 'interrupted') return 'interrupted';
     return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
   }
-  if (records.every((r) => r.state === 'integrated') && engine.gates.passed !== false) return 'pass';
+  // With gates, pass needs them passed on the final tip (a kill during the gates is no pass).
+  if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || engine.gates.passed === true)) return 'pass';
   return 'gaps';
 }
 
@@ -332,8 +311,8 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
   const status = statusOf(engine);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
-    // Caught mid-run by Ctrl-C or the ceiling: pending again, resumable.
-    setState(engine, record, 'pending', { reason: status });
+    // Caught mid-run by Ctrl-C, the ceiling or a quota: pending again, resumable.
+    setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
   const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
@@ -348,7 +327,11 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     branch: engine.integration,
     git_range: `${engine.base}..${tip}`,
     tasks,
-    gates: engine.gates,
+    gates: { passed: engine.gates.passed, failed: engine.gates.failed },
+    budget: engine.ledger.summary(),
+    merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
+    stop_reason: status === 'stopped' ? engine.haltReason : null,
+    retries: engine.store.events().filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
     metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,

@@ -16,7 +16,7 @@ function skipBlocked(engine: Engine): boolean {
     const dead = record.task.depends_on.map((id) => engine.tasks.get(id)!).find((dep) => FINAL_TASK_STATES.includes(dep.state) && dep.state !== 'integrated');
     if (!dead) continue;
     record.issues = [`skipped: it depends on ${dead.task.id}, which ended ${dead.state}`];
-    setState(engine, record, 'skipped', { reason: record.issues[0]! });
+    setState(engine, record, 'skipped', { reason: `${record.issues[0]!}${dead.why ? ` (${dead.why})` : ''}` });
     changed = true;
   }
   return changed;

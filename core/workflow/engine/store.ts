@@ -34,7 +34,9 @@ export interface WorkflowEvent {
     // A slot set aside (workspace_broken, or work the commit cannot hold); the integration branch found moved and restored.
     | 'slot_set_aside' | 'integration_moved'
     // A person's decision on a task awaiting approval (approval.ts); the result handed on (finish.ts).
-    | 'approval' | 'handed_on';
+    | 'approval' | 'handed_on'
+    // The merge queue's gates on a candidate or the tip (gates_started, gates_passed); quota pauses (ledger).
+    | 'gates_started' | 'gates_passed' | 'quota_pause' | 'quota_resumed';
   [key: string]: unknown;
 }
 

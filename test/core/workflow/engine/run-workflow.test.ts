@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
@@ -24,12 +25,16 @@ async function setup(env: Record<string, string> = {}) {
   return { repo, before, options };
 }
 
+/** Replay changes no file: a worker gate that commits one per round gives each round a change of its own. */
+const CHANGE = 'echo "$SUPERVISOR_TASK_ID $SUPERVISOR_ROUND" > "work-$SUPERVISOR_TASK_ID.txt" && git add -A && git -c user.name=t -c user.email=t@t commit -qm "$SUPERVISOR_TASK_ID $SUPERVISOR_ROUND"';
+const changing = (id: string, fields: Parameters<typeof task>[1] = {}) => task(id, { gates: [CHANGE], ...fields });
+
 const GAPS = (role: string, issue: string) => `role: ${role}\ntask_id: none\nstatus: gaps\nconfidence: high\nissues: ${issue}\n\nIssues found.\n`;
 
 describe('workflow engine (offline, replay)', () => {
   it('runs a chain offline: every task integrated, pass, one worktree per task, events in order', async () => {
     const { repo, before, options } = await setup();
-    const wf = workflow([task('a'), task('b', { depends_on: ['a'] }), task('c')]);
+    const wf = workflow([changing('a'), changing('b', { depends_on: ['a'] }), changing('c')]);
     const result = await runWorkflow({ ...options, workflow: wf });
     assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
     assert.equal(result.exit_code, 0);
@@ -53,7 +58,7 @@ describe('workflow engine (offline, replay)', () => {
     await mkdir(join(replies, 'bad'));
     await writeFile(join(replies, 'bad', 'spec-reviewer.md'), GAPS('spec-reviewer', 'never right'));
     const { repo, before, options } = await setup({ SUPERVISOR_REPLAY: replies });
-    const wf = workflow([task('loop'), task('bad', { max_rounds: 2 }), task('after-bad', { depends_on: ['bad'] }), task('free')]);
+    const wf = workflow([changing('loop'), changing('bad', { max_rounds: 2 }), changing('after-bad', { depends_on: ['bad'] }), changing('free')]);
     const result = await runWorkflow({ ...options, workflow: wf, jobs: 4 });
     const byId = Object.fromEntries(result.tasks.map((t) => [t.id, t]));
     assert.equal(byId.loop!.status, 'integrated');
@@ -73,7 +78,7 @@ describe('workflow engine (offline, replay)', () => {
 
   it('refuses to start again while a run of the same plan is unfinished, and resumes it', async () => {
     const { repo, options } = await setup();
-    const wf = workflow([task('a'), task('b', { depends_on: ['a'] })]);
+    const wf = workflow([changing('a'), changing('b', { depends_on: ['a'] })]);
     const controller = new AbortController();
     // Interrupt right after the first run starts.
     const first = await runWorkflow({ ...options, workflow: wf, signal: controller.signal, onProgress: (e) => e.state === 'running' && controller.abort() });
@@ -90,16 +95,16 @@ describe('workflow engine (offline, replay)', () => {
     assert.ok(repo);
   });
 
-  it("runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
+  it("gates_on: end runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
     const { repo, before, options } = await setup();
     const onTip = 'test "$(git rev-parse HEAD)" = "$(git rev-parse supervisor/wf/wf-test)" && test "$(pwd)" != "' + repo + '"';
     // The worker's own gate sees the workflow's ids; the workflow's gate runs on the integration tip.
     const ids = 'test "$SUPERVISOR_WORKFLOW_ID" = wf-test && test "$SUPERVISOR_TASK_ID" = a && test "$SUPERVISOR_ROUND" = 1 && test "$SUPERVISOR_ROLE" = worker';
-    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [ids] })], { gates: [onTip] }) });
+    const ok = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [ids, CHANGE] })], { gates: [onTip], gates_on: 'end' }) });
     assert.equal(ok.status, 'pass', JSON.stringify(ok, null, 2));
     assert.equal(ok.tasks[0]!.runs.length, 1, 'the worker passed its gate at once');
     assert.deepEqual(ok.gates, { passed: true, failed: null });
-    const bad = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [] })], { id: 'wf-gates', gates: ['exit 3'] }) });
+    const bad = await runWorkflow({ ...options, workflow: workflow([changing('a', { reviewers: [] })], { id: 'wf-gates', gates: ['exit 3'], gates_on: 'end' }) });
     assert.equal(bad.status, 'gaps');
     assert.equal(bad.exit_code, 1);
     assert.deepEqual(bad.gates, { passed: false, failed: 'exit 3' });
@@ -126,6 +131,18 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(result.status, 'gaps');
     assert.deepEqual(result.tasks.map((t) => t.status), ['error', 'skipped']);
     assert.equal(result.exit_code, 3);
+  });
+
+  it('a CLI that reports no cost (codex) is counted as unknown, not $0, and the ceiling says it cannot be enforced', async () => {
+    const fakeBin = fileURLToPath(new URL('../../../fixtures/bin/', import.meta.url));
+    const script = await tempDir('sv-script-');
+    const { options } = await setup({ PATH: `${fakeBin}:${process.env.PATH ?? ''}`, FAKE_CLI_SCRIPT: script });
+    const result = await runWorkflow({ ...options, cli: { byRole: {}, all: 'codex' }, maxCostUsd: 1, workflow: workflow([task('a', { reviewers: [] })]) });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.equal(result.budget.unknown_cost_runs, 1);
+    assert.equal(result.budget.enforced, false);
+    assert.equal(result.metrics.cost_known, false);
+    assert.ok(result.notices.some((n) => /cost ceiling cannot be enforced: codex does not report what a run costs/.test(n)), result.notices.join('\n'));
   });
 
   it('exit 4 when every failed task failed because its CLI could not run (as run)', async () => {

@@ -145,7 +145,7 @@ describe('the workflow engine against a CLI that attacks its git', () => {
   it('the integration branch moved at the very end (after the last merge) is restored before the result; the record stays outside refs/heads', async () => {
     const { repo, options } = await setup({ before: (o) => (o.role === 'worker' ? worktreeFile(o, 'work/a.txt', 'work\n') : undefined) });
     // The gates run after the merge: a gate that deletes the branch is the last thing that happens.
-    const result = await runWorkflow({ ...options, workflow: workflow([task('a')], { gates: [`git -C ${repo} update-ref -d refs/heads/supervisor/wf/wf-test`] }) });
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a')], { gates: [`git -C ${repo} update-ref -d refs/heads/supervisor/wf/wf-test`], gates_on: 'end' }) });
     assert.equal(result.tasks[0]!.status, 'integrated', JSON.stringify(result.tasks[0]));
     assert.equal(git(repo, 'show', `${result.branch}:work/a.txt`), 'work\n');
     assert.ok(new WorkflowStore(repo, 'wf-test').events().some((e) => e.kind === 'integration_moved' && e.found === null));
@@ -162,7 +162,8 @@ describe('the workflow engine against a CLI that attacks its git', () => {
         execFileSync('git', ['-C', nested, '-c', 'user.name=t', '-c', 'user.email=t@x', '-c', 'commit.gpgsign=false', 'commit', '-qm', 'nested']);
       },
     });
-    const result = await runWorkflow({ ...options, workflow: workflow([task('a')]) });
+    // No committing worker gate: the nested repository is the worker's whole change.
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a', { gates: [] })]) });
     const a = result.tasks[0]!;
     assert.equal(a.status, 'gaps');
     assert.match(a.issues[0]!, /nested git repository vendor\/lib.*kept at (\S+)/);

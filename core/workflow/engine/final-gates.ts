@@ -1,0 +1,28 @@
+/**
+ * The gates' verdict on the integration branch's final tip. A tip the gates passed (as a
+ * candidate in the merge queue, or after a merge with `gates_on: end`) is known from the event
+ * log; any other tip — gates interrupted by a kill, a resume — has them run again before the
+ * workflow can be `pass`.
+ */
+import type { Engine } from './context.ts';
+import { revParse } from './git-ops.ts';
+import { runGatesOnIntegration } from './integration-gates.ts';
+import type { WorkflowEvent } from './store.ts';
+
+/** The last verdict the event log holds, with the tip it was about. */
+export function restoreGates(engine: Engine, events: WorkflowEvent[]): void {
+  for (const event of events) {
+    if (typeof event.tip !== 'string') continue;
+    if (event.kind === 'gates_passed') engine.gates = { passed: true, failed: null, tip: event.tip };
+    else if (event.kind === 'gates' && event.passed === false && event.on !== 'candidate') engine.gates = { passed: false, failed: String(event.command), tip: event.tip };
+  }
+}
+
+/** Runs the gates on the final tip unless their verdict on it is known (and the workflow was not halted). */
+export async function finalGates(engine: Engine): Promise<void> {
+  if (!engine.workflow.gates.length || engine.halt || engine.options.signal?.aborted) return;
+  const tip = await revParse(engine.ops, `refs/heads/${engine.integration}`);
+  if (!tip || (tip === engine.base && ![...engine.tasks.values()].every((r) => r.state === 'integrated'))) return;
+  if (engine.gates.tip === tip && engine.gates.passed !== null) return;
+  await runGatesOnIntegration(engine, tip);
+}

@@ -1,0 +1,69 @@
+/**
+ * The gated merge queue: a task is integrated only when the workflow's gates pass on the merged
+ * result. One candidate at a time (the integration lock; tasks reach it in DAG order, as a task
+ * starts only after its dependencies are integrated): the candidate merge commit is built
+ * without a checkout (buildTaskCommit), the gates run once in a worktree of it, and only then
+ * does the integration branch move, by compare-and-swap (moveBranch). A failing gate leaves the
+ * branch where it was: the integration branch never holds a merge that failed the gates.
+ * `gates_on: end` merges first and runs the gates on the integration branch after (the old way).
+ */
+import { setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
+import { buildTaskCommit, moveBranch, taskMergeMessage } from './git-ops.ts';
+import { integrationTip } from './integration-ref.ts';
+import { runGatesAt, runGatesOnIntegration } from './integration-gates.ts';
+
+export type Integration =
+  | { kind: 'done' }
+  | { kind: 'conflict'; files: string[] }
+  | { kind: 'gate_failed'; command: string; feedback: string; reason: string }
+  /** Interrupted while the candidate's gates ran: nothing moved. */
+  | { kind: 'halted' };
+
+/** The gate's failure as the worker's next-round feedback. */
+function gateFeedback(verdict: { command: string; exitCode: number | null; timedOut: boolean; output: string }, candidate: string): string {
+  const how = verdict.timedOut ? 'timed out' : `exited ${verdict.exitCode}`;
+  return `the workflow gate \`${verdict.command}\` ${how} on the merge of your branch into the integration branch (candidate ${candidate.slice(0, 7)}); fix your change so it passes. Its output ends with:\n${verdict.output.trim() || '(no output)'}`;
+}
+
+export async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<Integration> {
+  setState(engine, record, 'integrating', { reason: `round ${record.round} passed review; waiting for the merge queue` });
+  const asked = Date.now();
+  return withIntegrationLock(engine, async () => {
+    engine.queue.waited_ms += Date.now() - asked;
+    const { task } = record;
+    const message = taskMergeMessage({
+      workflowId: engine.workflow.id,
+      taskId: task.id,
+      title: task.title,
+      branch: record.branch,
+      runIds: record.runs.map((r) => r.run_id),
+      reviewedBy: task.reviewers,
+      approvedBy: task.approve ? record.approvedBy : null,
+      style: engine.workflow.merge,
+    });
+    // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
+    const tip = await integrationTip(engine.ops, engine.integration);
+    const built = await buildTaskCommit(engine.ops, tip, head, message, engine.workflow.merge);
+    if (!built.ok) return { kind: 'conflict', files: built.conflicts };
+    const gated = engine.workflow.gates.length > 0 && (engine.workflow.gates_on ?? 'merge') === 'merge';
+    if (gated) {
+      engine.queue.candidates += 1;
+      setState(engine, record, 'integrating', { reason: `testing candidate ${built.commit.slice(0, 7)} (${task.id} merged on ${tip.slice(0, 7)}) with the workflow's gates` });
+      const t0 = Date.now();
+      const verdict = await runGatesAt(engine, built.commit, { task: task.id, on: 'candidate' });
+      engine.queue.gates_ms += Date.now() - t0;
+      if (verdict.passed === null) return { kind: 'halted' };
+      if (!verdict.passed) {
+        const reason = `gate \`${verdict.command}\` failed on candidate ${built.commit.slice(0, 7)} (round ${record.round}, ${verdict.timedOut ? 'timed out' : `exit ${verdict.exitCode}`}); ${engine.integration} did not move`;
+        return { kind: 'gate_failed', command: verdict.command, feedback: gateFeedback(verdict, built.commit), reason };
+      }
+      engine.gates = { passed: true, failed: null, tip: built.commit };
+    }
+    await moveBranch(engine.ops, engine.integration, built.commit, tip, message);
+    engine.store.event('merged', { task: task.id, head, tip: built.commit, fast_forward: built.fastForward, gated });
+    record.issues = [];
+    setState(engine, record, 'integrated', { reason: `merged into ${engine.integration} at ${built.commit.slice(0, 7)} in round ${record.round}${gated ? ' after its gates passed' : ''}` });
+    if (!gated) await runGatesOnIntegration(engine, built.commit);
+    return { kind: 'done' };
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Resume at the step, never pay twice: from the event log, where each task caught mid-way picks
+ * up. A worker round that finished (pass) and whose commit is still the task branch's head is
+ * not run again, nor are the reviewers that passed it: resume goes on with the next reviewer,
+ * the merge or the gates. A round whose reviewers said gaps hands their issues to the next
+ * round. A run caught mid-way (started, never finished) is the only one run again.
+ */
+import type { Engine, ResumePoint, TaskRecord } from './context.ts';
+import { revParse } from './git-ops.ts';
+import type { WorkflowEvent } from './store.ts';
+
+interface FinishedRun {
+  role: string;
+  round: number;
+  status: string;
+  gitRange: string | null;
+  issues: string[];
+}
+
+function finishedRuns(events: WorkflowEvent[], task: string): FinishedRun[] {
+  // Only runs after the task's last (re)start: a retry counts its rounds anew.
+  let from = 0;
+  events.forEach((e, i) => {
+    if (e.kind === 'task_state' && e.task === task && e.state === 'pending' && e.retry === true) from = i;
+  });
+  return events
+    .slice(from)
+    .filter((e) => e.kind === 'run_finished' && e.task === task && typeof e.run_id === 'string')
+    .map((e) => ({
+      role: String(e.role),
+      round: Number(e.round),
+      status: String(e.status),
+      gitRange: typeof e.git_range === 'string' ? e.git_range : null,
+      issues: Array.isArray(e.issues) ? e.issues.map(String) : [],
+    }));
+}
+
+/** Sets the task's resume point (and the feedback its next round starts with) from the events. */
+export async function findResumePoint(engine: Engine, record: TaskRecord, events: WorkflowEvent[]): Promise<void> {
+  const { task } = record;
+  const runs = finishedRuns(events, task.id);
+  const worker = runs.filter((r) => r.role === task.worker).at(-1);
+  if (!worker) return;
+  const after = runs.filter((r) => r.round === worker.round && r.role !== task.worker);
+  const gaps = after.find((r) => r.status !== 'pass');
+  if (gaps) {
+    // The round was judged: the next one starts with its issues.
+    record.round = worker.round + 1;
+    record.feedback = [{ role: gaps.role, issues: gaps.issues.length ? gaps.issues : [`${gaps.role} did not pass the change`] }];
+    return;
+  }
+  if (worker.status !== 'pass' || !worker.gitRange) return;
+  const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
+  const workerHead = worker.gitRange.split('..')[1];
+  if (!head || head !== workerHead) return;
+  const passed = task.reviewers.filter((role) => after.some((r) => r.role === role && r.status === 'pass'));
+  const point: ResumePoint = { round: worker.round, head, passed };
+  record.round = worker.round;
+  record.resumeAt = point;
+}
