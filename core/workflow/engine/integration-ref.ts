@@ -30,6 +30,23 @@ export interface IntegrationMoved {
 const lastTips = new WeakMap<object, Map<string, string>>();
 const zeroIds = new WeakMap<object, Promise<string>>();
 
+/** Per GitOps and branch: the chain every read-check-restore and move of that branch waits on. */
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * One at a time per branch within this process. A move updates the refs on disk before it
+ * updates `lastTips`, and git's ref transaction is not atomic for readers (each ref file is
+ * renamed in turn): a check running beside a move would see the branch or its record moved and
+ * "restore" a merge the engine just made.
+ */
+function serial<T>(ops: RefOps, branch: string, work: () => Promise<T>): Promise<T> {
+  let map = queues.get(ops);
+  if (!map) queues.set(ops, (map = new Map()));
+  const next = (map.get(branch) ?? Promise.resolve()).then(work, work);
+  map.set(branch, next.catch(() => {}));
+  return next;
+}
+
 function tips(ops: RefOps): Map<string, string> {
   let map = lastTips.get(ops);
   if (!map) lastTips.set(ops, (map = new Map()));
@@ -72,12 +89,16 @@ async function swap(ops: RefOps, moves: { ref: string; next: string; old: string
  * (resume: the branch is checked against the record by integrationTip). A branch without a
  * record (a workflow of an earlier version) gets one at its tip.
  */
-export async function openIntegration(ops: RefOps, branch: string, base: string): Promise<string> {
+export function openIntegration(ops: RefOps, branch: string, base: string): Promise<string> {
+  return serial(ops, branch, () => openLocked(ops, branch, base));
+}
+
+async function openLocked(ops: RefOps, branch: string, base: string): Promise<string> {
   const zero = await zeroId(ops);
   const [tip, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
   if (record) {
     tips(ops).set(branch, record);
-    return integrationTip(ops, branch);
+    return tipLocked(ops, branch);
   }
   const start = tip ?? base;
   await swap(ops, [...(tip ? [] : [{ ref: `refs/heads/${branch}`, next: start, old: zero }]), { ref: recordRef(branch), next: start, old: zero }], 'supervisor workflow: create');
@@ -89,7 +110,11 @@ export async function openIntegration(ops: RefOps, branch: string, base: string)
  * The branch's tip, after checking it is where the engine left it; a branch found elsewhere
  * or deleted is restored (and its record too) and reported through `onIntegrationMoved`.
  */
-export async function integrationTip(ops: RefOps, branch: string): Promise<string> {
+export function integrationTip(ops: RefOps, branch: string): Promise<string> {
+  return serial(ops, branch, () => tipLocked(ops, branch));
+}
+
+async function tipLocked(ops: RefOps, branch: string): Promise<string> {
   const [found, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
   const expected = tips(ops).get(branch) ?? record;
   if (!expected) {
@@ -109,8 +134,10 @@ export async function integrationTip(ops: RefOps, branch: string): Promise<strin
 }
 
 /** Moves the branch and its record from `old` to `next` together, only if both are still at `old`. */
-export async function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
-  if (next === old) return;
-  await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
-  tips(ops).set(branch, next);
+export function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
+  if (next === old) return Promise.resolve();
+  return serial(ops, branch, async () => {
+    await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
+    tips(ops).set(branch, next);
+  });
 }
