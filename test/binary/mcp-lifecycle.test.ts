@@ -17,8 +17,11 @@ import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 import { alive } from '../helpers/processes.ts';
 import { connect, fakeClis, until, type Connection } from './mcp-client.ts';
 
+/** A task gate that commits a line: replay's worker changes no file, and an empty change is never integrated. */
+const COMMIT = `    gates: ['echo "$SUPERVISOR_TASK_ID" >> done.txt && git add done.txt && git -c user.name=t -c user.email=t@t commit -qm "$SUPERVISOR_TASK_ID"']\n`;
+const gate = (cli: string) => (cli === 'replay' ? COMMIT : '');
 const twoTasks = (cli: string) =>
-  `name: mcp flow\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: ${cli}\n  - id: b\n    title: task b\n    task: Do b.\n    cli: ${cli}\n    depends_on: [a]\n`;
+  `name: mcp flow\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: ${cli}\n${gate(cli)}  - id: b\n    title: task b\n    task: Do b.\n    cli: ${cli}\n    depends_on: [a]\n${gate(cli)}`;
 
 const structured = <T>(result: unknown) => (result as CallToolResult).structuredContent as T;
 
@@ -89,7 +92,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
   it('workflow_approve merges a task held for approval and continues the workflow to pass', async () => {
     const { repo, scratch } = await world();
     const plan = join(scratch, 'plan.yaml');
-    await writeFile(plan, 'name: held\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: replay\n    approve: true\n');
+    await writeFile(plan, `name: held\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: replay\n    approve: true\n${COMMIT}`);
     const c = await connect(box, repo);
     open.push(c);
     const held = structured<{ workflow_id: string; status: string }>(await c.client.callTool({ name: 'workflow_run', arguments: { file: plan } }));
