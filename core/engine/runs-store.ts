@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
+import { matchId } from '../text/match-id.ts';
 import type { RunResult } from './result.ts';
 import { checkResult } from './result-shape.ts';
 import { isRunId } from './run-id.ts';
@@ -213,11 +214,9 @@ export function resolveRunId(repoRoot: string, query: string): string {
     if (!ids[0]) throw errors.runNotFound(query, ids);
     return ids[0];
   }
-  if (ids.includes(query)) return query;
-  const prefixed = ids.filter((id) => id.startsWith(query));
-  const matches = prefixed.length ? prefixed : ids.filter((id) => id.includes(query));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw errors.runAmbiguous(query, matches);
+  const match = matchId(ids, query);
+  if ('id' in match) return match.id;
+  if ('ambiguous' in match) throw errors.runAmbiguous(query, match.ambiguous);
   throw errors.runNotFound(query, ids);
 }
 

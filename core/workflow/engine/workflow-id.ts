@@ -2,6 +2,7 @@
  * Which workflow a command means: a full id, `last` (the newest), or a unique prefix or any
  * unique part of one; no id at all is the newest (or, for resume, the newest unfinished).
  */
+import { matchId } from '../../text/match-id.ts';
 import { engineErrors } from './errors.ts';
 import { RESUMABLE } from './result.ts';
 import { listWorkflowIds, WorkflowStore } from './store.ts';
@@ -26,10 +27,8 @@ export function resolveWorkflowId(repoRoot: string, query: string | undefined, o
     if (!ids[0]) throw engineErrors.notFound(query, ids);
     return ids[0];
   }
-  if (ids.includes(query)) return query;
-  const prefixed = ids.filter((id) => id.startsWith(query));
-  const matches = prefixed.length ? prefixed : ids.filter((id) => id.includes(query));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw engineErrors.ambiguous(query, matches);
+  const match = matchId(ids, query);
+  if ('id' in match) return match.id;
+  if ('ambiguous' in match) throw engineErrors.ambiguous(query, match.ambiguous);
   throw engineErrors.notFound(query, ids);
 }
