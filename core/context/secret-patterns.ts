@@ -82,11 +82,27 @@ const ENV_ASSIGNMENT = lineStart(
 const NOT_A_VALUE = /^(?:\$|%\(|<|process\.|os\.|env\.|getenv|your|example|placeholder|xxx|\*\*\*|\.\.\.|(?:none|null|nil|true|false|undefined|changeme|change_me|secret|password|passwd|token|api_?key|dummy|sample|testing|admin|redacted|hidden|\d+)$)/i;
 const CODE_EXT = /^\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|kts|scala|swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|dart|lua|pl|ex|exs|erl|hs|clj|groovy|m|mm)$/;
 
+/** Shannon entropy in bits per character. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits;
+}
+
+/**
+ * A value that reads like a credential rather than a word in an example: 8 characters or more
+ * and at least 2.5 bits of entropy per character (gitleaks' generic rule sets a floor the same
+ * way), so `DB_PASSWORD=foobar` in a document's example is packed and a real password is not.
+ */
+const credentialLike = (value: string) => value.length >= 8 && entropy(value) >= 2.5;
+
 const envAssignment: SecretPattern = {
   id: 'supervisor/env-assignment',
   test(content, ext) {
     if (CODE_EXT.test(ext)) return false;
-    for (const match of lineMatches(ENV_ASSIGNMENT, content)) if (!NOT_A_VALUE.test(match[2]!)) return true;
+    for (const match of lineMatches(ENV_ASSIGNMENT, content)) if (!NOT_A_VALUE.test(match[2]!) && credentialLike(match[2]!)) return true;
     return false;
   },
 };

@@ -54,6 +54,9 @@ describe('secret scan', () => {
       assert.ok((await scanner.scan(path, 'HOST=db\nDB_PASSWORD=Zx81kQ0pLm\n')).includes('supervisor/env-assignment'), path);
       assert.ok((await scanner.scan(path, 'export SERVICE_API_KEY="9f3a7c1e0b2d4f6a"\n')).includes('supervisor/env-assignment'), path);
       assert.ok((await scanner.scan(path, 'db.password: hunter2000\n')).includes('supervisor/env-assignment'), path);
+      // A document's example value is not a credential: too short, or too plain.
+      assert.ok(!(await scanner.scan(path, 'VITE_SOME_KEY=123\nDB_PASSWORD=foobar\n')).includes('supervisor/env-assignment'), path);
+      assert.ok(!(await scanner.scan(path, 'API_KEY=aaaaaaaaaaaa\n')).includes('supervisor/env-assignment'), path);
     }
     const code: [string, string][] = [
       ['a.ts', 'const password = readPassword();\nconst opts = {\n  password: readPassword,\n  token: opts.token,\n};\n'],
