@@ -39,6 +39,7 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
     allowEdits: roleEditsFiles(role),
     // Settled by prepareRun: the role's and --allow-command's, "*" only with a sandbox.
     allowedCommands: role.allowed_commands,
+    sandboxed: prepared.sandbox.choice.name !== 'none',
     ...(input.maxBudgetUsd !== undefined && adapter.acceptsBudget ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
     stream: false,
     attempt: input.attempt,

@@ -83,6 +83,12 @@ export interface CommandRequest {
    * sandbox active). Empty: none. Mapped by adapters that declare `commandPermissions`.
    */
   allowedCommands: string[];
+  /**
+   * True when supervisor's own sandbox (bwrap, docker, podman, a plugin's; not `none`) encloses
+   * the CLI. A CLI whose own sandbox cannot start inside another (codex's nested bwrap needs a
+   * user namespace it is not given there) may then leave confinement to it.
+   */
+  sandboxed?: boolean;
   /** Remaining cost budget in USD for CLIs that accept one; undefined when there is no ceiling. */
   maxBudgetUsd?: number;
   /** Ask for streaming output (progress), where the CLI offers it. */

@@ -44,6 +44,10 @@ function sandboxArgs(request: CommandRequest): string[] {
   const commands = request.allowedCommands;
   if (commands.includes('*')) return ['--sandbox', 'danger-full-access'];
   if (!request.allowEdits) return [];
+  // Inside supervisor's sandbox codex's own (a nested bwrap) cannot set up its user namespace,
+  // and every edit and command then fails while the run still answers: the outer sandbox,
+  // which allows only the worktree and scratch to be written, is the confinement.
+  if (request.sandboxed) return ['--sandbox', 'danger-full-access'];
   const args = ['--sandbox', 'workspace-write'];
   const roots = commands.some((c) => /^git(\s|$)/.test(c)) ? gitWritableRoots(request.cwd) : [];
   if (roots.length) args.push('-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`);

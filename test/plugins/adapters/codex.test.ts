@@ -52,6 +52,15 @@ describe('codex adapter: command()', () => {
     ]);
   });
 
+  it("inside supervisor's sandbox an editing role lifts codex's own (its nested bwrap cannot start there); a reviewer gets none", async () => {
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    const editing = await codex.command(request({ scratchDir, allowEdits: true, sandboxed: true }), context());
+    const reviewing = await codex.command(request({ scratchDir, allowEdits: false, sandboxed: true }), context());
+    await rm(scratchDir, { recursive: true, force: true });
+    assert.deepEqual(editing.args.slice(editing.args.indexOf('--sandbox'), editing.args.indexOf('--sandbox') + 2), ['--sandbox', 'danger-full-access']);
+    assert.ok(!reviewing.args.includes('--sandbox'));
+  });
+
   it('codex reads the prompt from stdin with "-", not --stdin (a flag codex does not have)', async () => {
     const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
     const spec = await codex.command(request({ scratchDir }), context());
