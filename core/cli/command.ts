@@ -8,6 +8,8 @@ export interface CommandDef {
   /** yargs command string, e.g. "show <name>". */
   command: string;
   describe: string;
+  /** One runnable example for the command's --help ($0 is the program name); every visible leaf command has one. */
+  example?: { command: string; describe: string };
   builder?: (yargs: Argv) => Argv;
   /** Does the work; returns the exit code. */
   run?: (args: Args, ctx: CliContext) => Promise<number>;

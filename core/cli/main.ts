@@ -34,14 +34,49 @@ function ownOptionsFirst(parser: Argv): Argv {
   return (options.length ? parser.group(options, 'Options:') : parser).group(GLOBAL_OPTIONS, 'Global options:');
 }
 
-function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => void): Argv {
+/** Words of `text` in lines of at most `width` characters (a longer word stays whole). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+const EXAMPLE_HEADING = 'Example:';
+
+/**
+ * A leaf command's help opens with its command line, what it does and one example, so the example
+ * is read before the options (yargs prints `.example()` after the global options). The example is
+ * wrapped here and indented by indentExample: yargs' own wrapping trims leading spaces.
+ */
+export function usageWithExample(commandLine: string, def: CommandDef, width: number): string {
+  const example = def.example!;
+  const line = example.command.replace(/\$0/g, 'supervisor');
+  const oneLine = `${line}    ${example.describe}`;
+  const block = oneLine.length <= width - 2 ? [oneLine] : [...wrapWords(line, width - 2), ...wrapWords(example.describe, width - 6)];
+  return `${commandLine}\n\n${def.describe}\n\n${EXAMPLE_HEADING}\n${block.join('\n')}`;
+}
+
+/** Indents the example block of a help text: its first line by 2, the lines after it by 6. */
+export function indentExample(help: string): string {
+  return help.replace(new RegExp(`^${EXAMPLE_HEADING}\\n([^\\n]+(?:\\n[^\\n]+)*)`, 'm'), (_all, block: string) =>
+    `${EXAMPLE_HEADING}\n${block.split('\n').map((text, index) => `${index === 0 ? '  ' : '      '}${text}`).join('\n')}`,
+  );
+}
+
+function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => void, width: number, parents: string[] = []): Argv {
+  const name = def.command.split(' ')[0]!;
   return parser.command(
     def.command,
     def.describe,
     (y: Argv) => {
       let built = oneValuePerFlag(def.builder ? def.builder(y) : y);
       if (!def.subcommands?.length) built = ownOptionsFirst(built);
-      for (const sub of def.subcommands ?? []) built = addCommand(built, sub, select);
+      if (!def.subcommands?.length && def.example) built = built.usage(usageWithExample(['$0', ...parents, def.command].join(' '), def, width));
+      for (const sub of def.subcommands ?? []) built = addCommand(built, sub, select, width, [...parents, name]);
       if (def.subcommands?.length) built = built.demandCommand(1, `Choose a subcommand of "${def.command}".`);
       return built;
     },
@@ -52,6 +87,7 @@ function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => v
 }
 
 function buildParser(select: (action: Action) => void, columns: number | undefined): Argv {
+  const width = Math.min(110, columns ?? 100);
   let parser: Argv = yargs()
     .scriptName('supervisor')
     .usage('$0 <command> [options]\n\nRuns AI coding CLIs as workers in roles, in isolated git worktrees, and prints one validated result.')
@@ -66,10 +102,10 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .demandCommand(1, 'Choose a command.')
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(110, columns ?? 100))
+    .wrap(width)
     .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 5 workflow awaiting approval, 130 interrupted (129 SIGHUP, 143 SIGTERM).\nDocs: README.md. Plugins: supervisor plugins --help.');
   parser = oneValuePerFlag(parser);
-  for (const def of commands) parser = addCommand(parser, def, select);
+  for (const def of commands) parser = addCommand(parser, def, select, width);
   return parser;
 }
 
@@ -108,7 +144,7 @@ function parse(argv: string[], columns: number | undefined): Promise<ParseOutcom
   const parser = buildParser((chosen) => (action = chosen), columns);
   return new Promise((resolve) => {
     void parser.parse(joinStdinValues(argv), {}, (error: Error | undefined, _args: unknown, output: string) => {
-      resolve({ error: error ?? undefined, output, action });
+      resolve({ error: error ?? undefined, output: indentExample(output), action });
     });
   });
 }

@@ -4,6 +4,7 @@ import { defineCommand } from '../command.ts';
 export default defineCommand({
   command: 'doctor',
   describe: 'Show which CLIs, git and repomix are installed, the plugin folders, and the state folder; --sandbox NAME tests a sandbox from inside',
+  example: { command: '$0 doctor --sandbox bwrap', describe: 'test the bwrap sandbox from inside (exit 1 when a check fails)' },
   builder: (y) =>
     y.option('sandbox', {
       type: 'string',

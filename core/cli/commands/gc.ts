@@ -18,6 +18,7 @@ function renderGc(report: GcReport): string {
 export default defineCommand({
   command: 'gc',
   describe: 'Remove old run folders, worktrees of runs that are over, and merged supervisor/* branches',
+  example: { command: '$0 gc --older-than 7d --dry-run', describe: 'what a clean-up of runs older than a week would remove' },
   builder: (y) =>
     y
       .option('older-than', { type: 'string', describe: `Age of run folders (and unmerged branches, with --include-unmerged) to remove: 12h, 7d, 2w (default ${DEFAULT_AGE})` })

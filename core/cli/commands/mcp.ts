@@ -4,6 +4,7 @@ import { defineCommand } from '../command.ts';
 export default defineCommand({
   command: 'mcp',
   describe: 'Serve runs, workflows and roles as MCP tools over stdio, for an agent (Claude Code, Codex, Gemini CLI, Cline): see README "Use from an agent"',
+  example: { command: '$0 mcp --read-only', describe: 'serve only the tools that start nothing (status, show, list, check)' },
   builder: (y) =>
     y
       .option('allow-tool', { type: 'string', array: true, default: [] as string[], describe: 'Offer only this tool (repeatable; default: all)' })

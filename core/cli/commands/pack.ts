@@ -113,6 +113,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
 export default defineCommand({
   command: 'pack',
   describe: 'Print the packed file context for a role or for globs (--stats: files, bytes, tokens per part, on stderr)',
+  example: { command: "$0 pack --include 'src/**/*.ts' --exclude '**/*.test.ts' --budget 20000", describe: 'pack the sources (not the tests) within 20000 tokens' },
   builder: (y) =>
     y
       .option('role', { type: 'string', describe: "Pack the role's context spec (role name or .yaml file)" })

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.ts';
 export default defineCommand({
   command: 'parse [file]',
   describe: "Parse a CLI's raw output, validate it against an output schema, print the validated JSON",
+  example: { command: '$0 parse --role reviewer answer.md', describe: "validate a saved answer against the reviewer's schema and parser" },
   builder: (y) =>
     y
       .positional('file', { type: 'string', describe: 'File holding the output (default, or -: stdin)' })
@@ -14,10 +15,7 @@ export default defineCommand({
       .option('parser', { type: 'string', describe: "Parser plugin (default: the role's, else fenced-json)" })
       .option('cli', { type: 'string', describe: "The adapter whose raw output this is: its extract() pulls out the model's text first" })
       .option('legacy', { type: 'boolean', default: false, describe: 'Also accept the legacy free-text grammar (v2-headers parser)' })
-      .conflicts('role', 'schema')
-      .example('$0 parse --role reviewer answer.md', 'Validate a reviewer answer (fenced ```json block)')
-      .example('claude -p --output-format json "..." | $0 parse --cli claude --schema review', 'Read claude\'s JSON envelope first')
-      .example('$0 parse --parser v2-headers --role worker result.txt', 'Check a v2 result against the acceptance matrix'),
+      .conflicts('role', 'schema'),
   async run(args, ctx) {
     const { runParse } = await import('../../output/parse-command.ts');
     return runParse(args, ctx);

@@ -27,6 +27,7 @@ function note(row: ListedPlugin): string {
 const list = defineCommand({
   command: 'list',
   describe: 'List loaded plugins with their kind, source file, and what they override',
+  example: { command: '$0 plugins list --no-user-plugins', describe: 'the built-in plugins only' },
   async run(_args, ctx) {
     const registry = await ctx.registry();
     const { pluginStem } = await import('../../plugins/load.ts');
@@ -55,6 +56,7 @@ const list = defineCommand({
 const create = defineCommand({
   command: 'new <kind> <name>',
   describe: 'Write a typed, commented, working starter plugin into <repo>/.supervisor/plugins/',
+  example: { command: '$0 plugins new adapter aider', describe: 'write .supervisor/plugins/aider.ts, a working adapter to edit' },
   builder: (y) =>
     y
       .positional('kind', { choices: PLUGIN_KINDS, describe: PLUGIN_KINDS.join(', ') })
@@ -92,6 +94,7 @@ const create = defineCommand({
 const check = defineCommand({
   command: 'check <file>',
   describe: 'Load one plugin file and check its shape; with --sample, run its hooks on a recorded output and check what they return',
+  example: { command: '$0 plugins check .supervisor/plugins/aider.ts --sample aider-stdout.txt', describe: 'load the plugin and run its hooks on a recorded CLI output' },
   builder: (y) =>
     y
       .positional('file', { type: 'string', describe: 'Path of the plugin file' })
@@ -134,6 +137,7 @@ function renderSampleReport(kind: string, name: string, report: SampleReport): s
 const types = defineCommand({
   command: 'types',
   describe: "Print the TypeScript declarations of 'supervisor/plugin' (plugins new writes them beside a new plugin)",
+  example: { command: '$0 plugins types > .supervisor/plugins/supervisor-plugin.d.ts', describe: "save the plugin API's typings beside your plugins" },
   async run(_args, ctx) {
     const { loadPluginTypes } = await import('../../plugins/plugin-types.ts');
     ctx.deps.stdout.write(await loadPluginTypes());

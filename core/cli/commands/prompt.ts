@@ -43,6 +43,7 @@ function taskArg(option: unknown, positional: unknown): string {
 export default defineCommand({
   command: 'prompt <role> [text]',
   describe: 'Print the exact prompt `run` would send for a role (--stats: token estimate per part, on stderr)',
+  example: { command: '$0 prompt implementer --task "Validate parseUser input" --target src/user.ts --stats', describe: 'the exact prompt run would send, with its token estimate on stderr' },
   builder: (y) =>
     y
       .positional('role', { type: 'string', describe: 'Role name, or a role file (.yaml)' })

@@ -10,6 +10,7 @@ import { looksLikeRoleFile } from '../../roles/load-options.ts';
 const list = defineCommand({
   command: 'list',
   describe: 'List the roles of this repository, your home folder and the built-ins, with where each comes from',
+  example: { command: '$0 roles list', describe: 'every role: its cli, what it extends and the file it comes from' },
   async run(_args, ctx) {
     const { listRoles } = await import('../../roles/load-role.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
@@ -34,6 +35,7 @@ const list = defineCommand({
 const show = defineCommand({
   command: 'show <name>',
   describe: 'Show a role after inheritance, and which file gave each field',
+  example: { command: '$0 roles show reviewer', describe: 'the merged reviewer role, each field with the file it came from' },
   builder: (y) => y.positional('name', { type: 'string', describe: 'Role name, or the path of a role file' }),
   async run(args, ctx) {
     const { loadRoleDetailed, loadRoleFileDetailed } = await import('../../roles/load-role.ts');
@@ -57,6 +59,7 @@ interface Check {
 const validate = defineCommand({
   command: 'validate [files..]',
   describe: 'Check every role (or the given role files) and report every problem; exit 0 only if all are valid',
+  example: { command: '$0 roles validate .supervisor/roles/reviewer.yaml', describe: 'check one role file and report every problem' },
   builder: (y) => y.positional('files', { type: 'string', array: true, describe: 'Role files to check (default: every role in every folder)' }),
   async run(args, ctx) {
     const roles = await import('../../roles/load-role.ts');

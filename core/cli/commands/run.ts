@@ -15,6 +15,7 @@ function numbers(y: Argv): Argv {
 export default defineCommand({
   command: 'run <role>',
   describe: 'Run a role on a task: pack, prompt, run its CLI in a worktree, validate, gate, retry; print one result',
+  example: { command: '$0 run reviewer --task "Review the parser" --target src/parser.ts', describe: 'review one file in a fresh worktree and print the validated result' },
   builder: (y) =>
     numbers(y)
       .positional('role', { type: 'string', describe: 'Role name (supervisor roles list)' })

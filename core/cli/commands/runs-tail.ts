@@ -21,6 +21,7 @@ function renderItem(item: FollowItem, describe: (e: FollowItem & { kind: 'event'
 export default defineCommand({
   command: 'tail <run-id>',
   describe: 'Show a run\'s events and its CLI\'s output as they arrive (a run id, a unique part of one, or "last"); -f follows it',
+  example: { command: '$0 runs tail last -f', describe: "follow the newest run's events and CLI output until it ends" },
   builder: (y) =>
     y
       .positional('run-id', { type: 'string' })

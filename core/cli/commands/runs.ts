@@ -10,14 +10,14 @@ const STATUSES = ['pass', 'gaps', 'error', 'running', 'incomplete'] as const;
 const list = defineCommand({
   command: 'list',
   describe: 'List the runs of this repository, newest first (status, role, cli, attempts, tokens, cost, duration)',
+  example: { command: '$0 runs list --workflow last --task parse', describe: 'the runs of one task of the newest workflow' },
   builder: (y) =>
     numberOption(y, 'limit', `Show at most this many runs (default ${DEFAULT_LIMIT})`)
       .option('role', { type: 'string', describe: 'Only runs of this role' })
       .option('status', { choices: STATUSES, describe: 'Only runs with this status (or still running, or cut short)' })
       .option('since', { type: 'string', describe: 'Only runs started since: an age (30m, 12h, 7d, 2w) or a date (2026-11-20)' })
       .option('workflow', { type: 'string', describe: 'Only runs of this workflow (an id, a unique part of one, or last)' })
-      .option('task', { type: 'string', describe: 'With --workflow: only runs of this task' })
-      .example('$0 runs list --workflow last --task parse', "the runs of one task of the newest workflow"),
+      .option('task', { type: 'string', describe: 'With --workflow: only runs of this task' }),
   async run(args, ctx) {
     const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
     const since = typeof args.since === 'string' ? parseSince(args.since, new Date()) : undefined;
@@ -47,6 +47,7 @@ const list = defineCommand({
 const show = defineCommand({
   command: 'show <run-id>',
   describe: 'Show one run: its result and its events (a run id, a unique part of one, or "last")',
+  example: { command: '$0 runs show last --json', describe: 'the newest run: its result and every event, as JSON' },
   builder: (y) => y.positional('run-id', { type: 'string' }),
   async run(args, ctx) {
     const { readRun } = await import('../../engine/runs-store.ts');

@@ -6,6 +6,7 @@ import { defineCommand } from '../command.ts';
 export default defineCommand({
   command: 'trust [path]',
   describe: "Trust a repository (default: this one) to run its own plugins, templates and tools; --list, --remove",
+  example: { command: '$0 trust --list', describe: 'the folders whose own plugins, templates and tools may run' },
   builder: (y) =>
     y
       .positional('path', { type: 'string', describe: 'Folder to trust or remove (default: the repository); folders inside it are trusted too' })

@@ -12,6 +12,7 @@ export default defineCommand({
         .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last' })
         .positional('tasks', { type: 'string', array: true, describe: 'The task ids to approve' })
         .option('resume', { type: 'boolean', default: true, describe: 'Continue the workflow after recording the decision (--no-resume: only record it)' }),
-    ).example('$0 workflow approve last parse docs', 'approve two tasks of the newest workflow and continue it'),
+    ),
+  example: { command: '$0 workflow approve last parse docs', describe: 'approve two tasks of the newest workflow and continue it' },
   run: (args, ctx) => decide(args, ctx, 'approved'),
 });

@@ -10,6 +10,7 @@ import { checkCliRoles, cliChoice } from '../../workflow-drive.ts';
 export default defineCommand({
   command: 'check <file>',
   describe: 'Read a plan file (workflow YAML, plan markdown, ...) and check it and the CLIs, roles and sandboxes its runs need, without running anything; exit 0 when it can run, 2 when not',
+  example: { command: '$0 workflow check plan.yaml --sandbox bwrap', describe: 'check the plan, its roles and CLIs, and the sandbox, running nothing' },
   builder: (y) =>
     y
       .positional('file', { type: 'string', describe: 'The plan file' })

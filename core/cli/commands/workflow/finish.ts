@@ -4,12 +4,12 @@ import { defineCommand } from '../../command.ts';
 export default defineCommand({
   command: 'finish [id]',
   describe: 'Hand a passed workflow on: --into moves a branch that is not checked out (fast-forward, else a merge; --squash: one commit); a checked-out branch gets the exact git command instead',
+  example: { command: '$0 workflow finish last --into release', describe: 'move the branch release (not checked out) to hold the workflow' },
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
       .option('into', { type: 'string', describe: 'The branch to move (created when it does not exist); without it, the command that merges the branch is printed' })
-      .option('squash', { type: 'boolean', default: false, describe: 'One commit with the whole change instead of a merge' })
-      .example('$0 workflow finish last --into release', 'move the branch release (not checked out) to hold the workflow'),
+      .option('squash', { type: 'boolean', default: false, describe: 'One commit with the whole change instead of a merge' }),
   async run(args, ctx) {
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
     const { finishWorkflow, renderFinish } = await import('../../../workflow/engine/finish.ts');

@@ -4,6 +4,7 @@ import { defineCommand } from '../../command.ts';
 export default defineCommand({
   command: 'list',
   describe: 'Workflows recorded in this repository, newest first, with their status',
+  example: { command: '$0 workflow list --json', describe: 'every workflow of this repository with its status, as JSON' },
   async run(_args, ctx) {
     const { listWorkflows } = await import('../../../workflow/engine/status.ts');
     const { renderWorkflowList } = await import('../../../workflow/engine/render.ts');

@@ -7,12 +7,12 @@ const POLL_MS = 250;
 export default defineCommand({
   command: 'logs [id] [task]',
   describe: "The output of a workflow's runs, interleaved, each line tagged [task role]; -f follows new runs as they start until the workflow ends",
+  example: { command: '$0 workflow logs last -f', describe: 'follow the output of every run of the newest workflow' },
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
       .positional('task', { type: 'string', describe: 'Only this task' })
-      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' })
-      .example('$0 workflow logs last -f', 'follow the newest workflow'),
+      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' }),
   async run(args, ctx) {
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
     const { WorkflowLogFollower, renderLogLine } = await import('../../../workflow/engine/workflow-logs.ts');

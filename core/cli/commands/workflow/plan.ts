@@ -64,6 +64,7 @@ function header(result: RunResult, goal: string, shown: string): string[] {
 export default defineCommand({
   command: 'plan',
   describe: 'Run the planner on a goal and write its phases as a workflow YAML file to read and edit before running it',
+  example: { command: '$0 workflow plan --task "Migrate auth to sessions" --out plan.yaml', describe: 'have the planner write a workflow file to read and edit' },
   builder: (y) =>
     y
       .option('task', { type: 'string', demandOption: 'Give the goal: --task "<text>", --task @file or --task - (stdin)', describe: 'The goal to plan: text, @file, or - for stdin' })

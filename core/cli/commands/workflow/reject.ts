@@ -6,6 +6,7 @@ import { driveOptions } from '../../workflow-drive.ts';
 export default defineCommand({
   command: 'reject <id> <tasks..>',
   describe: "Reject a task waiting for approval: your issues become the worker's feedback for one more round; the workflow continues unless --no-resume",
+  example: { command: '$0 workflow reject last parse --issues "also reject empty strings"', describe: 'send the task back to its worker with your issue' },
   builder: (y) =>
     driveOptions(
       y
@@ -13,6 +14,6 @@ export default defineCommand({
         .positional('tasks', { type: 'string', array: true, describe: 'The task ids to reject' })
         .option('issues', { type: 'string', describe: 'What the worker must fix: text, @file or - for stdin (one issue per line)' })
         .option('resume', { type: 'boolean', default: true, describe: 'Continue the workflow after recording the decision (--no-resume: only record it)' }),
-    ).example('$0 workflow reject last parse --issues "also reject empty strings"', "send the task back to its worker with your issue"),
+    ),
   run: (args, ctx) => decide(args, ctx, 'rejected'),
 });

@@ -5,6 +5,7 @@ import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive
 export default defineCommand({
   command: 'retry <id> [tasks..]',
   describe: 'Continue a finished or stopped workflow on its integration branch: the named tasks (default: every task that ended error, gaps, blocked or skipped) run again, then the tasks skipped because of them; integrated tasks never run again',
+  example: { command: '$0 workflow retry auth-migration parse --fresh', describe: 'run task parse of workflow auth-migration again, from the integration tip' },
   builder: (y) =>
     driveOptions(
       y

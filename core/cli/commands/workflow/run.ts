@@ -6,6 +6,7 @@ import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
 export default defineCommand({
   command: 'run <file>',
   describe: 'Run a plan: each task implemented in its own worktree, reviewed in a loop, merged into supervisor/wf/<id>; your checkout is never touched',
+  example: { command: '$0 workflow run plan.yaml --jobs 3 --max-cost-usd 5', describe: 'run the plan, three tasks at once, stopping new runs at $5' },
   builder: (y) =>
     driveOptions(y.positional('file', { type: 'string', describe: 'The plan file' }).option('reader', READER_OPTION))
       .option('base', { type: 'string', describe: "Commit or branch the integration branch starts from (default: the plan's base, else HEAD)" })

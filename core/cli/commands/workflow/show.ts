@@ -4,12 +4,12 @@ import { defineCommand } from '../../command.ts';
 export default defineCommand({
   command: 'show <id> <task>',
   describe: "One task of a workflow: its text, rounds (each run's role, CLI, status, cost, duration, id), the reviewers' issues, gates, conflicts, decisions, and with --diff its change",
+  example: { command: '$0 workflow show last parse --diff', describe: 'what task parse of the newest workflow changed, and what its reviewers said' },
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last' })
       .positional('task', { type: 'string', describe: 'The task id' })
-      .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" })
-      .example('$0 workflow show last parse --diff', 'what task parse of the newest workflow changed, and what its reviewers said'),
+      .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" }),
   async run(args, ctx) {
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
     const { showTask } = await import('../../../workflow/engine/show.ts');

@@ -7,6 +7,7 @@ import { numberOption, positive } from '../../numbers.ts';
 export default defineCommand({
   command: 'status [id]',
   describe: "A workflow's status and its tasks' states: what runs now (role, CLI, round, run id), cost, why a task is where it is (default: the newest workflow)",
+  example: { command: '$0 workflow status --watch', describe: 'watch the newest workflow until it ends' },
   builder: (y) =>
     numberOption(
       y
@@ -14,7 +15,7 @@ export default defineCommand({
         .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Redraw until the workflow ends (on a terminal; otherwise print each change)' }),
       'interval',
       'With --watch: seconds between redraws (default 1)',
-    ).example('$0 workflow status --watch', 'watch the newest workflow until it ends'),
+    ),
   async run(args, ctx) {
     const { readWorkflowStatus, renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
