@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
+import { requires } from '../helpers/requires.ts';
 import { fakeEnv, fenced, replies, runJson } from './_run.ts';
 
 const DONE = { status: 'SUCCESS', action_taken: 'added new.txt', files_created: ['new.txt'] };
@@ -45,11 +46,12 @@ describe('codex edits land although its home is under the temporary folder', () 
     assert.deepEqual(run.result.files_changed, ['new.txt']);
   });
 
-  it('under --sandbox bwrap (private /tmp): the edit is committed', { skip: missingBwrap() }, async () => {
+  it('under --sandbox bwrap (private /tmp): the edit is committed', requires(missingBwrap()), async () => {
     const { repo, env } = await fixture();
     // The reply comes from the capture exec-json-ok (visible inside; a reply file under /tmp is not).
     delete (env as Record<string, string>).FAKE_CLI_REPLY_FILE;
-    const run = await runJson(repo, ['implementer', '--cli', 'codex', '--sandbox', 'bwrap', '--task', 'add new.txt'], env);
+    // The sandbox passes only allowlisted variables: the fake's own settings are named.
+    const run = await runJson(repo, ['implementer', '--cli', 'codex', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--task', 'add new.txt'], env);
     assert.equal(run.code, 0, `${run.stderr}\n${JSON.stringify(run.result.failure)}`);
     assert.deepEqual(run.result.files_changed, ['new.txt']);
     assert.equal(git(repo, 'show', `${run.result.branch}:new.txt`), 'new\n');

@@ -22,7 +22,8 @@ describe('workflow output on a terminal', () => {
     const outside = await tempDir('sv-term-');
     roots.push(repo, outside);
     const plan = join(outside, 'plan.yaml');
-    await writeFile(plan, 'name: "evil \\e]0;pwned\\a"\ntasks:\n  - id: one\n    title: "One \\e[31mred\\e[0m"\n    task: Do one thing.\n    review: spec-only\n');
+    // The task's gate commits a line (replay's worker changes no file): the reviewer then runs.
+    await writeFile(plan, 'name: "evil \\e]0;pwned\\a"\ntasks:\n  - id: one\n    title: "One \\e[31mred\\e[0m"\n    task: Do one thing.\n    review: spec-only\n    gates: [\'echo one >> done.txt && git add done.txt && git -c user.name=t -c user.email=t@t commit -qm one\']\n');
     const replies = join(outside, 'replies');
     await mkdir(replies);
     await writeFile(join(replies, 'spec-reviewer.md'), 'role: spec-reviewer\ntask_id: x\nstatus: gaps\nconfidence: high\nissues: bad \u001b]52;c;ZXZpbA==\u0007 clipboard\n\nIssues found.\n');

@@ -17,12 +17,15 @@ import { runCli } from '../helpers/run-cli.ts';
 const roots: string[] = [];
 after(() => Promise.all(roots.map((root) => rm(root, { recursive: true, force: true }))));
 
+/** The task's gate commits a line: replay's worker changes no file, and an empty change is never integrated. */
+const COMMIT = "echo one >> done.txt && git add done.txt && git -c user.name=t -c user.email=t@t commit -qm one";
+
 async function project() {
   const repo = await makeRepo({ 'README.md': '# demo\n' });
   const outside = await tempDir('sv-outside-');
   roots.push(repo, outside);
   const marker = join(outside, 'ran');
-  const yaml = `name: gated\ngates:\n  - touch ${marker}\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ["true"]\n`;
+  const yaml = `name: gated\ngates:\n  - touch ${marker}\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ['${COMMIT}']\n`;
   await writeFile(join(repo, 'plan.yaml'), yaml);
   await writeFile(join(outside, 'plan.yaml'), yaml);
   return { repo, outside, marker };
@@ -35,7 +38,7 @@ describe('commands from a plan need trust', () => {
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /WORKFLOW_UNTRUSTED_COMMANDS/);
     assert.match(run.stderr, /\/gates\/0: "touch [^"]+"/);
-    assert.match(run.stderr, /\/tasks\/0\/gates\/0: "true"/);
+    assert.match(run.stderr, /\/tasks\/0\/gates\/0: "echo one >> done.txt/);
     assert.match(run.stderr, /supervisor trust /);
     assert.equal(existsSync(marker), false);
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*').trim(), '');
@@ -65,7 +68,7 @@ describe('commands from a plan need trust', () => {
     const outside = await tempDir('sv-outside-');
     roots.push(repo, outside);
     const marker = join(outside, 'set-up-ran');
-    await writeFile(join(repo, 'plan.yaml'), `name: set up\nsetup: ["touch ${marker}"]\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n`);
+    await writeFile(join(repo, 'plan.yaml'), `name: set up\nsetup: ["touch ${marker}"]\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ['${COMMIT}']\n`);
     const run = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay'], { cwd: repo });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /WORKFLOW_UNTRUSTED_COMMANDS/);

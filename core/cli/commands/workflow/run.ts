@@ -16,7 +16,12 @@ export default defineCommand({
     const options = await engineOptions(args, ctx);
     checkCliRoles(options.cli, workflow);
     if (typeof args.base === 'string') options.base = args.base;
+    // Every CLI, role, schema and sandbox the plan needs, checked before anything starts (exit 2).
+    // A dry run shows the plan all the same, and says what the real run would refuse.
+    const { preflight } = await import('../../../workflow/preflight.ts');
+    const checked = preflight({ ...options, workflow, allowCommands: options.runDefaults?.allowCommands ?? [] });
     if (args['dry-run'] === true) {
+      await checked.catch((error: Error) => ctx.warn(`notice: workflow run would stop before starting anything: ${error.message}`));
       const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
       const plan = await dryRunWorkflow({ ...options, workflow });
       if (plan.untrusted_commands.length) {
@@ -27,9 +32,7 @@ export default defineCommand({
       else ctx.show(renderDryRun(plan));
       return 0;
     }
-    // Every CLI, role, schema and sandbox the plan needs, checked before anything starts (exit 2).
-    const { preflight } = await import('../../../workflow/preflight.ts');
-    await preflight({ ...options, workflow, allowCommands: options.runDefaults?.allowCommands ?? [] });
+    await checked;
     const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
     return driveWorkflow(ctx, workflow.tasks.map((t) => t.id), (extra) => runWorkflow({ ...options, ...extra, workflow }));
   },
