@@ -163,6 +163,9 @@ describe('workflow ledger, from the binary', binarySuite(), () => {
     assert.equal(byId(first.result).x!.status, 'gaps');
     const oldHead = git(w.repo, 'rev-parse', byId(first.result).x!.branch).trim();
     await step(w, 'x/spec-reviewer', null);
+    // Other content this time: the same edit on the same tip within the same second would be the
+    // very same commit (git's ids are its content), and the old attempt would look merged.
+    await step(w, 'x/worker', { edits: { 'work/x.txt': 'a fresh attempt\n' } });
     const retried = await wf(w, ['retry', first.result.workflow_id, '--fresh']);
     assert.equal(retried.code, 0, retried.stderr);
     assert.equal(byId(retried.result).x!.status, 'integrated');
