@@ -301,7 +301,8 @@ async function finishWorkspace(
   const commit = options.workspace?.commit !== false;
   // Ctrl-C means "stop now": the partial work is dropped unless the user asked to keep it.
   if (!input.interrupted && commit) {
-    const title = options.task.split('\n')[0]!.trim().slice(0, 60);
+    // The task's first line with text, without a markdown heading's marks (a workflow's task text starts "# Task ...").
+    const title = (options.task.split('\n').find((line) => line.trim()) ?? '').trim().replace(/^#+\s*/, '').slice(0, 60);
     const message = `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`;
     try {
       const saved = await saveWorkspace(workspace, { runId, message, repoRoot: options.repoRoot, env: options.env, signal: options.signal });

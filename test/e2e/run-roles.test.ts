@@ -24,7 +24,7 @@ describe('supervisor run (end to end)', () => {
   it('an implementer edits files in its worktree: branch, git_range, files_changed; the checkout is untouched', async () => {
     const { repo, before } = await project();
     const log = join(await tempDir(), 'calls.jsonl');
-    const run = await runJson(repo, ['implementer', '--task', 'change a to 2', '--target', 'src/a.ts'], {
+    const run = await runJson(repo, ['implementer', '--task', '\n# Change a to 2\n\nIn src/a.ts.', '--target', 'src/a.ts'], {
       FAKE_CLI_REPLY_FILE: await replies(fenced(IMPLEMENTED)),
       FAKE_CLI_EDITS: JSON.stringify({ 'src/a.ts': 'export const a = 2;\n', 'src/b.ts': 'export const b = 1;\n' }),
       FAKE_CLI_LOG: log,
@@ -39,6 +39,8 @@ describe('supervisor run (end to end)', () => {
     assert.equal(r.branch, `supervisor/${r.run_id}`);
     assert.equal(r.git_range, `${git(repo, 'rev-parse', 'HEAD').trim()}..${git(repo, 'rev-parse', r.branch).trim()}`);
     assert.equal(git(repo, 'show', `${r.branch}:src/a.ts`), 'export const a = 2;\n');
+    // The commit's subject is the task's first line of text, without markdown's heading marks.
+    assert.equal(git(repo, 'log', '-1', '--format=%s', r.branch).trim(), 'supervisor implementer: Change a to 2');
     assert.equal(r.metrics.attempts, 1);
     assert.equal(r.metrics.cost_known, true);
     assert.ok(r.metrics.input_tokens! > 0);
