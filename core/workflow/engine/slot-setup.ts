@@ -5,7 +5,11 @@
  * slot unless the plan says `setup_once: false`. What set-up left stays out of every commit and
  * every clean-up of that slot (`slotExclude`).
  */
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { locateWorktree } from '../../engine/bound-git.ts';
+import { attemptSandbox, prepareSandbox } from '../../sandbox/runner.ts';
+import { selfCommand } from '../../self-command.ts';
 import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
 import { DEFAULT_GRACE_MS, runProcess } from '../../process/run-process.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
@@ -41,6 +45,33 @@ function specOf(engine: Engine, own: { setup?: string[]; copy?: string[] }): Set
   return { commands: own.setup ?? [], copy: own.copy ?? [], timeoutMs: Math.round(seconds * 1000) };
 }
 
+/**
+ * How set-up's commands are spawned: under the workflow's sandbox (`--sandbox`) when it has one,
+ * as the runs' CLIs are, with the role-independent policy of the sandbox choice (its network,
+ * `--allow-host`, `--pass-env`): a package install needs its registry allowed. Without a
+ * sandbox, directly.
+ */
+function setupSpawner(engine: Engine, worktree: string, env: Record<string, string | undefined>, who: { task: string }): typeof runProcess {
+  const flag = engine.options.sandbox;
+  if (flag === undefined || flag === 'none') return runProcess;
+  const { runDefaults, registry, repoRoot, homeDir } = engine.options;
+  const sandbox = prepareSandbox(registry, { flag, allowHosts: runDefaults?.allowHosts ?? [], passEnv: runDefaults?.passEnv ?? [] }, { repoRoot, homeDir: env.HOME || homeDir });
+  const scratchDir = join(engine.store.dir, 'setup', basename(worktree));
+  mkdirSync(scratchDir, { recursive: true });
+  return attemptSandbox({
+    sandbox,
+    access: undefined,
+    env,
+    self: runDefaults?.peers?.self ?? selfCommand(),
+    notice: (message) => notice(engine, `${who.task}: set-up: ${message}`),
+    event: (type, data) => engine.store.event('setup', { task: who.task, step: type, path: worktree, ...data }),
+    cwd: worktree,
+    scratchDir,
+    id: `${engine.workflow.id}-setup-${basename(worktree)}`,
+    runProcess,
+  }).cli;
+}
+
 type Outcome = { ok: true; copied: string | null } | { ok: false; issue: string | 'halted' };
 
 /** Runs `spec` in `worktree` unless the same set-up already ran there (setup_once); `fresh`: the folder was just made. */
@@ -60,7 +91,7 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
     env,
     graceMs: engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS,
     ...(engine.options.signal ? { signal: engine.options.signal } : {}),
-    runProcess,
+    runProcess: setupSpawner(engine, worktree, env, who),
     onStep: ({ kind, ...step }) => engine.store.event('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
   });
   if (!result.ok) {
