@@ -157,7 +157,9 @@ describe('supervisor run: processes (end to end)', () => {
     });
     const run = await runJson(repo, ['reviewer', '--task', 'x', '--retries', '0'], {
       FAKE_CLI_REPLY_FILE: await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED', issues: [] })),
-      FAKE_CLI_SH: `env -i setsid sleep ${seconds} >/dev/null 2>&1 < /dev/null &`,
+      // The CLI exits only once the daemon has left its session: else the end of the CLI's own
+      // process group could catch setsid before it forked, and there would be no daemon to find.
+      FAKE_CLI_SH: `env -i setsid sleep ${seconds} >/dev/null 2>&1 < /dev/null & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do pgrep -fx 'sleep ${seconds}' >/dev/null 2>&1 && break; sleep 0.1; done`,
     });
     try {
       assert.equal(run.code, 0, run.stderr);
