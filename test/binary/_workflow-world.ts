@@ -5,14 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { snapshotCheckout } from '../helpers/checkout.ts';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { makeSandbox, type Sandbox } from './binary.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 export interface WfResult {
   workflow_id: string;
@@ -60,9 +59,7 @@ export interface World {
 
 export async function world(files: Record<string, string> = { 'README.md': '# demo\n', 'shared.txt': 'base\n' }): Promise<World> {
   const box = await makeSandbox();
-  const fakes = await tempDir('sv-fakes-');
-  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-  await chmod(join(fakes, 'claude'), 0o755);
+  const fakes = await fakeClis();
   const script = await tempDir('sv-script-');
   const repo = await makeRepo(files);
   const env = { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' };

@@ -3,16 +3,11 @@
  * PATH without node, an isolated HOME. Every protocol error the client transport meets (a line
  * on stdout that is not a JSON-RPC message) is collected, so a test can assert there was none.
  */
-import { chmod, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ChildProcess } from 'node:child_process';
-import { tempDir } from '../helpers/git-repo.ts';
 import type { Sandbox } from './binary.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 export interface Connection {
   client: Client;
@@ -53,15 +48,8 @@ export async function connect(box: Sandbox, repo: string, options: { args?: stri
   };
 }
 
-/** A folder holding wrappers that run the fake CLIs with the test's node (the sandbox PATH has none). */
-export async function fakeClis(names: string[] = ['claude']): Promise<string> {
-  const dir = await tempDir('sv-mcp-fakes-');
-  for (const name of names) {
-    await writeFile(join(dir, name), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, name)}" "$@"\n`);
-    await chmod(join(dir, name), 0o755);
-  }
-  return dir;
-}
+/** The fake CLIs behind node-free wrappers: the one helper of every test (test/helpers/fake-clis.ts). */
+export { fakeClis } from '../helpers/fake-clis.ts';
 
 /** Polls `check` until it gives a value (the test's own timeout bounds the wait). */
 export async function until<T>(check: () => Promise<T | undefined> | T | undefined, pauseMs = 100): Promise<T> {

@@ -4,11 +4,10 @@ import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 interface RunResult {
   status: string;
@@ -70,10 +69,8 @@ describe('supervisor run, from the binary', binarySuite(), () => {
 
   it('runs the built-in claude adapter against a fake claude (node only behind an absolute path)', async () => {
     const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
-    const fakes = await tempDir('sv-fakes-');
     // The fake is a Node script; the wrapper names node by absolute path so PATH stays node-free.
-    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-    await chmod(join(fakes, 'claude'), 0o755);
+    const fakes = await fakeClis();
     const reply = join(fakes, 'reply.md');
     await writeFile(reply, `Reviewed.\n\n${approved}`);
     const run = await box.run(['run', 'reviewer', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js', '--json'], {
@@ -88,9 +85,7 @@ describe('supervisor run, from the binary', binarySuite(), () => {
 
   it('stops a run on Ctrl-C (SIGINT): exit 130, the CLI ended', async () => {
     const repo = await makeRepo();
-    const fakes = await tempDir('sv-fakes-');
-    await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-    await chmod(join(fakes, 'claude'), 0o755);
+    const fakes = await fakeClis();
     const log = join(fakes, 'calls.jsonl');
     const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--task', 'Review', '--json'], {
       cwd: repo,

@@ -9,13 +9,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type BinaryRun, type Sandbox } from './binary.ts';
 import { alive } from '../helpers/processes.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 const APPROVED = '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n';
 const IMPLEMENTED = '```json\n{"status": "SUCCESS", "action_taken": "did it"}\n```\n';
 
@@ -33,9 +32,7 @@ interface Result {
 
 /** A folder with `claude` (the fake, node by absolute path) and a reply file. */
 async function fakes(reply: string): Promise<{ dir: string; reply: string }> {
-  const dir = await tempDir('sv-fakes-');
-  await writeFile(join(dir, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-  await chmod(join(dir, 'claude'), 0o755);
+  const dir = await fakeClis();
   await writeFile(join(dir, 'reply.md'), reply);
   return { dir, reply: join(dir, 'reply.md') };
 }

@@ -9,15 +9,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 interface Task {
   id: string;
@@ -46,9 +45,7 @@ interface World {
 
 async function world(): Promise<World> {
   const box = await makeSandbox();
-  const fakes = await tempDir('sv-fakes-');
-  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-  await chmod(join(fakes, 'claude'), 0o755);
+  const fakes = await fakeClis();
   const script = await tempDir('sv-script-');
   const repo = await makeRepo({ 'README.md': '# demo\n' });
   return { box, repo, script, env: { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' } };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,8 @@ import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.t
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 import { alive } from '../helpers/processes.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 const seed003 = fileURLToPath(new URL('../fixtures/plans/seed-003.md', import.meta.url));
 
 interface Result {
@@ -49,9 +49,7 @@ interface World {
 /** A sandboxed binary, a repository, the fake claude (through a wrapper: the sandbox PATH has no node) and its script folder. */
 async function world(files: Record<string, string> = { 'README.md': '# demo\n', 'shared.txt': 'base\n' }): Promise<World> {
   const box = await makeSandbox();
-  const fakes = await tempDir('sv-fakes-');
-  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-  await chmod(join(fakes, 'claude'), 0o755);
+  const fakes = await fakeClis();
   const script = await tempDir('sv-script-');
   const repo = await makeRepo(files);
   const env = { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' };

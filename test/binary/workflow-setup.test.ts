@@ -13,12 +13,11 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
 
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 interface Result {
   workflow_id: string;
@@ -31,9 +30,9 @@ interface Result {
 
 /** Folder of tools for the sandbox PATH: the fake claude, and node and npm (set-up and gates need them). */
 async function tools(): Promise<string> {
-  const dir = await tempDir('sv-setup-tools-');
+  const dir = await fakeClis(['claude']);
   const npmCli = realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
-  const scripts = { claude: `exec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"`, node: `exec "${process.execPath}" "$@"`, npm: `exec "${process.execPath}" "${npmCli}" "$@"` };
+  const scripts = { node: `exec "${process.execPath}" "$@"`, npm: `exec "${process.execPath}" "${npmCli}" "$@"` };
   for (const [name, body] of Object.entries(scripts)) {
     await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
     await chmod(join(dir, name), 0o755);

@@ -4,16 +4,16 @@
  * worker on a fake claude that really edits files.
  */
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, runProgram } from './binary.ts';
+import { fakeClis } from '../helpers/fake-clis.ts';
 
 const examples = fileURLToPath(new URL('../../scripts/examples/', import.meta.url));
-const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
 interface Result {
   status: string;
@@ -35,9 +35,7 @@ async function example(args: string[], extra: { path?: string; env?: Record<stri
 
 /** The fake claude (script mode: a worker commits a file per round unless told otherwise), behind a node-free wrapper. */
 async function fakeClaude(): Promise<{ fakes: string; script: string }> {
-  const fakes = await tempDir('sv-fakes-');
-  await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakeBin, 'claude')}" "$@"\n`);
-  await chmod(join(fakes, 'claude'), 0o755);
+  const fakes = await fakeClis();
   return { fakes, script: await tempDir('sv-script-') };
 }
 
