@@ -9,11 +9,12 @@
  * use the same module: one bound git for both engines.
  *
  * The admin folder is writable by the CLI (inside bwrap by design): its `config.worktree` may
- * name filters or merge drivers, so each BoundGit reads its driver guard (git.ts) from that
- * config on first use; make a new one after a CLI ran.
+ * name filters or merge drivers, so each BoundGit takes its driver guard (git.ts) on first use
+ * from the config as it is then (read again whenever a config file changed); make a new one
+ * after a CLI ran.
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { gitOrThrow, guardedGit, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
 
 export interface BoundWorktree {
@@ -31,6 +32,45 @@ export interface BoundGit {
   runOrThrow(args: string[]): Promise<string>;
 }
 
+/**
+ * The config files a bound git reads, by the state they are in: their change times (a write
+ * always moves one, and no unprivileged process can set one back) and the variables that pick
+ * the global ones. Null when one of them includes another file (`include.path`,
+ * `includeIf`): a change there would not show here, so such a config is read every time.
+ */
+function configState(worktree: BoundWorktree, env: GitEnv): string | null {
+  const home = env.HOME ?? '';
+  const files = [
+    join(worktree.commonDir, 'config'),
+    join(worktree.commonDir, 'config.worktree'),
+    join(worktree.gitDir, 'config'),
+    join(worktree.gitDir, 'config.worktree'),
+    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
+    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
+  ];
+  const parts: string[] = [];
+  for (const file of files) {
+    const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+    if (stat && /include/i.test(readFileSync(file, 'latin1'))) return null;
+    parts.push(`${file}:${stat ? `${stat.ctimeNs}:${stat.ino}` : '-'}`);
+  }
+  return [...parts, env.GIT_CONFIG_NOSYSTEM ?? '', env.GIT_CONFIG_COUNT ?? ''].join('\n');
+}
+
+/** Driver guards by worktree and config state: one `git config` per state, not per command. */
+const guards = new Map<string, { state: string; guard: Promise<string[]> }>();
+
+function guardFor(worktree: BoundWorktree, cwd: string, pre: string[], env: GitEnv): Promise<string[]> {
+  const state = configState(worktree, env);
+  if (state === null) return readDriverGuard(cwd, pre, env);
+  const known = guards.get(worktree.gitDir);
+  if (known?.state === state) return known.guard;
+  const guard = readDriverGuard(cwd, pre, env);
+  guards.set(worktree.gitDir, { state, guard });
+  return guard;
+}
+
 /** Git for `worktree`, never for whatever repository the folder looks like it belongs to. */
 export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): BoundGit {
   const pre = [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`];
@@ -38,7 +78,7 @@ export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): Bo
   const cwd = () => (lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir);
   let guard: Promise<string[]> | undefined;
   const run = async (args: string[]) => {
-    guard ??= readDriverGuard(cwd(), pre, env);
+    guard ??= guardFor(worktree, cwd(), pre, env);
     return guardedGit(cwd(), [...pre, ...args], env, await guard);
   };
   return {

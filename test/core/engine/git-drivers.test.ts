@@ -70,6 +70,31 @@ describe("supervisor's git runs no command the repository's config names", () =>
     await bound.runOrThrow(['add', '-A']);
     assert.deepEqual(readdir(markers), []);
   });
+
+  it('a filter added to config.worktree after a bound git read its guard is switched off by the next bound git (the guard is kept per config state)', async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt2`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    // What a sandboxed CLI can do between two of our commands: name a filter in its admin folder's config.
+    shell(path, 'config', '--worktree', 'filter.late.smudge', `touch ${join(markers, 'late-smudge')}; cat`);
+    await writeFiles(path, { '.gitattributes': '*.txt filter=late\n' });
+    rmSync(join(path, 'a.txt'));
+    await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
+    // An include makes the config's state unknowable from its own files: read every time.
+    const included = join(path, 'included.cfg');
+    await writeFiles(path, { 'included.cfg': '' });
+    shell(path, 'config', '--worktree', 'include.path', included);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    await writeFiles(path, { 'included.cfg': `[filter "inc"]\n\tsmudge = touch ${join(markers, 'inc-smudge')}; cat\n`, '.gitattributes': '*.txt filter=inc\n' });
+    rmSync(join(path, 'a.txt'));
+    await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
+    assert.deepEqual(readdir(markers), []);
+  });
 });
 
 const readdir = (dir: string) => readdirSync(dir);
