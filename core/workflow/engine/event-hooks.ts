@@ -33,8 +33,8 @@ export function createEventHooks(commands: string[], options: EventHookOptions):
   let dropped = 0;
   let running: Promise<void> | null = null;
 
-  const runOne = async (command: string, event: WorkflowEvent) => {
-    const proc = await runProcess({
+  const spawnHook = (command: string, event: WorkflowEvent) =>
+    runProcess({
       bin: '/bin/sh',
       args: ['-c', command],
       cwd: options.cwd,
@@ -44,6 +44,14 @@ export function createEventHooks(commands: string[], options: EventHookOptions):
       graceMs: 500,
       maxOutputBytes: 16 * 1024,
     });
+
+  const runOne = async (command: string, event: WorkflowEvent) => {
+    let proc = await spawnHook(command, event);
+    // A busy machine can refuse a fork for a moment (EAGAIN): one more try, so no event is lost to it.
+    if (proc.spawnError && !proc.notFound) {
+      await new Promise((r) => setTimeout(r, 100));
+      proc = await spawnHook(command, event);
+    }
     if (proc.exitCode === 0 && !proc.timedOut) return;
     const count = (failures.get(command) ?? 0) + 1;
     failures.set(command, count);

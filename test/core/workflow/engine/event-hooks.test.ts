@@ -34,7 +34,7 @@ describe('on-event hooks', () => {
     const got = readFileSync(join(out, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
     assert.deepEqual(got, written, 'every event, in order, as written');
     assert.ok(got.some((e) => e.kind === 'workflow_finished'), 'the last event arrives before the workflow returns');
-    assert.deepEqual(readFileSync(join(out, 'kinds'), 'utf8').trim().split('\n'), written.map((e) => e.kind));
+    assert.deepEqual(readFileSync(join(out, 'kinds'), 'utf8').trim().split('\n'), written.map((e) => e.kind), notices.join('\n'));
     assert.equal(readFileSync(join(out, 'cwd'), 'utf8').trim(), repo);
     const failing = notices.filter((n) => n.includes('`exit 3`'));
     assert.equal(failing.length, 2, notices.join('\n'));
