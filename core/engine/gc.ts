@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from './git.ts';
+import { boundGit, commonGitDir, linkProblem, type BoundWorktree } from './bound-git.ts';
 import { isRunId } from './run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from './state-dir.ts';
@@ -57,6 +58,7 @@ async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<
   const { runs, worktrees } = statePaths(opts.repoRoot);
   const removed = new Set<string>();
   if (!existsSync(worktrees)) return removed;
+  let commonDir: string | undefined;
   for (const name of readdirSync(worktrees).sort()) {
     const path = join(worktrees, name);
     const item = (reason: string): GcItem => ({ kind: 'worktree', name: path, reason });
@@ -68,8 +70,12 @@ async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<
       report.kept.push(item('its run is still going'));
       continue;
     }
-    const status = await git(path, ['status', '--porcelain', '-z'], opts.env);
-    const dirty = status.ok && status.stdout.length > 0;
+    // The CLI that ran there may have rewritten its .git: git runs only bound to the admin folder
+    // the worktree must have, and a worktree whose links no longer agree counts as holding work.
+    commonDir ??= await commonGitDir(opts.repoRoot, opts.env);
+    const bound: BoundWorktree = { path, gitDir: join(commonDir, 'worktrees', name), commonDir };
+    const status = linkProblem(bound) ? null : await boundGit(bound, opts.env).run(['status', '--porcelain', '-z']);
+    const dirty = status === null || (status.ok && status.stdout.length > 0);
     if (dirty && !opts.includeUnmerged) {
       report.kept.push(item('it holds uncommitted changes (--include-unmerged removes it; the next run commits a killed run\'s work)'));
       continue;

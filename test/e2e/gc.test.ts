@@ -86,6 +86,23 @@ describe('supervisor gc', () => {
     assert.equal(existsSync(worktree), false);
   });
 
+  it("a kept worktree whose .git a CLI pointed at a git dir of its own is kept, and no git runs there (no filter of that dir's config)", async () => {
+    const repo = await makeRepo();
+    const reply = await replies(fenced({ status: 'APPROVED', review_status: 'APPROVED', issues: [] }));
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--keep-worktree'], { FAKE_CLI_REPLY_FILE: reply });
+    const worktree = run.result.worktree.path;
+    // What a hostile CLI leaves: its own git dir whose config runs a command on `git status`.
+    const fake = join(worktree, 'fake-git');
+    git(worktree, 'init', '-q', '--bare', fake);
+    const marker = join(repo, '..', `${repo.split('/').pop()}-ran`);
+    git(fake, 'config', 'core.fsmonitor', `touch ${marker}; true`);
+    git(fake, 'config', 'status.showUntrackedFiles', 'all');
+    writeFileSync(join(worktree, '.git'), `gitdir: ${fake}\n`);
+    const report = await gc(repo);
+    assert.match(report.kept.find((i) => i.name === worktree)!.reason, /uncommitted changes/);
+    assert.equal(existsSync(marker), false);
+  });
+
   it('refuses an age it cannot read', async () => {
     const repo = await makeRepo();
     const out = await runCli(['gc', '--older-than', 'soon'], { cwd: repo });
