@@ -181,28 +181,33 @@ export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedL
   const broken = linkProblem(worktree);
   if (broken) return failed(broken);
   const bound = boundGit(worktree, env);
-  const [common, head, branch] = await Promise.all([
-    bound.run(['rev-parse', '--git-common-dir']),
-    bound.run(['rev-parse', '--verify', '-q', 'HEAD^{commit}']),
-    bound.run(['symbolic-ref', '-q', 'HEAD']),
-  ]);
-  const commonOut = common.stdout.trim();
-  if (!common.ok || real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
+  // One git for the three answers (between waves of tasks every spawn is on the critical path).
+  // `--symbolic-full-name HEAD` follows symbolic refs to the end, as a commit on HEAD does: a
+  // branch made a symbolic ref (to the user's branch, say) shows as the branch it leads to.
+  // `--`: every argument is a revision, never a path a CLI could have created.
+  const read = await bound.run(['rev-parse', '--git-common-dir', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD', '--']);
+  const [commonOut = '', headId = '', symbolic = ''] = read.stdout.split('\n');
+  if (!read.ok || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(headId)) return failed(await whyUnreadable(bound, worktree));
+  if (real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
     return failed(`the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`);
   }
-  if (!head.ok) return failed('the worktree has no HEAD commit any more');
-  const headId = head.stdout.trim();
-  const branchRef = branch.ok ? branch.stdout.trim() : '';
+  const branchRef = symbolic === 'HEAD' ? '' : symbolic;
   if (expected.branch !== undefined && branchRef !== `refs/heads/${expected.branch}`) {
     return failed(`the worktree is not on its branch ${expected.branch} any more (HEAD: ${branchRef || `detached at ${headId.slice(0, 12)}`})`, headId, branchRef);
-  }
-  // A branch made a symbolic ref (to the user's branch, say) would pass a reset or commit on to it.
-  if (branchRef && (await bound.run(['symbolic-ref', '-q', branchRef])).ok) {
-    return failed(`the worktree's branch ${branchRef} was made a symbolic ref (to ${(await bound.run(['symbolic-ref', '-q', branchRef])).stdout.trim()})`, headId, branchRef);
   }
   if (expected.base !== undefined && headId !== expected.base) {
     const ancestor = await bound.run(['merge-base', '--is-ancestor', expected.base, headId]);
     if (!ancestor.ok) return failed(`the worktree's HEAD ${headId.slice(0, 12)} is not on the line of ${expected.base.slice(0, 12)} (the commit it started from)`, headId, branchRef);
   }
   return { problem: null, head: headId, branchRef };
+}
+
+/** Why the worktree's git could not be read: its git dir is another repository's, or HEAD has no commit. */
+async function whyUnreadable(bound: BoundGit, worktree: BoundWorktree): Promise<string> {
+  const common = await bound.run(['rev-parse', '--git-common-dir']);
+  const out = common.stdout.trim();
+  if (!common.ok || real(isAbsolute(out) ? out : resolve(worktree.path, out)) !== real(worktree.commonDir)) {
+    return `the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`;
+  }
+  return 'the worktree has no HEAD commit any more';
 }

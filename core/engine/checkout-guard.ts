@@ -51,19 +51,40 @@ function fingerprint(path: string): string {
   }
 }
 
-/** `status --porcelain -z` records → path → "XY fingerprint". */
-function readStatus(root: string, status: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const records = status.split('\0');
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i]!;
-    if (record.length < 4) continue;
-    const xy = record.slice(0, 2);
-    const path = record.slice(3);
-    if (xy[0] === 'R' || xy[0] === 'C') i++; // the original path follows
-    files.set(path, files.size < STAT_MAX_FILES ? `${xy} ${fingerprint(join(root, path))}` : xy);
+/** After `count` space-separated fields, the rest of a status record (a path may hold spaces). */
+function afterFields(record: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n++) at = record.indexOf(' ', at) + 1;
+  return at > 0 ? record.slice(at) : '';
+}
+
+interface StatusRecord {
+  /** HEAD's commit, '' on an unborn branch. */
+  head: string;
+  /** `refs/heads/<branch>` HEAD is on, '' when detached. */
+  branch: string;
+  /** Path → the status letters, the index entry's mode and blob, and a fingerprint of the file as it is. */
+  files: Map<string, string>;
+}
+
+/** `status --porcelain=v2 --branch -z` → HEAD, its branch and the changed files. */
+function readStatus(root: string, status: string): StatusRecord {
+  const record: StatusRecord = { head: '', branch: '', files: new Map() };
+  const entries = status.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.startsWith('# branch.oid ')) record.head = entry.slice(13) === '(initial)' ? '' : entry.slice(13);
+    else if (entry.startsWith('# branch.head ')) record.branch = entry.slice(14) === '(detached)' ? '' : `refs/heads/${entry.slice(14)}`;
+    if (entry[1] !== ' ' || !'12u?'.includes(entry[0]!)) continue;
+    const fields = entry.split(' ');
+    // 1 XY sub mH mI mW hH hI path; 2 ... score path NUL origPath; u XY sub m1 m2 m3 mW h1 h2 h3 path; ? path
+    const [kind, xy] = [entry[0]!, entry[0] === '?' ? '??' : fields[1]!];
+    const path = afterFields(entry, { '1': 8, '2': 9, u: 10, '?': 1 }[kind]!);
+    const index = kind === '1' || kind === '2' ? `${fields[4]} ${fields[7]}` : '';
+    if (kind === '2') i++; // the original path follows
+    record.files.set(path, record.files.size < STAT_MAX_FILES ? `${xy} ${index} ${fingerprint(join(root, path))}` : `${xy} ${index}`);
   }
-  return files;
+  return record;
 }
 
 function isSupervisorBranch(short: string): boolean {
@@ -84,24 +105,20 @@ function readBranches(refs: string): { branches: Map<string, string>; supervisor
 
 export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
   let complete = true;
-  const run = async (args: string[], mayFail = false) => {
+  const run = async (args: string[]) => {
     const result = await git(root, ['--no-optional-locks', ...args], env);
-    // rev-parse and symbolic-ref fail on an unborn HEAD and a detached one: an answer too.
-    if (!result.ok && (!mayFail || result.code === null)) complete = false;
+    if (!result.ok) complete = false;
     return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
   };
-  const [head, branch, index, status, refs] = await Promise.all([
-    run(['rev-parse', '-q', '--verify', 'HEAD'], true),
-    run(['symbolic-ref', '-q', 'HEAD'], true),
+  // Three gits (HEAD and its branch come with the status): a workflow records the checkout around every run.
+  const [index, status, refs] = await Promise.all([
     run(['ls-files', '--stage', '-z']),
-    run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
+    run(['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
     run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
   ]);
   return {
-    head: head.trim(),
-    branch: branch.trim(),
+    ...readStatus(root, status),
     index: createHash('sha256').update(index).digest('hex'),
-    files: readStatus(root, status),
     ...readBranches(refs),
     complete,
   };

@@ -41,8 +41,9 @@ export type { RunResult } from './result.ts';
 
 export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
-  // Asked while the run is prepared (packing is the long part); a run placed early needs it first.
-  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env }), options.signal);
+  // Asked while the run is prepared (packing is the long part); a run placed early needs it
+  // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
+  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
   const early = needsEarlyPlace(options) ? await openEarly(options, checkedRepo(await inspected, options)) : null;
   let prepared: PreparedRun;
   let repo: RepoState;

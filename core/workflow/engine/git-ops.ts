@@ -47,6 +47,12 @@ export async function isAncestor(ops: GitOps, ancestor: string, of: string): Pro
   return (await git(ops.repoRoot, ['merge-base', '--is-ancestor', ancestor, of], ops.env)).ok;
 }
 
+/** Whether every one of `commits` is `tip` or an ancestor of it, in one git. */
+export async function allInLine(ops: GitOps, commits: string[], tip: string): Promise<boolean> {
+  const result = await git(ops.repoRoot, ['rev-list', '--max-count=1', ...commits, '--not', tip, '--'], ops.env);
+  return result.ok && result.stdout.trim() === '';
+}
+
 export async function mergeBase(ops: GitOps, a: string, b: string): Promise<string> {
   return (await gitOrThrow(ops.repoRoot, ['merge-base', a, b], ops.env)).trim();
 }
@@ -59,11 +65,12 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
  * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round.
  */
 export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
-  // Few git calls: between waves of tasks this is on the critical path.
-  const exists = (await revParse(ops, `refs/heads/${branch}`)) !== null;
+  // Few git calls: between waves of tasks this is on the critical path. A new branch is the
+  // common case: made by the checkout, and only when it exists already (resume) checked out as it is.
   if (existsSync(path) && slotOf(ops, path)) {
     const { bound, slot } = await verifiedSlot(ops, path, ops.env);
-    const switched = await bound.run(['checkout', '-q', '-f', ...(exists ? [branch] : ['-b', branch, start])]);
+    let switched = await bound.run(['checkout', '-q', '-f', '-b', branch, start]);
+    if (!switched.ok) switched = await bound.run(['checkout', '-q', '-f', branch]);
     if (switched.ok) {
       slot.branch = branch;
       return { created: false };

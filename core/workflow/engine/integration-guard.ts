@@ -5,7 +5,7 @@
  * the reason, so a workflow never reports `pass` with integrated work missing.
  */
 import { notice, setState, type Engine } from './context.ts';
-import { isAncestor, revParse } from './git-ops.ts';
+import { allInLine, isAncestor, revParse } from './git-ops.ts';
 import { integrationTip, type IntegrationMoved } from './integration-ref.ts';
 
 export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved): void {
@@ -38,8 +38,11 @@ export async function guardIntegration(engine: Engine): Promise<void> {
     notice(engine, `the integration branch ${engine.integration} could not be checked or restored: ${error instanceof Error ? error.message : String(error)}`);
   }
   const heads = mergedHeads(engine);
-  for (const record of engine.tasks.values()) {
-    if (record.state !== 'integrated') continue;
+  const integrated = [...engine.tasks.values()].filter((r) => r.state === 'integrated');
+  const landed = integrated.map((r) => heads.get(r.task.id));
+  // The common case in one git: every task's commit is in the tip (nothing reachable from them is not).
+  if (tip && landed.length && landed.every((h) => h !== undefined) && (await allInLine(engine.ops, landed as string[], tip))) return;
+  for (const record of integrated) {
     const head = heads.get(record.task.id) ?? (await revParse(engine.ops, `refs/heads/${record.branch}`));
     if (tip && head && (await isAncestor(engine.ops, head, tip))) continue;
     record.issues = [`the task's merged work (${head ? head.slice(0, 12) : 'its branch is gone'}) is not in the integration branch ${engine.integration} any more`];

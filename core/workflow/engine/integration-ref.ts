@@ -72,9 +72,20 @@ export function zeroId(ops: RefOps): Promise<string> {
   return id;
 }
 
-async function resolve(ops: RefOps, ref: string): Promise<string | null> {
-  const result = await git(ops.repoRoot, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], ops.env);
-  return result.ok ? result.stdout.trim() : null;
+/**
+ * The branch and its record, in one git (every task reads them between waves): what each ref
+ * holds as it is, so a restore's compare-and-swap names the value it replaces; null: missing.
+ */
+async function readPair(ops: RefOps, branch: string): Promise<[string | null, string | null]> {
+  const refs = [`refs/heads/${branch}`, recordRef(branch)];
+  const result = await git(ops.repoRoot, ['for-each-ref', '--format=%(objectname) %(refname)', ...refs], ops.env);
+  if (!result.ok) throw new Error(`git for-each-ref ${refs.join(' ')} failed: ${result.stderr.trim()}`);
+  const found = new Map<string, string>();
+  for (const line of result.stdout.split('\n')) {
+    const [id, name] = line.split(' ');
+    if (id && name) found.set(name, id);
+  }
+  return [found.get(refs[0]!) ?? null, found.get(refs[1]!) ?? null];
 }
 
 /** One transaction: every ref moves from its old value to its new one, or none does. */
@@ -95,7 +106,7 @@ export function openIntegration(ops: RefOps, branch: string, base: string): Prom
 
 async function openLocked(ops: RefOps, branch: string, base: string): Promise<string> {
   const zero = await zeroId(ops);
-  const [tip, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
+  const [tip, record] = await readPair(ops, branch);
   if (record) {
     tips(ops).set(branch, record);
     return tipLocked(ops, branch);
@@ -115,7 +126,7 @@ export function integrationTip(ops: RefOps, branch: string): Promise<string> {
 }
 
 async function tipLocked(ops: RefOps, branch: string): Promise<string> {
-  const [found, record] = await Promise.all([resolve(ops, `refs/heads/${branch}`), resolve(ops, recordRef(branch))]);
+  const [found, record] = await readPair(ops, branch);
   const expected = tips(ops).get(branch) ?? record;
   if (!expected) {
     if (!found) throw new Error(`the integration branch ${branch} is gone, and so is the engine's record of it (${recordRef(branch)})`);

@@ -11,7 +11,8 @@ import type { RunResult } from '../../engine/run-role.ts';
 import { roleLoadOptions } from '../../roles/load-options.ts';
 import { loadRole } from '../../roles/load-role.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
-import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, resetWorktree, revParse, startConflictMerge } from './git-ops.ts';
+import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, resetWorktree, startConflictMerge } from './git-ops.ts';
+import { boundGit } from '../../engine/bound-git.ts';
 import { approveAllDecision } from './approval.ts';
 import { integrate } from './merge-queue.ts';
 import { integrationTip } from './integration-ref.ts';
@@ -31,14 +32,20 @@ function finish(engine: Engine, record: TaskRecord, state: 'gaps' | 'error' | 'b
   setState(engine, record, state, { reason: reason ?? `round ${record.round}: ${issues[0] ?? state}` });
 }
 
-/** The v2 worker's own git_range against the range supervisor recorded: the engine's is the truth. */
-async function checkWorkerRange(engine: Engine, record: TaskRecord, result: RunResult): Promise<void> {
+/**
+ * The v2 worker's own git_range against the range supervisor recorded: the engine's is the
+ * truth. The claim's names (HEAD, HEAD~1) are the worktree's, so they are resolved there.
+ */
+async function checkWorkerRange(engine: Engine, record: TaskRecord, worktree: string, result: RunResult): Promise<void> {
   const claimed = result.output?.git_range;
-  if (typeof claimed !== 'string' || !result.git_range) return;
-  const [cb, ch] = claimed.split(/\.\.\.?/);
-  const [eb, eh] = result.git_range.split('..');
-  const [rb, rh] = await Promise.all([revParse(engine.ops, cb ?? ''), revParse(engine.ops, ch ?? '')]);
-  if (rb === eb && rh === eh) return;
+  if (typeof claimed !== 'string' || !result.git_range || claimed === result.git_range) return;
+  const [cb = '', ch = ''] = claimed.split(/\.\.\.?/);
+  const slot = slotOf(engine.ops, worktree);
+  if (slot && ![cb, ch].some((rev) => rev.startsWith('-'))) {
+    // `--`: both are revisions, never options or paths; one git for the two.
+    const read = await boundGit(slot.git, engine.ops.env).run(['rev-parse', `${cb}^{commit}`, `${ch}^{commit}`, '--']);
+    if (read.ok && read.stdout.split('\n').slice(0, 2).join('..') === result.git_range) return;
+  }
   notice(engine, `${record.task.id}: the worker reported git_range ${claimed}, but its run's commits are ${result.git_range}; the engine's range counts`);
 }
 
@@ -194,7 +201,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     const { result } = ran;
     let mismatch: string | null = null;
     if (result) {
-      await checkWorkerRange(engine, record, result);
+      await checkWorkerRange(engine, record, worktree, result);
       mismatch = claimedFilesMismatch(result);
       if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
     }

@@ -77,6 +77,24 @@ describe("the user's checkout, recorded and compared around a run", () => {
     assert.deepEqual(compareCheckout(before, after, [other, moved, 'supervisor/wf/flow-2']).changes.filter((c) => c.includes('supervisor')), [], 'its own branches count for nothing');
   });
 
+  it('names a file whose name has spaces, a renamed file, a re-staged file and a detached HEAD, and nothing when the same record is read twice', async () => {
+    const repo = await makeRepo({ 'a b.txt': 'a\n', 'old name.txt': 'o\n', 's.txt': 's\n' });
+    await writeFiles(repo, { 's.txt': 'staged\n' });
+    git(repo, 'add', 's.txt');
+    git(repo, 'mv', 'old name.txt', 'new name.txt');
+    const before = await recordCheckout(repo);
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, [], 'a record read twice is the same');
+    assert.equal(before.branch, 'refs/heads/main');
+    appendFileSync(join(repo, 'a b.txt'), 'more\n');
+    await writeFiles(repo, { 's.txt': 'staged again\n' });
+    git(repo, 'add', 's.txt'); // still "M." in git status: the index's blob tells
+    git(repo, 'checkout', '-q', '--detach');
+    const after = await recordCheckout(repo);
+    assert.equal(after.branch, '');
+    assert.equal(after.head, before.head);
+    assert.deepEqual(compareCheckout(before, after).changes, ['the checkout switched from main to a detached HEAD', 'files changed: a b.txt, s.txt', 'the index (staged changes) changed']);
+  });
+
   it("does not count a branch the run's own worktree is on (a CLI committing on a branch of its own there)", async () => {
     const repo = await dirtyRepo();
     const before = await recordCheckout(repo);
