@@ -15,7 +15,7 @@
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitOrThrow, guardedGit, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
+import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
 
 export interface BoundWorktree {
   /** The worktree's folder. */
@@ -187,7 +187,7 @@ export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedL
   // `--`: every argument is a revision, never a path a CLI could have created.
   const read = await bound.run(['rev-parse', '--git-common-dir', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD', '--']);
   const [commonOut = '', headId = '', symbolic = ''] = read.stdout.split('\n');
-  if (!read.ok || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(headId)) return failed(await whyUnreadable(bound, worktree));
+  if (!read.ok || !isObjectId(headId)) return failed(await whyUnreadable(bound, worktree));
   if (real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
     return failed(`the worktree's git dir no longer belongs to the repository at ${worktree.commonDir}`);
   }

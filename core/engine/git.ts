@@ -19,6 +19,11 @@ export interface GitResult {
 
 export type GitEnv = Record<string, string | undefined>;
 
+/** A full object id, SHA-1 or SHA-256: what a git that printed a commit printed. */
+export function isObjectId(text: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(text);
+}
+
 const LOCK_RETRIES = 5;
 /** Generous: `worktree add` and `add -A` on a large repository take a while, but never this long. */
 const GIT_TIMEOUT_MS = 10 * 60 * 1000;

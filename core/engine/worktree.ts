@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
-import { git, gitOrThrow, type GitEnv } from './git.ts';
+import { git, gitOrThrow, isObjectId, type GitEnv } from './git.ts';
 import { excludePathspecs } from './setup.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from './worktree-contents.ts';
 
@@ -60,16 +60,16 @@ export interface InspectOptions {
 
 export async function inspectRepo(dir: string, options: InspectOptions = {}): Promise<RepoState> {
   const { env } = options;
-  // Independent questions, asked at once (outside a repository the last two just fail).
-  const [inside, head, status] = await Promise.all([
-    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir'], env),
-    git(dir, ['rev-parse', '--verify', '-q', 'HEAD'], env),
+  // Asked at once (outside a repository both just fail). One rev-parse answers the three
+  // questions and then HEAD's commit; on an unborn HEAD it fails after printing the three.
+  const [inside, status] = await Promise.all([
+    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir', 'HEAD', '--'], env),
     options.dirty === false ? null : git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z'], env),
   ]);
-  const [worktree, bare, inGitDir] = inside.stdout.trim().split('\n');
-  if (inside.ok && worktree !== 'true' && (bare === 'true' || inGitDir === 'true')) return { isRepo: false, bare: true, head: null, dirty: false };
-  if (!inside.ok || worktree !== 'true') return { isRepo: false, head: null, dirty: false };
-  return { isRepo: true, head: head.ok ? head.stdout.trim() : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout) };
+  const [worktree, bare, inGitDir, head = ''] = inside.stdout.trim().split('\n');
+  if (worktree !== 'true' && (bare === 'true' || inGitDir === 'true')) return { isRepo: false, bare: true, head: null, dirty: false };
+  if (worktree !== 'true') return { isRepo: false, head: null, dirty: false };
+  return { isRepo: true, head: inside.ok && isObjectId(head) ? head : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout) };
 }
 
 /**
@@ -213,15 +213,16 @@ function withoutSetup<T extends WorktreeContents>(contents: T, exclude: readonly
   return { ...contents, ignored: contents.ignored.filter(mine), nestedRepos: contents.nestedRepos.filter(mine), submodules: contents.submodules.filter(mine) };
 }
 
-/** Commits what is staged (if anything) and returns HEAD. */
+/**
+ * Commits what is staged (if anything) and returns HEAD. The commit is tried first (there is
+ * almost always something to commit here); only when it fails is the index asked whether
+ * anything was staged at all.
+ */
 async function commitStaged(bound: BoundGit, message: string): Promise<string> {
-  const staged = await bound.run(['diff', '--cached', '--quiet']);
-  if (!staged.ok) {
-    const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
-    const first = await bound.run(commit);
-    // No user.name/user.email configured: commit as "supervisor" rather than lose the work.
-    if (!first.ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
-  }
+  const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
+  const first = await bound.run(commit);
+  // Staged, yet not committed: no user.name/user.email configured; commit as "supervisor" rather than lose the work.
+  if (!first.ok && !(await bound.run(['diff', '--cached', '--quiet'])).ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
   return (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
 }
 

@@ -102,20 +102,17 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
 }
 
 /**
- * Frees a slot for the next task: checked first (the reason it is broken is returned, and no
- * git runs on it), then detached (so its branch can be checked out elsewhere) and clean. After
- * a normal task nothing is left (the worker's run commits everything, reviewers' edits are
- * reset); after Ctrl-C, a failure or a crash, a merge in progress and stray files go. No ref
- * moves: only the slot's HEAD, index and files change.
+ * Frees the slot of a task that did not end integrated, for the next task: checked first (the
+ * reason it is broken is returned, and no git runs on it), then detached (so its branch can be
+ * checked out elsewhere) and clean: after Ctrl-C, a failure or a crash, a merge in progress and
+ * stray files go. No ref moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(ops: GitOps, path: string, thorough = false, keep: readonly string[] = []): Promise<string | null> {
+export async function releaseWorktree(ops: GitOps, path: string, keep: readonly string[] = []): Promise<string | null> {
   const checked = await checkSlot(ops, path, ops.env);
   if (checked.problem !== null) return checked.problem;
   const { bound, slot } = checked;
-  if (thorough || !(await bound.run(['checkout', '-q', '--detach'])).ok) {
-    await bound.run(['checkout', '-q', '-f', '--detach']);
-    await bound.run(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
-  }
+  await bound.run(['checkout', '-q', '-f', '--detach']);
+  await bound.run(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
   slot.branch = null;
   return null;
 }

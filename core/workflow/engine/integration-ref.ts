@@ -144,6 +144,16 @@ async function tipLocked(ops: RefOps, branch: string): Promise<string> {
   return expected;
 }
 
+/**
+ * Where the engine last left the branch, without git (a task's start and its review range are
+ * taken from the engine's own record); the branch itself is checked before every merge and at
+ * the end (integrationTip).
+ */
+export function knownTip(ops: RefOps, branch: string): Promise<string> {
+  const known = tips(ops).get(branch);
+  return known ? Promise.resolve(known) : integrationTip(ops, branch);
+}
+
 /** Moves the branch and its record from `old` to `next` together, only if both are still at `old`. */
 export function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
   if (next === old) return Promise.resolve();

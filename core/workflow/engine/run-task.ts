@@ -15,8 +15,8 @@ import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, rese
 import { boundGit } from '../../engine/bound-git.ts';
 import { approveAllDecision } from './approval.ts';
 import { integrate } from './merge-queue.ts';
-import { integrationTip } from './integration-ref.ts';
-import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, leftoverWork, slotBroken } from './slot-guard.ts';
+import { integrationTip, knownTip } from './integration-ref.ts';
+import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, afterWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
@@ -111,7 +111,7 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
-    const tipAtStart = await integrationTip(engine.ops, engine.integration);
+    const tipAtStart = await knownTip(engine.ops, engine.integration);
     const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     const setup = await setUpSlot(engine, record, worktree, created);
@@ -205,14 +205,13 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       mismatch = claimedFilesMismatch(result);
       if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
     }
-    const head = await headOf(engine.ops, worktree);
-    const left = await leftoverWork(engine, worktree);
+    const { head, left } = await afterWork(engine, worktree);
     if (left) return keepLeftovers(engine, record, worktree, left);
     if (conflictTip) {
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);
       if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
     }
-    const tip = await integrationTip(engine.ops, engine.integration);
+    const tip = await knownTip(engine.ops, engine.integration);
     const base = await mergeBase(engine.ops, tip, head);
     const range = `${base}..${head}`;
     const empty = (result !== null && emptyChange(result)) || base === head;

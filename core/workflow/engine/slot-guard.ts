@@ -12,6 +12,7 @@ import { nameList } from '../../text/name-list.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { releaseWorktree } from './git-ops.ts';
 import { isSetAside, setAside, verifiedSlot } from './slots.ts';
+import type { BoundGit } from '../../engine/bound-git.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 import { slotExclude } from './slot-setup.ts';
 
@@ -43,21 +44,35 @@ export async function slotBroken(engine: Engine, record: TaskRecord, worktree: s
   setState(engine, record, 'error', { reason: 'workspace_broken' });
 }
 
-/** After the task: the slot is freed for the next task, or set aside when it fails its check. */
+/**
+ * After the task: the slot is freed for the next task, or set aside when it fails its check.
+ * An integrated task's slot is freed as it is: it was checked after its last CLI (afterWork,
+ * and the reset after each reviewer) and holds nothing uncommitted, and the next task checks
+ * it again before switching it to its branch (two gits fewer between tasks).
+ */
 export async function freeSlot(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
   if (isSetAside(engine.ops, worktree)) return;
-  const problem = await releaseWorktree(engine.ops, worktree, record.state !== 'integrated', slotExclude(engine, worktree));
+  if (record.state === 'integrated') {
+    engine.freeSlots.push(worktree);
+    return;
+  }
+  const problem = await releaseWorktree(engine.ops, worktree, slotExclude(engine, worktree));
   if (problem === null) engine.freeSlots.push(worktree);
   else await slotBroken(engine, record, worktree, problem);
 }
 
 /**
- * What the worker left that its run's commit could not take: changes inside submodules,
- * nested repositories, files outside a sparse cone (anything `git status` still shows after
- * the commit, ignored files aside: the run names those in a notice). Null: nothing.
+ * The slot after a worker's round, checked: its HEAD, and what the worker left that its run's
+ * commit could not take (`left`): changes inside submodules, nested repositories, files
+ * outside a sparse cone (anything `git status` still shows after the commit, ignored files
+ * aside: the run names those in a notice). `left` null: nothing.
  */
-export async function leftoverWork(engine: Engine, worktree: string): Promise<string | null> {
-  const { bound } = await verifiedSlot(engine.ops, worktree, engine.ops.env);
+export async function afterWork(engine: Engine, worktree: string): Promise<{ head: string; left: string | null }> {
+  const { bound, head } = await verifiedSlot(engine.ops, worktree, engine.ops.env);
+  return { head, left: await leftoverWork(bound, engine, worktree) };
+}
+
+async function leftoverWork(bound: BoundGit, engine: Engine, worktree: string): Promise<string | null> {
   // What set-up left there is the slot's, not work (core/engine/setup.ts).
   const setup = slotExclude(engine, worktree);
   const status = await bound.runOrThrow(['status', '--porcelain=v2', '-z', '--untracked-files=normal', ...(setup.length ? ['--', '.', ...excludePathspecs(setup)] : [])]);

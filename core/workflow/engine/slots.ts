@@ -5,7 +5,8 @@
  * (bound-git.ts), never to what the folder's `.git` says by then. Before git runs in a slot
  * after a CLI did, the slot is checked (`checkSlot`): its `.git` file, admin folder and
  * commondir still point at each other and at this repository, HEAD is on the slot's branch
- * (or detached, when free) and that branch is no symbolic ref. A slot that fails is set aside:
+ * as a commit would follow it through symbolic refs (a free slot stays on the branch of the
+ * task that was integrated there, else it is detached). A slot that fails is set aside:
  * moved out of the slots folder unchanged (no git runs on it), named, never used again.
  */
 import { existsSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { git, type GitEnv } from '../../engine/git.ts';
 
 export interface Slot {
   git: BoundWorktree;
-  /** The branch the slot has checked out; null: detached (free, or the gates'). */
+  /** The branch the slot has checked out (a free slot may still have its last integrated task's); null: detached. */
   branch: string | null;
 }
 
