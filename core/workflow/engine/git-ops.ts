@@ -62,26 +62,29 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
  * in the worktree slot at `path`: a free slot of ours is checked and switched to it (a forced
  * checkout, git bound to the slot), anything else there is replaced by a new worktree, whose
  * admin folder is recorded before any CLI runs there. A recorded slot that fails its check is
- * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round.
+ * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round. `head`: the
+ * commit checked out, as git just made it (null when an existing branch was checked out as it is).
  */
-export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean }> {
+export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean; head: string | null }> {
   // Few git calls: between waves of tasks this is on the critical path. A new branch is the
   // common case: made by the checkout, and only when it exists already (resume) checked out as it is.
   if (existsSync(path) && slotOf(ops, path)) {
     const { bound, slot } = await verifiedSlot(ops, path, ops.env);
-    let switched = await bound.run(['checkout', '-q', '-f', '-b', branch, start]);
-    if (!switched.ok) switched = await bound.run(['checkout', '-q', '-f', branch]);
-    if (switched.ok) {
+    if ((await bound.run(['checkout', '-q', '-f', '-b', branch, start])).ok) {
       slot.branch = branch;
-      return { created: false };
+      return { created: false, head: start };
+    }
+    if ((await bound.run(['checkout', '-q', '-f', branch])).ok) {
+      slot.branch = branch;
+      return { created: false, head: null };
     }
   }
   if (existsSync(path)) await removeWorktree(ops, path);
-  await ensureBranch(ops, branch, start);
+  const tip = await ensureBranch(ops, branch, start);
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', path, branch]);
   recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
-  return { created: true };
+  return { created: true, head: tip };
 }
 
 /**
@@ -181,8 +184,9 @@ export async function commitTree(ops: GitOps, tree: string, parents: string[], m
  * in it. Built with `merge-tree --write-tree` + `commit-tree`; conflicts are returned; no ref moves.
  */
 export async function buildTaskCommit(ops: GitOps, tip: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<TaskCommit> {
-  if (await isAncestor(ops, head, tip)) return { ok: true, commit: tip, fastForward: true };
-  const merged = await mergedTree(ops, tip, head);
+  // Asked at once: the merge queue waits on every step.
+  const [inTip, merged] = await Promise.all([isAncestor(ops, head, tip), mergedTree(ops, tip, head)]);
+  if (inTip) return { ok: true, commit: tip, fastForward: true };
   if (!merged.ok) return merged;
   const commit = await commitTree(ops, merged.tree, style === 'squash' ? [tip] : [tip, head], message);
   return { ok: true, commit, fastForward: false };

@@ -9,7 +9,7 @@
  */
 import { setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
 import { buildTaskCommit, moveBranch, taskMergeMessage } from './git-ops.ts';
-import { integrationTip } from './integration-ref.ts';
+import { integrationTip, knownTip } from './integration-ref.ts';
 import { runGatesAt, runGatesOnIntegration } from './integration-gates.ts';
 
 export type Integration =
@@ -41,9 +41,11 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
       approvedBy: task.approve ? record.approvedBy : null,
       style: engine.workflow.merge,
     });
-    // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
-    const tip = await integrationTip(engine.ops, engine.integration);
-    const built = await buildTaskCommit(engine.ops, tip, head, message, engine.workflow.merge);
+    // Checked (a branch a CLI moved or deleted is restored and reported) while the candidate is
+    // built on where the engine left it, which is where a restore puts it back.
+    const known = await knownTip(engine.ops, engine.integration);
+    const [tip, guess] = await Promise.all([integrationTip(engine.ops, engine.integration), buildTaskCommit(engine.ops, known, head, message, engine.workflow.merge)]);
+    const built = tip === known ? guess : await buildTaskCommit(engine.ops, tip, head, message, engine.workflow.merge);
     if (!built.ok) return { kind: 'conflict', files: built.conflicts };
     const gated = engine.workflow.gates.length > 0 && (engine.workflow.gates_on ?? 'merge') === 'merge';
     if (gated) {

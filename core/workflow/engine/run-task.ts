@@ -22,7 +22,7 @@ import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
 import { claimedFilesMismatch, EMPTY_CHANGE, emptyChange } from './worker-change.ts';
-import { setUpSlot, slotExclude } from './slot-setup.ts';
+import { setUpSlot, slotExclude, slotHasSetup } from './slot-setup.ts';
 
 type Feedback = WorkerRound['feedback'];
 
@@ -112,12 +112,12 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
   try {
     const tipAtStart = await knownTip(engine.ops, engine.integration);
-    const { created } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
+    const { created, head } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
     const setup = await setUpSlot(engine, record, worktree, created);
     if (setup === 'halted') return;
     if (setup) return finish(engine, record, 'error', [setup]);
-    await rounds(engine, record, worktree);
+    await rounds(engine, record, worktree, slotHasSetup(engine, record.task) ? null : head);
   } catch (error) {
     // A slot a CLI broke: set aside, the task ends workspace_broken, the workflow goes on.
     if (!isWorkspaceBroken(error)) throw error;
@@ -151,8 +151,12 @@ async function startConflictRound(engine: Engine, record: TaskRecord, worktree: 
   return { tip, conflicts: conflicts.length ? conflicts : files };
 }
 
-/** The worker's run of this round, or the round resume found finished (its commit on the branch): not run again. */
-async function workerRound(engine: Engine, record: TaskRecord, worktree: string, round: number, feedback: Feedback, conflicts: string[]): Promise<{ outcome: RunOutcome } | { result: RunResult | null; passed: string[] }> {
+/**
+ * The worker's run of this round, or the round resume found finished (its commit on the branch):
+ * not run again. `known`: the slot's HEAD as the engine's own git left it since its last check
+ * (null: ask; the run checks the slot again before its CLI starts).
+ */
+async function workerRound(engine: Engine, record: TaskRecord, worktree: string, round: number, feedback: Feedback, conflicts: string[], known: string | null): Promise<{ outcome: RunOutcome } | { result: RunResult | null; passed: string[] }> {
   const { task } = record;
   const resumeAt = record.resumeAt;
   record.resumeAt = null;
@@ -160,7 +164,7 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
     notice(engine, `${task.id}: resume: round ${round}'s worker finished before the interruption (its commit ${resumeAt.head.slice(0, 7)} is on ${record.branch}); it does not run again${resumeAt.passed.length ? `, nor ${resumeAt.passed.join(', ')}` : ''}`);
     return { result: null, passed: resumeAt.passed };
   }
-  const start = await headOf(engine.ops, worktree);
+  const start = known ?? (await headOf(engine.ops, worktree));
   const allowedCommands = await workerCommands(engine, task.worker);
   const worker = await runOne(engine, record, task.worker, {
     task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: [...new Set([...task.gates, ...engine.workflow.gates])] }),
@@ -172,7 +176,7 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   return { result: (worker as { result: RunResult }).result, passed: [] };
 }
 
-async function rounds(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
+async function rounds(engine: Engine, record: TaskRecord, worktree: string, startHead: string | null): Promise<void> {
   const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
   let feedback: Feedback = record.feedback ?? [];
@@ -180,6 +184,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
   let round = Math.max(record.round, 1);
+  let known = startHead;
   const decision = record.decision;
   record.decision = null;
   if (decision?.decision === 'rejected') {
@@ -187,7 +192,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
     round = record.round + 1;
   } else if (decision?.decision === 'approved') {
     // Approved as reviewed: merged without another round (a conflict still gets its round).
-    const merged = await integrate(engine, record, await headOf(engine.ops, worktree));
+    const merged = await integrate(engine, record, known ?? (await headOf(engine.ops, worktree)));
     if (merged.kind === 'done' || merged.kind === 'halted') return;
     if (merged.kind === 'gate_failed') feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
     else ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
@@ -196,7 +201,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
   for (;;) {
     record.round = round;
     record.rounds = Math.max(record.rounds, round);
-    const ran = await workerRound(engine, record, worktree, round, feedback, conflicts);
+    const ran = await workerRound(engine, record, worktree, round, feedback, conflicts, known);
     if ('outcome' in ran) return;
     const { result } = ran;
     let mismatch: string | null = null;
@@ -206,6 +211,8 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string): Pro
       if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
     }
     const { head, left } = await afterWork(engine, worktree);
+    // Reviewers' edits are reset to it, a conflict merge leaves HEAD on it: the next round starts there.
+    known = head;
     if (left) return keepLeftovers(engine, record, worktree, left);
     if (conflictTip) {
       const problem = await conflictResolved(engine, head, conflictTip, conflicts);

@@ -102,6 +102,11 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
   return { ok: true, copied: copyNotice(result.copied, result.missing) };
 }
 
+/** Whether the task's slot gets set-up commands or copies (they may change what is checked out). */
+export function slotHasSetup(engine: Engine, task: { setup?: string[]; copy?: string[] }): boolean {
+  return hasSetup(specOf(engine, task));
+}
+
 /**
  * Sets up the task's slot (`created`: it was just made). Returns the issue that ends the task
  * `error` when a command fails, 'halted' when interrupted, else null.
