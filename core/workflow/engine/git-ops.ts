@@ -15,7 +15,7 @@ import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
 import type { MergeStyle } from '../model.ts';
 import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
-import { checkSlot, forgetSlot, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import { checkSlot, forgetSlot, freeSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
@@ -69,7 +69,9 @@ export async function openTaskWorktree(ops: GitOps, path: string, branch: string
   // Few git calls: between waves of tasks this is on the critical path. A new branch is the
   // common case: made by the checkout, and only when it exists already (resume) checked out as it is.
   if (existsSync(path) && slotOf(ops, path)) {
-    const { bound, slot } = await verifiedSlot(ops, path, ops.env);
+    // A free slot was checked after its last CLI; the forced checkout of a branch of ours moves
+    // nothing else, wherever the slot's HEAD was pointed meanwhile.
+    const { bound, slot } = freeSlotGit(ops, path, ops.env);
     if ((await bound.run(['checkout', '-q', '-f', '-b', branch, start])).ok) {
       slot.branch = branch;
       return { created: false, head: start };

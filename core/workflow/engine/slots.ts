@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
-import { boundGit, checkWorktree, type BoundGit, type BoundWorktree } from '../../engine/bound-git.ts';
+import { boundGit, checkWorktree, linkProblem, type BoundGit, type BoundWorktree } from '../../engine/bound-git.ts';
 import { git, type GitEnv } from '../../engine/git.ts';
 
 export interface Slot {
@@ -63,15 +63,28 @@ export async function checkSlot(owner: object, path: string, env: GitEnv): Promi
   return { problem: null, head: check.head, bound: boundGit(slot.git, env), slot };
 }
 
+function slotBrokenError(path: string, problem: string): Error {
+  const broken = errors.workspaceBroken(path, problem);
+  broken.details.problem = problem;
+  return broken;
+}
+
 /** Git bound to a checked slot; WORKSPACE_BROKEN (nothing run) when the check fails. */
 export async function verifiedSlot(owner: object, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
   const checked = await checkSlot(owner, path, env);
-  if (checked.problem !== null) {
-    const broken = errors.workspaceBroken(path, checked.problem);
-    broken.details.problem = checked.problem;
-    throw broken;
-  }
+  if (checked.problem !== null) throw slotBrokenError(path, checked.problem);
   return checked;
+}
+
+/**
+ * Git bound to a free slot, whose links are looked at again without git: it was checked in
+ * full after its last CLI (a slot is freed only so). WORKSPACE_BROKEN when a link is broken.
+ */
+export function freeSlotGit(owner: object, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
+  const slot = slotOf(owner, path);
+  const problem = slot ? linkProblem(slot.git) : `${path} is not a worktree slot this workflow made`;
+  if (!slot || problem) throw slotBrokenError(path, problem!);
+  return { bound: boundGit(slot.git, env), slot };
 }
 
 /**
