@@ -14,7 +14,7 @@ import { describeStop, stopExitCode } from '../process/stop-signals.ts';
 import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
-import { boundGit, linkProblem } from './bound-git.ts';
+import { linkProblem, type WorktreeCheck } from './bound-git.ts';
 import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -34,7 +34,7 @@ import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
 import { ensureStateDir } from './state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { attachWorkspaceBranch, closeWorkspace, inPlaceReason, inspectRepo, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
+import { attachWorkspaceBranch, checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
 
 export type { RunRoleOptions } from './options.ts';
 export type { RunResult } from './result.ts';
@@ -94,8 +94,12 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   }
   const verdict = judge(loop);
   await endLeftovers(runId, prepared.settings.graceMs, notice);
+  // The worktree checked once the CLI's processes are gone: it names the branch the worktree is
+  // on (a branch the CLI made there is the run's own) and clears it for the commit.
+  const checked = checkSavedWorktree(workspace, options.env) ?? undefined;
+  checked?.catch(() => {}); // awaited below; a stop may skip the commit
   if (checkout) {
-    const { escaped, ownBranches } = await escapedChanges(options, workspace, checkout);
+    const { escaped, ownBranches } = await escapedChanges(options, checkout, checked);
     if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
     if (escaped) {
       notice(escaped);
@@ -104,7 +108,7 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   }
 
   const interrupted = verdict.failure?.class === 'interrupted';
-  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice });
+  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice, ...(checked ? { checked } : {}) });
   if (finish.failure && !interrupted) overrule(verdict, finish.failure);
   // Stopped while the work was being saved: the run is interrupted, not a pass.
   if (options.signal?.aborted && verdict.failure?.class !== 'interrupted') {
@@ -208,14 +212,11 @@ async function endLeftovers(runId: string, graceMs: number, notice: (m: string) 
  * What the CLI changed in the user's checkout or branch list, as one sentence (null: nothing),
  * and the branches it created that its own worktree is on (named, not a failure).
  */
-async function escapedChanges(options: RunRoleOptions, workspace: Workspace, before: CheckoutState): Promise<{ escaped: string | null; ownBranches: string[] }> {
-  const [after, head] = await Promise.all([
-    recordCheckout(options.repoRoot, options.env),
-    workspace.git ? boundGit(workspace.git, options.env).run(['symbolic-ref', '-q', '--short', 'HEAD']) : null,
-  ]);
+async function escapedChanges(options: RunRoleOptions, before: CheckoutState, checked: Promise<WorktreeCheck> | undefined): Promise<{ escaped: string | null; ownBranches: string[] }> {
+  const [after, check] = await Promise.all([recordCheckout(options.repoRoot, options.env), checked?.catch(() => null)]);
   // A stop may end the git that records the checkout: a half-read record proves nothing.
   if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
-  const own = head?.ok ? [head.stdout.trim()] : [];
+  const own = check?.branchRef ? [check.branchRef.replace(/^refs\/heads\//, '')] : [];
   const { changes, createdBranches } = compareCheckout(before, after, own);
   const ownBranches = createdBranches.filter((b) => own.includes(b));
   return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches };
@@ -284,6 +285,8 @@ interface FinishInput {
   interrupted: boolean;
   log: RunLog;
   notice: (m: string) => void;
+  /** The worktree's check made after the CLI ended (the commit uses it). */
+  checked?: Promise<WorktreeCheck>;
 }
 
 async function finishWorkspace(
@@ -306,7 +309,7 @@ async function finishWorkspace(
     const title = (options.task.split('\n').find((line) => line.trim()) ?? '').trim().replace(/^#+\s*/, '').slice(0, 60);
     const message = `supervisor ${options.role}: ${title}\n\nRun ${runId}, status ${input.status}.`;
     try {
-      const saved = await saveWorkspace(workspace, { runId, message, repoRoot: options.repoRoot, env: options.env, signal: options.signal });
+      const saved = await saveWorkspace(workspace, { runId, message, repoRoot: options.repoRoot, env: options.env, signal: options.signal, ...(input.checked ? { checked: input.checked } : {}) });
       changes = saved.changes;
       saved.notices.forEach(input.notice);
       if (saved.keep) kept = true;

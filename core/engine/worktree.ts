@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree } from './bound-git.ts';
+import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree, type WorktreeCheck } from './bound-git.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from './git.ts';
 import { excludePathspecs } from './setup.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from './worktree-contents.ts';
@@ -140,6 +140,18 @@ export interface SaveOptions {
   env?: GitEnv;
   /** Stops between git steps (Ctrl-C during the commit). */
   signal?: AbortSignal;
+  /** The worktree's check (checkSavedWorktree), when the caller made it after the CLI ended. */
+  checked?: Promise<WorktreeCheck>;
+}
+
+/**
+ * The check a worktree must pass before its work is committed: still the worktree it was, on
+ * its branch when it has one, HEAD on the line of the commit it started from. Null: nothing
+ * to commit in (not a worktree of ours, or no commit to start from).
+ */
+export function checkSavedWorktree(workspace: Workspace, env?: GitEnv): Promise<WorktreeCheck> | null {
+  if (workspace.mode !== 'worktree' || !workspace.base || !workspace.git) return null;
+  return checkWorktree(workspace.git, { base: workspace.base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) }, env);
 }
 
 export interface SavedWorkspace {
@@ -164,11 +176,10 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (workspace.mode !== 'worktree' || !workspace.base) return { changes: null, notices: [], keep: false };
   if (!workspace.git) throw errors.workspaceBroken(workspace.path, 'where its git dir is was never recorded, so git cannot be bound to it');
   const base = workspace.base;
-  const expected = { base, ...(workspace.branch === undefined ? {} : { branch: workspace.branch }) };
   const bound = boundGit(workspace.git, options.env);
   // The common read-only case (reviewers, planners) costs the check and one status, in parallel.
   const [check, status] = await Promise.all([
-    checkWorktree(workspace.git, expected, options.env),
+    options.checked ?? checkSavedWorktree(workspace, options.env)!,
     bound.run(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
   ]);
   if (check.problem) throw errors.workspaceBroken(workspace.path, check.problem);
@@ -191,7 +202,10 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (droppedNotice) notices.push(droppedNotice);
   keep ||= dropped.length > 0;
   stopIfAborted(options.signal);
-  const head = await commitStaged(bound, options.message);
+  await commitStaged(bound, options.message);
+  // HEAD and what changed since the base, asked at once (nothing runs in the worktree now).
+  const [headOut, names] = await Promise.all([bound.runOrThrow(['rev-parse', 'HEAD']), bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, 'HEAD'])]);
+  const head = headOut.trim();
   if (head === base) return { changes: null, notices, keep };
   stopIfAborted(options.signal);
   const branch = workspace.branch ?? branchName(options.runId);
@@ -201,7 +215,6 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
     const made = await bound.run(['branch', '--no-track', branch, head]);
     if (!made.ok) throw errors.commitFailed(workspace.path, `the branch ${branch} could not be created at commit ${head} (${made.stderr.trim().split('\n')[0]})`);
   }
-  const names = await bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, head]);
   return { changes: { branch, gitRange: `${base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep };
 }
 
@@ -214,16 +227,14 @@ function withoutSetup<T extends WorktreeContents>(contents: T, exclude: readonly
 }
 
 /**
- * Commits what is staged (if anything) and returns HEAD. The commit is tried first (there is
- * almost always something to commit here); only when it fails is the index asked whether
- * anything was staged at all.
+ * Commits what is staged (if anything). The commit is tried first (there is almost always
+ * something to commit here); only when it fails is the index asked whether anything was staged.
  */
-async function commitStaged(bound: BoundGit, message: string): Promise<string> {
+async function commitStaged(bound: BoundGit, message: string): Promise<void> {
   const commit = ['-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '--no-verify', '-m', message];
   const first = await bound.run(commit);
   // Staged, yet not committed: no user.name/user.email configured; commit as "supervisor" rather than lose the work.
   if (!first.ok && !(await bound.run(['diff', '--cached', '--quiet'])).ok) await bound.runOrThrow([...FALLBACK_IDENTITY, ...commit]);
-  return (await bound.runOrThrow(['rev-parse', 'HEAD'])).trim();
 }
 
 /** saveWorkspace's changes alone (null when nothing changed); its notices are dropped. */

@@ -15,7 +15,7 @@ import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
 import type { MergeStyle } from '../model.ts';
 import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
-import { checkSlot, forgetSlot, freeSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
@@ -71,7 +71,7 @@ export async function openTaskWorktree(ops: GitOps, path: string, branch: string
   if (existsSync(path) && slotOf(ops, path)) {
     // A free slot was checked after its last CLI; the forced checkout of a branch of ours moves
     // nothing else, wherever the slot's HEAD was pointed meanwhile.
-    const { bound, slot } = freeSlotGit(ops, path, ops.env);
+    const { bound, slot } = checkedSlotGit(ops, path, ops.env);
     if ((await bound.run(['checkout', '-q', '-f', '-b', branch, start])).ok) {
       slot.branch = branch;
       return { created: false, head: start };

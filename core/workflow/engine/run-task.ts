@@ -156,13 +156,13 @@ async function startConflictRound(engine: Engine, record: TaskRecord, worktree: 
  * not run again. `known`: the slot's HEAD as the engine's own git left it since its last check
  * (null: ask; the run checks the slot again before its CLI starts).
  */
-async function workerRound(engine: Engine, record: TaskRecord, worktree: string, round: number, feedback: Feedback, conflicts: string[], known: string | null): Promise<{ outcome: RunOutcome } | { result: RunResult | null; passed: string[] }> {
+async function workerRound(engine: Engine, record: TaskRecord, worktree: string, round: number, feedback: Feedback, conflicts: string[], known: string | null): Promise<{ outcome: RunOutcome } | { result: RunResult | null; passed: string[]; saved: string | null }> {
   const { task } = record;
   const resumeAt = record.resumeAt;
   record.resumeAt = null;
   if (resumeAt && resumeAt.round === round && (await headOf(engine.ops, worktree)) === resumeAt.head) {
     notice(engine, `${task.id}: resume: round ${round}'s worker finished before the interruption (its commit ${resumeAt.head.slice(0, 7)} is on ${record.branch}); it does not run again${resumeAt.passed.length ? `, nor ${resumeAt.passed.join(', ')}` : ''}`);
-    return { result: null, passed: resumeAt.passed };
+    return { result: null, passed: resumeAt.passed, saved: null };
   }
   const start = known ?? (await headOf(engine.ops, worktree));
   const allowedCommands = await workerCommands(engine, task.worker);
@@ -173,7 +173,9 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
     gates: task.gates,
   });
   if (stopOn(engine, record, worker, task.worker)) return { outcome: worker };
-  return { result: (worker as { result: RunResult }).result, passed: [] };
+  const result = (worker as { result: RunResult }).result;
+  // Where the run left HEAD: its commits' end, or where it started when it made none.
+  return { result, passed: [], saved: result.git_range?.split('..')[1] ?? start };
 }
 
 async function rounds(engine: Engine, record: TaskRecord, worktree: string, startHead: string | null): Promise<void> {
@@ -210,7 +212,7 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string, star
       mismatch = claimedFilesMismatch(result);
       if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
     }
-    const { head, left } = await afterWork(engine, worktree);
+    const { head, left } = await afterWork(engine, worktree, ran.saved);
     // Reviewers' edits are reset to it, a conflict merge leaves HEAD on it: the next round starts there.
     known = head;
     if (left) return keepLeftovers(engine, record, worktree, left);

@@ -11,7 +11,7 @@ import { readContents } from '../../engine/worktree-contents.ts';
 import { nameList } from '../../text/name-list.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { releaseWorktree } from './git-ops.ts';
-import { isSetAside, setAside, verifiedSlot } from './slots.ts';
+import { checkedSlotGit, isSetAside, setAside, verifiedSlot } from './slots.ts';
 import type { BoundGit } from '../../engine/bound-git.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 import { slotExclude } from './slot-setup.ts';
@@ -67,8 +67,9 @@ export async function freeSlot(engine: Engine, record: TaskRecord, worktree: str
  * outside a sparse cone (anything `git status` still shows after the commit, ignored files
  * aside: the run names those in a notice). `left` null: nothing.
  */
-export async function afterWork(engine: Engine, worktree: string): Promise<{ head: string; left: string | null }> {
-  const { bound, head } = await verifiedSlot(engine.ops, worktree, engine.ops.env);
+export async function afterWork(engine: Engine, worktree: string, saved: string | null): Promise<{ head: string; left: string | null }> {
+  // `saved`: HEAD as the worker's run left it, having checked the slot and committed there after its CLI ended.
+  const { bound, head } = saved === null ? await verifiedSlot(engine.ops, worktree, engine.ops.env) : { ...checkedSlotGit(engine.ops, worktree, engine.ops.env), head: saved };
   return { head, left: await leftoverWork(bound, engine, worktree) };
 }
 

@@ -77,10 +77,11 @@ export async function verifiedSlot(owner: object, path: string, env: GitEnv): Pr
 }
 
 /**
- * Git bound to a free slot, whose links are looked at again without git: it was checked in
- * full after its last CLI (a slot is freed only so). WORKSPACE_BROKEN when a link is broken.
+ * Git bound to a slot that was checked in full after its last CLI (a freed slot; a slot whose
+ * run just checked and committed it), its links looked at again without git.
+ * WORKSPACE_BROKEN when a link is broken.
  */
-export function freeSlotGit(owner: object, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
+export function checkedSlotGit(owner: object, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
   const slot = slotOf(owner, path);
   const problem = slot ? linkProblem(slot.git) : `${path} is not a worktree slot this workflow made`;
   if (!slot || problem) throw slotBrokenError(path, problem!);
