@@ -8,8 +8,21 @@ import { roleErrors } from './errors.ts';
 
 export { MAX_YAML_ALIASES } from '../yaml/strict-yaml.ts';
 
-/** Parses one role file's text; `file` is only used in messages. */
+/** Texts parsed before, newest last: a workflow loads the same few roles for every run. */
+const parsedTexts = new Map<string, Record<string, unknown>>();
+const PARSED_KEPT = 32;
+
+/** Parses one role file's text (a copy of what the same text parsed to before); `file` is only used in messages. */
 export function parseRoleYaml(text: string, file: string): Record<string, unknown> {
+  const known = parsedTexts.get(text);
+  if (known) return structuredClone(known);
+  const value = parseRoleText(text, file);
+  parsedTexts.set(text, structuredClone(value));
+  if (parsedTexts.size > PARSED_KEPT) parsedTexts.delete(parsedTexts.keys().next().value!);
+  return value;
+}
+
+function parseRoleText(text: string, file: string): Record<string, unknown> {
   const parsed = parseStrictYaml(text);
   if (!parsed.ok) throw roleErrors.yaml(file, parsed.problem.reason, parsed.problem.where, parsed.problem.snippet);
   const value = parsed.value;
