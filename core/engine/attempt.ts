@@ -18,6 +18,7 @@ import type { PreparedRun } from './prepare.ts';
 import { adapterContext, buildRequest, cliEnv, commandEnv, commandFor, runEnv } from './request.ts';
 import { failureGroup } from './retry-policy.ts';
 import { runCgroupPrefix } from './run-processes.ts';
+import { worktreeGit } from './bound-git.ts';
 import type { RunLog } from './run-log.ts';
 import { mapVerdict, type MappedStatus } from './status-map.ts';
 import type { Workspace } from './worktree.ts';
@@ -48,7 +49,7 @@ const ARG_LOG_CHARS = 300;
 export async function runAttempt(env: AttemptEnv, attempt: number, prompt: string, maxBudgetUsd?: number): Promise<AttemptOutcome> {
   const { prepared, log, workspace } = env;
   const { settings, adapter } = prepared;
-  const request = buildRequest(prepared, { prompt, cwd: workspace.path, scratchDir: log.folder(`attempt-${attempt}`), attempt, maxBudgetUsd });
+  const request = buildRequest(prepared, { prompt, cwd: workspace.path, ...worktreeGit(workspace.git), scratchDir: log.folder(`attempt-${attempt}`), attempt, maxBudgetUsd });
   const actx = adapterContext(prepared, env.env, env.notice);
   const spec = await commandFor(prepared, request, actx);
   const bin = spec.bin ?? adapter.bin;
@@ -62,6 +63,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     notice: env.notice,
     event: (type, data) => log.event(type, { attempt, ...data }),
     cwd: workspace.path,
+    ...worktreeGit(workspace.git),
     scratchDir: request.scratchDir,
     id: `${env.runId}-${attempt}`,
     runProcess: prepared.peers.runProcess,

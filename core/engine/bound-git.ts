@@ -16,6 +16,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
+import type { WorktreeGit } from '../plugin/contracts.ts';
 
 export interface BoundWorktree {
   /** The worktree's folder. */
@@ -24,6 +25,11 @@ export interface BoundWorktree {
   gitDir: string;
   /** The main repository's git dir (shared by all its worktrees). */
   commonDir: string;
+}
+
+/** The folders a plugin may let git in the worktree use (CommandRequest.git, SandboxRequest.git). */
+export function worktreeGit(worktree: BoundWorktree | undefined): { git: WorktreeGit } | Record<string, never> {
+  return worktree ? { git: { admin: worktree.gitDir, common: worktree.commonDir } } : {};
 }
 
 export interface BoundGit {

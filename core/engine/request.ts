@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withoutExtensions } from '../output/verdict.ts';
-import type { AdapterContext, CommandRequest, CommandSpec } from '../plugin/contracts.ts';
+import type { AdapterContext, CommandRequest, CommandSpec, WorktreeGit } from '../plugin/contracts.ts';
 import { callHook } from '../plugins/call-hook.ts';
 import type { RunRoleOptions } from './options.ts';
 import { roleEditsFiles, type PreparedRun } from './prepare.ts';
@@ -10,6 +10,7 @@ import { roleEditsFiles, type PreparedRun } from './prepare.ts';
 export interface RequestInput {
   prompt: string;
   cwd: string;
+  git?: WorktreeGit;
   scratchDir: string;
   attempt: number;
   maxBudgetUsd?: number;
@@ -30,6 +31,7 @@ export function buildRequest(prepared: PreparedRun, input: RequestInput): Comman
   return {
     prompt: input.prompt,
     cwd: input.cwd,
+    ...(input.git ? { git: input.git } : {}),
     scratchDir: input.scratchDir,
     ...(outputSchema ? { outputSchema } : {}),
     instructionFiles: built.instructionFiles,

@@ -7,6 +7,7 @@
  * no fresh checkout to set up: both skip it. Under a sandbox, set-up runs in it as the CLI does,
  * with the role's network (a package install needs its registry: allow it in the role).
  */
+import { worktreeGit } from './bound-git.ts';
 import { errors } from '../errors.ts';
 import { attemptSandbox } from '../sandbox/runner.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -44,6 +45,7 @@ export async function setUpRun(input: RunSetupInput): Promise<void> {
     notice: input.notice,
     event: (type, data) => log.event(type, { during: 'setup', ...data }),
     cwd: workspace.path,
+    ...worktreeGit(workspace.git),
     scratchDir: log.folder('setup'),
     id: `${input.runId}-setup`,
     runProcess: peers.runProcess,

@@ -57,12 +57,25 @@ export interface Metrics {
   model: string | null;
 }
 
+/**
+ * A worktree's git folders as the core recorded them when it made the worktree, before any CLI
+ * ran there: what git in the worktree writes (`admin`: `<common>/worktrees/<name>`, its index
+ * and HEAD) and reads (`common`: the repository's objects, refs, config). A plugin binds or
+ * allows these, never what the worktree's `.git` file says by then (a CLI can rewrite it).
+ */
+export interface WorktreeGit {
+  admin: string;
+  common: string;
+}
+
 /** What the core knows when it asks an adapter for a command line. */
 export interface CommandRequest {
   /** The full rendered prompt. */
   prompt: string;
   /** Where the CLI runs: the run's worktree, or the repo when running in place. */
   cwd: string;
+  /** The worktree's git folders, when cwd is a worktree the core made (absent in place). */
+  git?: WorktreeGit;
   /** A private, empty, existing folder for this attempt (data dirs, schema files, session files); the only place command() may write. */
   scratchDir: string;
   /** The role's output schema, when it has one; `file` is that schema written as JSON. */
@@ -561,6 +574,8 @@ export interface SandboxRequest {
   command: { bin: string; args: string[]; env: Record<string, string | undefined> };
   /** The working folder (the run's worktree): writable. */
   cwd: string;
+  /** The worktree's git folders as recorded (admin writable, common read-only), when cwd is a worktree the core made. */
+  git?: WorktreeGit;
   /** The attempt's scratch folder: writable. */
   scratchDir: string;
   /** The user's repository root: not visible, except what git in the worktree needs (read-only). */

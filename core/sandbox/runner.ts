@@ -5,7 +5,7 @@
  * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
  */
 import { callHook } from '../plugins/call-hook.ts';
-import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy } from '../plugin/contracts.ts';
+import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';
@@ -69,6 +69,8 @@ export interface SandboxedRunInput {
   repoRoot: string;
   homeDir: string;
   id: string;
+  /** The worktree's recorded git folders (SandboxRequest.git). */
+  git?: WorktreeGit;
   runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
 }
 
@@ -85,6 +87,7 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
           // Every sandbox gets the allowlisted environment only: one rule for all of them (none is no sandbox).
           command: { bin: options.bin, args: options.args, env: choice.name === DEFAULT_SANDBOX ? options.env : allowedEnv(options.env, input.policy.env) },
           cwd: options.cwd,
+          ...(input.git ? { git: input.git } : {}),
           scratchDir: input.scratchDir,
           repoRoot: input.repoRoot,
           homeDir: input.homeDir,
@@ -115,6 +118,8 @@ export interface AttemptSandboxInput {
   event(type: 'sandbox_refused', data: Record<string, unknown>): void;
   /** The worktree the CLI works in. */
   cwd: string;
+  /** Its git folders as recorded when it was made (absent in place). */
+  git?: WorktreeGit;
   scratchDir: string;
   /** Unique per attempt (container names). */
   id: string;
@@ -148,7 +153,7 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
       },
     });
     const { repoRoot, homeDir } = input.sandbox;
-    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, runProcess: input.runProcess });
+    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, ...(input.git ? { git: input.git } : {}), runProcess: input.runProcess });
   };
   if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused, areas: { hidden: [], visible: [] } };
   return {

@@ -32,9 +32,14 @@ type Event = v.InferOutput<typeof EventShape>;
  * refs writable too (else `index.lock: Read-only file system`); "*" lifts codex's sandbox, which
  * the core allows only when its own sandbox encloses the CLI.
  */
-/** What git writes when it commits: a worktree's admin folder and the common .git, or a checkout's .git. */
-function gitWritableRoots(cwd: string): string[] {
-  const worktree = gitDirs(cwd);
+/**
+ * What git writes when it commits: a worktree's admin folder and the common .git (as the core
+ * recorded them; read from the worktree's `.git` file only for a worktree the core did not
+ * make), or a checkout's .git.
+ */
+function gitWritableRoots(request: CommandRequest): string[] {
+  const { cwd } = request;
+  const worktree = request.git ?? gitDirs(cwd);
   if (worktree) return [...new Set([worktree.admin, worktree.common])];
   const dotGit = join(cwd, '.git');
   return existsSync(dotGit) && statSync(dotGit).isDirectory() ? [dotGit] : [];
@@ -49,7 +54,7 @@ function sandboxArgs(request: CommandRequest): string[] {
   // which allows only the worktree and scratch to be written, is the confinement.
   if (request.sandboxed) return ['--sandbox', 'danger-full-access'];
   const args = ['--sandbox', 'workspace-write'];
-  const roots = commands.some((c) => /^git(\s|$)/.test(c)) ? gitWritableRoots(request.cwd) : [];
+  const roots = commands.some((c) => /^git(\s|$)/.test(c)) ? gitWritableRoots(request) : [];
   if (roots.length) args.push('-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`);
   return args;
 }

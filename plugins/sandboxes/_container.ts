@@ -76,7 +76,7 @@ async function wrap(engine: Engine, request: SandboxRequest, ctx: SandboxContext
     if (policy.network !== 'open') args.push('--network', 'none');
     if (engine === 'podman') args.push('--userns', 'keep-id');
     else if (process.getuid && process.getgid) args.push('--user', `${process.getuid()}:${process.getgid()}`);
-    const git = gitDirs(cwd);
+    const git = request.git ?? gitDirs(cwd);
     if (git) args.push('-v', `${git.common}:${git.common}:ro`, '-v', `${git.admin}:${git.admin}`);
     args.push('-v', `${cwd}:${cwd}`, '-v', `${scratchDir}:${scratchDir}`);
     let n = 0;

@@ -1,7 +1,9 @@
 /**
  * What git in a worktree needs of the user's repository: the worktree's admin folder
  * (`<repo>/.git/worktrees/<name>`, which git writes: index, HEAD) and the common `.git` (objects,
- * refs, config: read-only for the sandboxed CLI; supervisor commits from outside).
+ * refs, config: read-only for the sandboxed CLI; supervisor commits from outside). Read from
+ * the worktree's `.git` file: only for a worktree the core did not make (the request's `git`,
+ * recorded before any CLI ran there, comes first; a CLI can rewrite `.git`).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

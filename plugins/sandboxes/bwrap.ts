@@ -162,7 +162,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     // The checkout disappears under an empty read-only folder; git's part of it comes back below.
     const repoHidden = repoRoot !== cwd && !inside(repoRoot, cwd);
     if (repoHidden) args.push('--tmpfs', repoRoot);
-    const git = gitDirs(cwd);
+    const git = request.git ?? gitDirs(cwd);
     if (git) args.push('--ro-bind', git.common, git.common, '--bind', git.admin, git.admin);
     args.push('--bind', cwd, cwd, '--bind', scratchDir, scratchDir);
     const bin = ctx.which(command.bin) ?? command.bin;

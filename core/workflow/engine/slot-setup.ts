@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { locateWorktree } from '../../engine/bound-git.ts';
+import { locateWorktree, worktreeGit } from '../../engine/bound-git.ts';
 import { attemptSandbox, prepareSandbox } from '../../sandbox/runner.ts';
 import { selfCommand } from '../../self-command.ts';
 import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
@@ -66,6 +66,7 @@ function setupSpawner(engine: Engine, worktree: string, env: Record<string, stri
     notice: (message) => notice(engine, `${who.task}: set-up: ${message}`),
     event: (type, data) => engine.store.event('setup', { task: who.task, step: type, path: worktree, ...data }),
     cwd: worktree,
+    ...worktreeGit(slotOf(engine.ops, worktree)?.git),
     scratchDir,
     id: `${engine.workflow.id}-setup-${basename(worktree)}`,
     runProcess,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runRole } from '../../../core/engine/run-role.ts';
 import { readEvents } from '../../../core/engine/runs-store.ts';
@@ -243,6 +243,17 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const inPlace = await runRole(harness(repo, [ok()], { run: { worktree: false } }).options);
     assert.equal(inPlace.worktree.path, repo);
+  });
+
+  it("hands the adapter the worktree's git folders as recorded when it was made (none in place)", async () => {
+    const repo = await makeRepo();
+    const h = harness(repo, [ok()], { run: { keepWorktree: true } });
+    const result = await runRole(h.options);
+    const common = realpathSync(join(repo, '.git'));
+    assert.deepEqual(h.adapter.requests[0]!.git, { admin: join(common, 'worktrees', basename(result.worktree.path)), common });
+    const inPlace = harness(repo, [ok()], { run: { worktree: false } });
+    await runRole(inPlace.options);
+    assert.equal(inPlace.adapter.requests[0]!.git, undefined);
   });
 
   it('treats an adapter that cannot read the envelope as an unusable answer', async () => {

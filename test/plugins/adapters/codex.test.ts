@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,25 @@ describe('codex adapter: command()', () => {
       assert.ok(!without.args.some((a) => a.startsWith('sandbox_workspace_write')), 'no git command: nothing beyond the workspace');
     } finally {
       await rm(scratchDir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes the git folders the core recorded, not what the worktree's .git file says by then (a CLI can rewrite it)", async () => {
+    const repo = await makeRepo({ 'a.js': '1\n' });
+    const worktree = join(repo, '.supervisor', 'worktrees', 'run-1');
+    git(repo, 'worktree', 'add', '-q', '-b', 'supervisor/run-1', worktree);
+    const common = realpathSync(join(repo, '.git'));
+    const recorded = { admin: join(common, 'worktrees', 'run-1'), common };
+    const elsewhere = await mkdtemp(join(tmpdir(), 'sv-codex-elsewhere-'));
+    writeFileSync(join(worktree, '.git'), `gitdir: ${elsewhere}\n`);
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    try {
+      const spec = await codex.command(request({ cwd: worktree, git: recorded, scratchDir, allowEdits: true, allowedCommands: ['git commit'] }), context());
+      assert.ok(spec.args.includes(`sandbox_workspace_write.writable_roots=${JSON.stringify([recorded.admin, common])}`), spec.args.join(' '));
+      assert.ok(!spec.args.join(' ').includes(elsewhere), 'the rewritten .git is not followed');
+    } finally {
+      await rm(scratchDir, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 

@@ -102,6 +102,22 @@ describe('bwrap sandbox command line', () => {
     assert.equal(existsSync(bwrapArgs([wrapped.bin, ...wrapped.args]).find((a) => a.includes('sv-sandbox-home-'))!), false, 'the private home is removed');
   });
 
+  it("binds the git folders the core recorded for the worktree, not what its .git file says by then (a CLI can rewrite it)", async () => {
+    const f = await fixture();
+    const common = join(f.repo, '.git');
+    const recorded = { admin: join(common, 'worktrees', 'run-1'), common };
+    const elsewhere = await tempDir('sv-bw-elsewhere-');
+    await writeFile(join(f.worktree, '.git'), `gitdir: ${elsewhere}\n`);
+    const wrapped = await bwrap.wrap({ ...request(f, {}), git: recorded }, ctx(pathOf(f)));
+    try {
+      const args = bwrapArgs([wrapped.bin, ...wrapped.args]);
+      assert.ok(args.join(' ').includes(`--ro-bind ${common} ${common} --bind ${recorded.admin} ${recorded.admin}`), args.join(' '));
+      assert.ok(!args.includes(elsewhere), "the rewritten .git's folder is not bound");
+    } finally {
+      await wrapped.teardown?.();
+    }
+  });
+
   it('keeps a HOME or TMPDIR the adapter placed in its scratch folder; elsewhere they are the sandbox\'s', async () => {
     const f = await fixture();
     const req = request(f, {});
