@@ -2,10 +2,10 @@
  * `supervisor runs tail <run-id|last> [-f]`: a run's events and its CLI's output so far; with
  * -f, keeps following until the run finishes (or its process is gone, or Ctrl-C).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { EXIT } from '../../errors.ts';
 import type { FollowItem } from '../../engine/run-follow.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
+import { followUntilEnd } from '../follow.ts';
 
 const POLL_MS = 200;
 
@@ -43,36 +43,8 @@ export default defineCommand({
       print(follower.poll(true));
       return 0;
     }
-    return follow(ctx, follower, print, () => alive(pid));
+    const code = await followUntilEnd(follower, { pollMs: POLL_MS, onInterrupt: ctx.deps.onInterrupt, print, writing: () => alive(pid), ended: () => follower.finished });
+    if (code === EXIT.ok && !follower.finished) ctx.warn('notice: the run\'s process is gone and the run did not finish (incomplete)');
+    return code;
   },
 });
-
-async function follow(
-  ctx: CliContext,
-  follower: { poll(flush?: boolean): FollowItem[]; finished: boolean },
-  print: (items: FollowItem[]) => void,
-  running: () => boolean,
-): Promise<number> {
-  const stop = new AbortController();
-  const stopListening = ctx.deps.onInterrupt(() => stop.abort());
-  try {
-    for (;;) {
-      // Whether the process is alive is read before the files, so nothing it wrote last is missed.
-      const stillRunning = running();
-      print(follower.poll());
-      if (follower.finished || !stillRunning) {
-        print(follower.poll(true));
-        if (!follower.finished) ctx.warn('notice: the run\'s process is gone and the run did not finish (incomplete)');
-        return 0;
-      }
-      if (stop.signal.aborted) return 130;
-      await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
-      if (stop.signal.aborted) {
-        print(follower.poll(true));
-        return 130;
-      }
-    }
-  } finally {
-    stopListening();
-  }
-}

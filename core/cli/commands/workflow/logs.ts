@@ -1,6 +1,6 @@
 /** `supervisor workflow logs [<id>] [<task>] [-f]`: the runs' output, interleaved, each line tagged with task and role. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCommand } from '../../command.ts';
+import { followUntilEnd } from '../../follow.ts';
 
 const POLL_MS = 250;
 
@@ -36,24 +36,6 @@ export default defineCommand({
       print(follower.poll(true));
       return 0;
     }
-    const stop = new AbortController();
-    const stopListening = ctx.deps.onInterrupt(() => stop.abort());
-    try {
-      for (;;) {
-        const running = follower.running();
-        print(follower.poll());
-        if (!running) {
-          print(follower.poll(true));
-          return 0;
-        }
-        await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
-        if (stop.signal.aborted) {
-          print(follower.poll(true));
-          return 130;
-        }
-      }
-    } finally {
-      stopListening();
-    }
+    return followUntilEnd(follower, { pollMs: POLL_MS, onInterrupt: ctx.deps.onInterrupt, print, writing: () => follower.running() });
   },
 });
