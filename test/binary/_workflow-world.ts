@@ -4,7 +4,7 @@
  * and helpers to read what happened (result, events, the fake's calls, prompts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { snapshotCheckout } from '../helpers/checkout.ts';
@@ -99,6 +99,11 @@ export function events(w: World, id: string): WfEvent[] {
   return readFileSync(join(w.repo, '.supervisor', 'workflows', id, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as WfEvent);
 }
 
+/** The ids of the workflows the repository holds (their state folders). */
+export function workflowIds(w: World): string[] {
+  return readdirSync(join(w.repo, '.supervisor', 'workflows'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
 export function calls(w: World): Call[] {
   const file = join(w.script, '.calls.jsonl');
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Call) : [];
@@ -108,7 +113,8 @@ export function prompt(w: World, runId: string): string {
   return readFileSync(join(w.repo, '.supervisor', 'runs', runId, 'prompt.md'), 'utf8');
 }
 
-export const byId = (r: WfResult) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
+/** A result's tasks by id (a workflow result's, or a status's with its own task shape). */
+export const byId = <T extends { id: string }>(r: { tasks: T[] }) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
 
 export interface PlanTask {
   id: string;
@@ -124,9 +130,9 @@ export function yamlPlan(tasks: PlanTask[], head = ''): string {
   return `name: test flow\n${head}tasks:\n${body}`;
 }
 
-export async function waitFor(check: () => boolean, ms = 60_000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 50));
   }

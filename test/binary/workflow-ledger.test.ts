@@ -5,16 +5,15 @@
  * gates that a kill cannot turn into a false pass, retry in place, and the gated merge queue.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { assertCheckoutUnchanged } from '../helpers/checkout.ts';
 import { git } from '../helpers/git-repo.ts';
 import { binarySuite } from './binary.ts';
-import { byId, calls, events, kill9, plan, prompt, spawnRun, step, waitFor, wf, world, yamlPlan } from './_workflow-world.ts';
+import { byId, calls, events, kill9, plan, prompt, spawnRun, step, waitFor, wf, workflowIds, world, yamlPlan } from './_workflow-world.ts';
 
 const CLAUDE_RUN = 0.008295;
-const workflowIds = (repo: string) => readdirSync(join(repo, '.supervisor', 'workflows'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 
 describe('workflow ledger, from the binary', binarySuite(), () => {
   it('a worker that passes with no change is never integrated (gaps, "your change is empty", no reviewer runs); a claimed file git does not show is named', async () => {
@@ -98,7 +97,7 @@ describe('workflow ledger, from the binary', binarySuite(), () => {
     await waitFor(() => calls(w).some((c) => c.task === 'a' && c.role === 'spec-reviewer'));
     await kill9(child);
     await step(w, 'a/spec-reviewer', null);
-    const id = workflowIds(w.repo)[0]!;
+    const id = workflowIds(w)[0]!;
     const { code, result, stderr } = await wf(w, ['resume', id]);
     assert.equal(code, 0, stderr);
     assert.equal(result.status, 'pass');
@@ -117,7 +116,7 @@ describe('workflow ledger, from the binary', binarySuite(), () => {
     const child = spawnRun(w, file);
     await waitFor(() => existsSync(count));
     await kill9(child);
-    const id = workflowIds(w.repo)[0]!;
+    const id = workflowIds(w)[0]!;
     const { code, result, stderr } = await wf(w, ['resume', id]);
     assert.equal(code, 0, stderr);
     assert.equal(result.status, 'pass');

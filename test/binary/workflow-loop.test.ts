@@ -7,16 +7,17 @@
  * task, workflow finish --into, and gc of a finished workflow's task branches.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
-import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
-import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
-import { fakeClis } from '../helpers/fake-clis.ts';
+import { assertCheckoutUnchanged } from '../helpers/checkout.ts';
+import { git, tempDir } from '../helpers/git-repo.ts';
+import { binarySuite } from './binary.ts';
+import { byId, calls, events, plan, prompt, spawnRun, step, waitFor, world, type World } from './_workflow-world.ts';
 
+/** The repository these workflows start from: one file (the shared world's default adds shared.txt, for conflicts). */
+const REPO_FILES = { 'README.md': '# demo\n' };
 
 interface Task {
   id: string;
@@ -36,32 +37,6 @@ interface Result {
   git_range: string;
   tasks: Task[];
 }
-interface World {
-  box: Sandbox;
-  repo: string;
-  script: string;
-  env: Record<string, string>;
-}
-
-async function world(): Promise<World> {
-  const box = await makeSandbox();
-  const fakes = await fakeClis();
-  const script = await tempDir('sv-script-');
-  const repo = await makeRepo({ 'README.md': '# demo\n' });
-  return { box, repo, script, env: { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' } };
-}
-
-async function step(w: World, name: string, body: Record<string, unknown>): Promise<void> {
-  const file = join(w.script, `${name}.json`);
-  await mkdir(join(file, '..'), { recursive: true });
-  await writeFile(file, JSON.stringify(body));
-}
-
-async function plan(w: World, yaml: string): Promise<string> {
-  const file = join(w.repo, '..', `${w.repo.split('/').pop()}-plan.yaml`);
-  await writeFile(file, yaml);
-  return file;
-}
 
 async function sv(w: World, args: string[]) {
   return w.box.run(args, { cwd: w.repo, env: w.env });
@@ -75,24 +50,12 @@ function json<T>(run: { code: number | null; stdout: string; stderr: string }): 
   }
 }
 
-const byId = (r: { tasks: Task[] }) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
-const calls = (w: World) => (existsSync(join(w.script, '.calls.jsonl')) ? readFileSync(join(w.script, '.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; role: string }) : []);
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const trailers = (repo: string, sha: string) =>
   Object.fromEntries(git(repo, 'log', '-1', '--format=%(trailers:only,unfold)', sha).trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
 
 describe('a person in the loop, from the binary', binarySuite(), () => {
   it('approval: exit 5 with independent tasks integrated meanwhile; approve continues to pass; trailers, show --diff, one task shape, hooks, runs list --workflow, finish, gc', async () => {
-    const w = await world();
-    const before = snapshotCheckout(w.repo);
+    const w = await world(REPO_FILES);
     const hookOut = join(await tempDir('sv-hook-'), 'events.jsonl');
     const file = await plan(
       w,
@@ -144,10 +107,10 @@ describe('a person in the loop, from the binary', binarySuite(), () => {
     assert.equal(byTask.free!.t['Supervisor-Approved-By'], undefined);
 
     // Every state change reached the hook, in order.
-    const events = readFileSync(join(w.repo, '.supervisor', 'workflows', r2.workflow_id, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+    const logged = events(w, r2.workflow_id);
     const hooked = readFileSync(hookOut, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
     const states = (list: { kind: string }[]) => list.filter((e) => e.kind === 'task_state');
-    assert.deepEqual(states(hooked), states(events));
+    assert.deepEqual(states(hooked), states(logged));
 
     // runs list --workflow counts every run of the workflow; --task one task's.
     const runs = json<{ run_id: string; task_id: string }[]>(await sv(w, ['runs', 'list', '--workflow', r2.workflow_id, '--json']));
@@ -155,7 +118,7 @@ describe('a person in the loop, from the binary', binarySuite(), () => {
     const heldRuns = json<unknown[]>(await sv(w, ['runs', 'list', '--workflow', 'last', '--task', 'held', '--json']));
     assert.equal(heldRuns.length, 2);
 
-    assertCheckoutUnchanged(w.repo, before);
+    assertCheckoutUnchanged(w.repo, w.before);
 
     // finish --into: a branch not checked out moves; the checked-out one is refused with the command.
     git(w.repo, 'branch', 'release', base!);
@@ -178,7 +141,7 @@ describe('a person in the loop, from the binary', binarySuite(), () => {
   });
 
   it("reject --issues puts the text in the worker's next prompt; --no-resume records only; resume with no id continues", async () => {
-    const w = await world();
+    const w = await world(REPO_FILES);
     const file = await plan(w, 'name: reject flow\ntasks:\n  - { id: t, title: The task, task: Do t., cli: claude, review: none, approve: true }\n');
     const first = await sv(w, ['workflow', 'run', file, '--json']);
     assert.equal(first.code, 5, first.stderr);
@@ -189,9 +152,9 @@ describe('a person in the loop, from the binary', binarySuite(), () => {
     assert.equal(rejected.code, 5, rejected.stderr);
     const r2 = json<Result>(rejected);
     const round2 = r2.tasks[0]!.runs.find((r) => r.role === 'worker' && r.round === 2)!;
-    const prompt = readFileSync(join(w.repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8');
-    assert.match(prompt, /- \[person: [^\]]+\] call the flag --force/);
-    assert.match(prompt, /- \[person: [^\]]+\] add a test/);
+    const round2Prompt = prompt(w, round2.run_id);
+    assert.match(round2Prompt, /- \[person: [^\]]+\] call the flag --force/);
+    assert.match(round2Prompt, /- \[person: [^\]]+\] add a test/);
     const recorded = await sv(w, ['workflow', 'approve', id.slice(2, 12), 't', '--no-resume']);
     assert.equal(recorded.code, 0, recorded.stderr);
     assert.match(recorded.stdout, /workflow resume/);
@@ -201,10 +164,10 @@ describe('a person in the loop, from the binary', binarySuite(), () => {
   });
 
   it('status --json during a run names the running task, its role and run id; runs show of that id works', async () => {
-    const w = await world();
+    const w = await world(REPO_FILES);
     const file = await plan(w, 'name: live flow\ntasks:\n  - { id: slow, title: Slow, task: Do slow., cli: claude, review: none }\n');
     await step(w, 'slow/worker', { hang: true });
-    const child = spawn(w.box.binary, ['workflow', 'run', file], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: 'ignore' });
+    const child = spawnRun(w, file);
     try {
       await waitFor(() => calls(w).some((c) => c.task === 'slow'));
       const status = json<{ status: string; tasks: Task[] }>(await sv(w, ['workflow', 'status', '--json']));

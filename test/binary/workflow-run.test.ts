@@ -6,91 +6,23 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
-import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
-import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { assertCheckoutUnchanged } from '../helpers/checkout.ts';
+import { git } from '../helpers/git-repo.ts';
+import { binarySuite } from './binary.ts';
 import { alive } from '../helpers/processes.ts';
-import { fakeClis } from '../helpers/fake-clis.ts';
+import { byId, calls, events, kill9, plan, prompt, spawnRun, step, waitFor, wf, workflowIds, world, yamlPlan, type WfEvent, type WfResult, type World } from './_workflow-world.ts';
 
 const seed003 = fileURLToPath(new URL('../fixtures/plans/seed-003.md', import.meta.url));
 
-interface Result {
-  workflow_id: string;
-  status: string;
-  exit_code: number;
-  branch: string;
-  git_range: string;
-  tasks: { id: string; status: string; rounds: number; branch: string; issues: string[]; runs: { run_id: string; role: string; round: number; status: string }[] }[];
-  metrics: { cost_usd: number; runs: number };
-  notices: string[];
-}
-interface Event {
-  ts: string;
-  kind: string;
-  task?: string;
-  state?: string;
-  role?: string;
-  round?: number;
-}
-
-interface World {
-  box: Sandbox;
-  repo: string;
-  script: string;
-  env: Record<string, string>;
-  before: ReturnType<typeof snapshotCheckout>;
-}
-
-/** A sandboxed binary, a repository, the fake claude (through a wrapper: the sandbox PATH has no node) and its script folder. */
-async function world(files: Record<string, string> = { 'README.md': '# demo\n', 'shared.txt': 'base\n' }): Promise<World> {
-  const box = await makeSandbox();
-  const fakes = await fakeClis();
-  const script = await tempDir('sv-script-');
-  const repo = await makeRepo(files);
-  const env = { PATH: `${fakes}:${box.path}`, FAKE_CLI_SCRIPT: script, SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10' };
-  return { box, repo, script, env, before: snapshotCheckout(repo) };
-}
-
-async function step(w: World, name: string, body: Record<string, unknown>): Promise<void> {
-  const file = join(w.script, `${name}.json`);
-  await mkdir(join(file, '..'), { recursive: true });
-  await writeFile(file, JSON.stringify(body));
-}
-
-async function plan(w: World, yaml: string): Promise<string> {
-  const file = join(w.repo, '..', `${w.repo.split('/').pop()}-plan.yaml`);
-  await writeFile(file, yaml);
-  return file;
-}
-
-async function runWf(w: World, args: string[]): Promise<{ code: number | null; result: Result; stderr: string }> {
-  const run = await w.box.run(['workflow', 'run', ...args, '--json'], { cwd: w.repo, env: w.env });
-  let result: Result;
-  try {
-    result = JSON.parse(run.stdout) as Result;
-  } catch {
-    throw new Error(`stdout is not one JSON document (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`);
-  }
-  return { code: run.code, result, stderr: run.stderr };
-}
-
-function events(w: World, id: string): Event[] {
-  return readFileSync(join(w.repo, '.supervisor', 'workflows', id, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Event);
-}
-
-const at = (list: Event[], pred: (e: Event) => boolean) => list.findIndex(pred);
-const firstRunning = (list: Event[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'running');
-const integrated = (list: Event[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'integrated');
-const calls = (w: World) => (existsSync(join(w.script, '.calls.jsonl')) ? readFileSync(join(w.script, '.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; role: string; round: number; pid: number }) : []);
-const byId = (r: Result) => Object.fromEntries(r.tasks.map((t) => [t.id, t]));
-
-const yamlTasks = (tasks: { id: string; deps?: string[]; review?: string }[]) =>
-  `name: test flow\ntasks:\n${tasks.map((t) => `  - id: ${t.id}\n    title: task ${t.id}\n    task: Do ${t.id}.\n    cli: claude\n${t.deps ? `    depends_on: [${t.deps.join(', ')}]\n` : ''}${t.review ? `    review: ${t.review}\n` : ''}`).join('')}`;
+const at = (list: WfEvent[], pred: (e: WfEvent) => boolean) => list.findIndex(pred);
+const firstRunning = (list: WfEvent[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'running');
+const integrated = (list: WfEvent[], task: string) => at(list, (e) => e.kind === 'task_state' && e.task === task && e.state === 'integrated');
+/** `workflow run … --json`, its result parsed. */
+const runWf = (w: World, args: string[]) => wf(w, ['run', ...args]);
 
 describe('supervisor workflow run, from the binary', binarySuite(), () => {
   it("runs seed 003's plan as is: tasks 1–3 at once, task 4 only after task 3 is integrated", async () => {
@@ -114,7 +46,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
 
   it('a diamond (a → b, c → d) integrates in dependency order; a task of three rounds makes one worktree', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'a' }, { id: 'b', deps: ['a'] }, { id: 'c', deps: ['a'] }, { id: 'd', deps: ['b', 'c'] }]));
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b', deps: ['a'] }, { id: 'c', deps: ['a'] }, { id: 'd', deps: ['b', 'c'] }]));
     await step(w, 'b/spec-reviewer-1', { reply: 'role: spec-reviewer\ntask_id: b\nstatus: gaps\nconfidence: high\nissues: not yet\n\nIssues found.\n' });
     await step(w, 'b/spec-reviewer-2', { reply: 'role: spec-reviewer\ntask_id: b\nstatus: gaps\nconfidence: high\nissues: still not\n\nIssues found.\n' });
     const { code, result, stderr } = await runWf(w, [file, '--jobs', '3']);
@@ -125,14 +57,14 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.equal(byId(result).b!.rounds, 3);
     assert.equal(list.filter((e) => e.kind === 'worktree_ready' && e.task === 'b').length, 1, 'one worktree for three rounds');
     assert.ok(list.filter((e) => e.kind === 'worktree_ready' && (e as { created?: boolean }).created).length <= 3, 'at most --jobs checkouts for four tasks');
-    assert.deepEqual(new Set(calls(w).filter((c) => c.task === 'b').map((c) => (c as unknown as { cwd: string }).cwd)).size, 1, 'every run of b in the same folder');
+    assert.deepEqual(new Set(calls(w).filter((c) => c.task === 'b').map((c) => c.cwd)).size, 1, 'every run of b in the same folder');
     for (const t of ['a', 'b', 'c', 'd']) assert.ok(git(w.repo, 'show', `${result.branch}:work/${t}.txt`));
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
   it("a review loop passes in round 2 with the reviewer's issues in the worker's round-2 prompt; a failing task blocks only its dependents", async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'loop' }, { id: 'bad' }, { id: 'after-bad', deps: ['bad'] }, { id: 'free' }]));
+    const file = await plan(w, yamlPlan([{ id: 'loop' }, { id: 'bad' }, { id: 'after-bad', deps: ['bad'] }, { id: 'free' }]));
     await step(w, 'loop/spec-reviewer-1', { reply: 'role: spec-reviewer\ntask_id: loop\nstatus: gaps\nconfidence: high\nissues: missing the --force flag (requirement 2)\n\nIssues found.\n' });
     await step(w, 'bad/worker', { edits: {}, reply: 'role: worker\ntask_id: bad\nstatus: error\nissues: the dependency is not installed\n\nCould not do it.\n' });
     const { code, result, stderr } = await runWf(w, [file, '--jobs', '4']);
@@ -142,7 +74,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.equal(tasks.loop!.status, 'integrated');
     assert.equal(tasks.loop!.rounds, 2);
     const round2 = tasks.loop!.runs.find((r) => r.role === 'worker' && r.round === 2)!;
-    assert.match(readFileSync(join(w.repo, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /\[spec-reviewer\] missing the --force flag \(requirement 2\)/);
+    assert.match(prompt(w, round2.run_id), /\[spec-reviewer\] missing the --force flag \(requirement 2\)/);
     assert.equal(tasks.bad!.status, 'error');
     assert.match(tasks.bad!.issues.join('\n'), /dependency is not installed/);
     assert.equal(tasks['after-bad']!.status, 'skipped');
@@ -154,7 +86,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
 
   it('two tasks edit the same lines: the second gets one more round on the new tip and resolves the conflict', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
+    const file = await plan(w, yamlPlan([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
     await step(w, 'x/worker-1', { edits: { 'shared.txt': 'from x\n' } });
     await step(w, 'y/worker-1', { edits: { 'shared.txt': 'from y\n' } });
     for (const t of ['x', 'y']) await step(w, `${t}/worker-2`, { edits: { 'shared.txt': 'from x\nfrom y\n' } });
@@ -162,14 +94,13 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.equal(code, 0, stderr);
     assert.equal(git(w.repo, 'show', `${result.branch}:shared.txt`), 'from x\nfrom y\n');
     const second = result.tasks.find((t) => t.rounds === 2)!;
-    const prompt = readFileSync(join(w.repo, '.supervisor', 'runs', second.runs.at(-1)!.run_id, 'prompt.md'), 'utf8');
-    assert.match(prompt, /## Merge conflict[\s\S]*- shared\.txt/);
+    assert.match(prompt(w, second.runs.at(-1)!.run_id), /## Merge conflict[\s\S]*- shared\.txt/);
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
   it('a conflict the extra round does not resolve blocks the task; its work stays on its branch', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
+    const file = await plan(w, yamlPlan([{ id: 'x', review: 'none' }, { id: 'y', review: 'none' }]));
     await step(w, 'x/worker-1', { edits: { 'shared.txt': 'from x\n' } });
     await step(w, 'y/worker-1', { edits: { 'shared.txt': 'from y\n' } });
     for (const t of ['x', 'y']) await step(w, `${t}/worker-2`, { edits: {} });
@@ -186,7 +117,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
 
   it('stops at the cost ceiling (stopped, resumable) and a higher ceiling finishes it', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'a' }, { id: 'b' }, { id: 'c' }]));
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b' }, { id: 'c' }]));
     // The fake claude reports $0.008295 per call: three runs per task.
     const first = await runWf(w, [file, '--jobs', '1', '--max-cost-usd', '0.02']);
     assert.equal(first.code, 1, first.stderr);
@@ -198,28 +129,27 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assert.match(again.stderr, /workflow resume/);
     const resumed = await w.box.run(['workflow', 'resume', first.result.workflow_id, '--max-cost-usd', '1', '--json'], { cwd: w.repo, env: w.env });
     assert.equal(resumed.code, 0, resumed.stderr);
-    assert.equal((JSON.parse(resumed.stdout) as Result).status, 'pass');
+    assert.equal((JSON.parse(resumed.stdout) as WfResult).status, 'pass');
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
   it('kill -9 in the middle, then resume: no integrated task runs again', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'a', review: 'none' }, { id: 'b', deps: ['a'], review: 'none' }]));
+    const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }, { id: 'b', deps: ['a'], review: 'none' }]));
     await step(w, 'b/worker-1', { hang: true });
-    const child = spawn(w.box.binary, ['workflow', 'run', file], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: 'ignore' });
+    const child = spawnRun(w, file);
     await waitFor(() => calls(w).some((c) => c.task === 'b'));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await kill9(child);
     // The orphaned fake CLI is still running: resume must end it before it picks the task up.
     const orphans = calls(w).filter((c) => c.task === 'b').map((c) => c.pid);
     assert.ok(orphans.every((pid) => alive(pid)), 'the kill left the CLI running');
     await step(w, 'b/worker-1', {});
-    const id = readdirNames(join(w.repo, '.supervisor', 'workflows'))[0]!;
+    const id = workflowIds(w)[0]!;
     const status = await w.box.run(['workflow', 'status', id, '--json'], { cwd: w.repo, env: w.env });
     assert.equal((JSON.parse(status.stdout) as { status: string }).status, 'killed');
     const resumed = await w.box.run(['workflow', 'resume', id, '--json'], { cwd: w.repo, env: w.env });
     assert.equal(resumed.code, 0, resumed.stderr);
-    const result = JSON.parse(resumed.stdout) as Result;
+    const result = JSON.parse(resumed.stdout) as WfResult;
     assert.equal(result.status, 'pass');
     assert.equal(calls(w).filter((c) => c.task === 'a').length, 1, 'a ran once');
     // Ended: gone, or a zombie waiting for an init that does not reap (as in some containers).
@@ -230,7 +160,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
 
   it('Ctrl-C ends every run (no process left), records interrupted and exits 130', async () => {
     const w = await world();
-    const file = await plan(w, yamlTasks([{ id: 'a', review: 'none' }, { id: 'b', review: 'none' }]));
+    const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }, { id: 'b', review: 'none' }]));
     await step(w, 'worker', { hang: true });
     const child = spawn(w.box.binary, ['workflow', 'run', file, '--json'], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -239,21 +169,9 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     child.kill('SIGINT');
     const code = await new Promise((r) => child.once('exit', (c) => r(c)));
     assert.equal(code, 130);
-    const result = JSON.parse(stdout) as Result;
+    const result = JSON.parse(stdout) as WfResult;
     assert.equal(result.status, 'interrupted');
     for (const c of calls(w)) assert.equal(alive(c.pid), false, `fake CLI ${c.pid} was ended`);
     assertCheckoutUnchanged(w.repo, w.before);
   });
 });
-
-function readdirNames(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-}
-
-async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
