@@ -3,6 +3,7 @@
  * through the shell, each with its own timeout. The first failure stops the rest.
  */
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import { shellCommand } from '../process/shell-command.ts';
 import type { GateOutcome } from './feedback.ts';
 
 export const DEFAULT_GATE_TIMEOUT_S = 300;
@@ -28,14 +29,10 @@ export interface GatesResult {
   interrupted: boolean;
 }
 
-function shell(command: string): { bin: string; args: string[] } {
-  return process.platform === 'win32' ? { bin: 'cmd.exe', args: ['/d', '/s', '/c', command] } : { bin: '/bin/sh', args: ['-c', command] };
-}
-
 export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
   for (const command of options.gates) {
     const proc = await options.runProcess({
-      ...shell(command),
+      ...shellCommand(command),
       cwd: options.cwd,
       env: options.env,
       timeoutMs: options.timeoutMs,

@@ -14,6 +14,7 @@
 import { cp, lstat, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
+import { shellCommand } from '../process/shell-command.ts';
 import { boundGit, type BoundWorktree } from './bound-git.ts';
 import type { GitEnv } from './git.ts';
 
@@ -55,10 +56,6 @@ export type SetupResult =
 
 export function hasSetup(spec: SetupSpec | undefined): spec is SetupSpec {
   return !!spec && (spec.commands.length > 0 || spec.copy.length > 0);
-}
-
-function shell(command: string): { bin: string; args: string[] } {
-  return process.platform === 'win32' ? { bin: 'cmd.exe', args: ['/d', '/s', '/c', command] } : { bin: '/bin/sh', args: ['-c', command] };
 }
 
 /** A copy path that stays inside the checkout: relative, no `..`, not into `.git`. */
@@ -123,7 +120,7 @@ export async function setUpWorktree(options: SetupOptions): Promise<SetupResult>
   for (const command of spec.commands) {
     options.onStep?.({ kind: 'command_started', command });
     const proc = await options.runProcess({
-      ...shell(command),
+      ...shellCommand(command),
       cwd: worktree.path,
       env: options.env,
       timeoutMs: spec.timeoutMs,
