@@ -5,18 +5,10 @@ import { answerFormat } from '../../../core/output/answer-format.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
 import { definePlugin, type ParserContext } from '../../../core/plugin/index.ts';
 import { parserRegistry } from './_registry.ts';
+import { thrownCode } from '../../helpers/thrown-code.ts';
 
 const review = loadOutputSchema('review', { baseDir: '/' });
 const registry = parserRegistry();
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  assert.fail('expected an error');
-}
 
 const lastJsonBlock = (text: string) => JSON.parse([...text.matchAll(/```json\n([\s\S]*?)\n```/g)].at(-1)![1]!) as unknown;
 
@@ -49,12 +41,12 @@ describe('answerFormat: the answer format in the parser’s own words', () => {
     assert.equal(answerFormat({ registry: probe, parser: 'probe', schema: loadOutputSchema('generic', { baseDir: '/' }), role: { name: 'r', baseRole: null }, legacy: true }), 'PROBE');
     assert.deepEqual([seen!.schemaName, seen!.legacy, seen!.role], ['generic', true, { name: 'r', baseRole: null }]);
     assert.deepEqual(seen!.validate({}), { status: 'UNKNOWN' });
-    assert.equal(codeOf(() => seen!.validate([])), 'OUTPUT_INVALID');
+    assert.equal(thrownCode(() => seen!.validate([])), 'OUTPUT_INVALID');
   });
 
   it("an unknown parser is PLUGIN_NOT_FOUND; a hook's crash is PLUGIN_HOOK naming it", () => {
-    assert.equal(codeOf(() => answerFormat({ registry, parser: 'nope', schema: review })), 'PLUGIN_NOT_FOUND');
+    assert.equal(thrownCode(() => answerFormat({ registry, parser: 'nope', schema: review })), 'PLUGIN_NOT_FOUND');
     const broken = parserRegistry(definePlugin({ kind: 'parser', name: 'broken', parse: (_t, ctx) => ctx.validate({}), formatInstructions: () => { throw new Error('boom'); } }));
-    assert.equal(codeOf(() => answerFormat({ registry: broken, parser: 'broken', schema: review })), 'PLUGIN_HOOK');
+    assert.equal(thrownCode(() => answerFormat({ registry: broken, parser: 'broken', schema: review })), 'PLUGIN_HOOK');
   });
 });

@@ -9,18 +9,10 @@ import { listOutputSchemas, loadOutputSchema, resolveOutputSchema } from '../../
 import { validateOutput } from '../../../core/output/validate-output.ts';
 import { loadRole } from '../../../core/roles/load-role.ts';
 import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { thrownCode } from '../../helpers/thrown-code.ts';
 
 const BUILTINS = ['generic', 'implementation', 'llm-chat', 'plan', 'review', 'v2-result'];
 const role = (name: string, base_role: string | null = null, output_schema: string | null = null) => ({ name, base_role, output_schema, file: '' });
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-}
 
 type Json = { type?: unknown; properties?: Record<string, Json>; items?: Json; description?: unknown; $schema?: string };
 function walkProperties(schema: Json, path: string, visit: (path: string, prop: Json) => void): void {
@@ -101,7 +93,7 @@ describe('output schemas', () => {
     assert.equal(loadOutputSchema('./answer.json', { baseDir: dir }).file, file);
     assert.equal(resolveOutputSchema({ ...role('custom', null, 'answer.json'), file: join(dir, 'custom.yaml') }).file, file);
     // Not against the process's current folder: a role without a file needs an absolute path.
-    assert.equal(codeOf(() => resolveOutputSchema(role('custom', null, 'answer.json'))), 'OUTPUT_SCHEMA_INVALID');
+    assert.equal(thrownCode(() => resolveOutputSchema(role('custom', null, 'answer.json'))), 'OUTPUT_SCHEMA_INVALID');
   });
 
   it("a loaded role with no schema of its own gets its name's, else its base role's (real roles, real resolution)", async () => {
@@ -126,13 +118,13 @@ describe('output schemas', () => {
     await writeFile(join(dir, 'broken.json'), '{ "type": ');
     await writeFile(join(dir, 'array.json'), '{ "type": "array" }');
     await writeFile(join(dir, 'list.json'), '[]');
-    assert.equal(codeOf(() => loadOutputSchema('nope', { baseDir: dir })), 'OUTPUT_SCHEMA_NOT_FOUND');
-    assert.equal(codeOf(() => loadOutputSchema('role.schema', { baseDir: dir })), 'OUTPUT_SCHEMA_NOT_FOUND');
-    assert.equal(codeOf(() => resolveOutputSchema(role('x', null, 'nope'))), 'OUTPUT_SCHEMA_NOT_FOUND');
-    assert.equal(codeOf(() => loadOutputSchema('missing.json', { baseDir: dir })), 'FILE_READ');
-    assert.equal(codeOf(() => loadOutputSchema('broken.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
-    assert.equal(codeOf(() => loadOutputSchema('array.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
-    assert.equal(codeOf(() => loadOutputSchema('list.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
+    assert.equal(thrownCode(() => loadOutputSchema('nope', { baseDir: dir })), 'OUTPUT_SCHEMA_NOT_FOUND');
+    assert.equal(thrownCode(() => loadOutputSchema('role.schema', { baseDir: dir })), 'OUTPUT_SCHEMA_NOT_FOUND');
+    assert.equal(thrownCode(() => resolveOutputSchema(role('x', null, 'nope'))), 'OUTPUT_SCHEMA_NOT_FOUND');
+    assert.equal(thrownCode(() => loadOutputSchema('missing.json', { baseDir: dir })), 'FILE_READ');
+    assert.equal(thrownCode(() => loadOutputSchema('broken.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
+    assert.equal(thrownCode(() => loadOutputSchema('array.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
+    assert.equal(thrownCode(() => loadOutputSchema('list.json', { baseDir: dir })), 'OUTPUT_SCHEMA_INVALID');
   });
 });
 
