@@ -81,35 +81,28 @@ describe('repository trust, in the binary', binarySuite(), () => {
     assert.deepEqual((JSON.parse((await box.run(['trust', '--list', '--json'], { cwd: repo })).stdout) as { trusted: string[] }).trusted, []);
   });
 
-  it("runs no gate of an untrusted repository's role: ROLE_UNTRUSTED_GATES names them; --trust runs them", async () => {
-    const reply = join(await tempDir('sv-reply-'), 'approved.md');
-    await writeFile(reply, '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n');
-    await writeFiles(repo, { '.supervisor/roles/gated.yaml': `name: gated\nextends: reviewer\ngates: ["echo gate > ${marker}"]\n` });
-    const env = { SUPERVISOR_REPLAY: reply };
-    const refused = await box.run(['run', 'gated', '--cli', 'replay', '--task', 'Review', '--json'], { cwd: repo, env });
-    assert.equal(refused.code, 2, refused.stderr);
-    const error = (JSON.parse(refused.stderr.trim().split('\n').pop()!) as { error: { code: string; details: { gates: string[] } } }).error;
-    assert.deepEqual([error.code, error.details.gates], ['ROLE_UNTRUSTED_GATES', [`echo gate > ${marker}`]]);
-    assert.equal(existsSync(marker), false);
-    const trusted = await box.run(['run', 'gated', '--cli', 'replay', '--task', 'Review', '--json', '--trust'], { cwd: repo, env });
-    assert.equal(trusted.code, 0, trusted.stderr);
-    assert.equal(existsSync(marker), true);
-  });
-
-  it("runs no set-up of an untrusted repository's role: ROLE_UNTRUSTED_SETUP names it; --trust runs it before the CLI", async () => {
-    const reply = join(await tempDir('sv-reply-'), 'approved.md');
-    await writeFile(reply, '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n');
-    await writeFiles(repo, { '.supervisor/roles/setting-up.yaml': `name: setting-up\nextends: reviewer\nsetup: ["echo setup > ${marker}"]\n` });
-    const env = { SUPERVISOR_REPLAY: reply };
-    const refused = await box.run(['run', 'setting-up', '--cli', 'replay', '--task', 'Review', '--json'], { cwd: repo, env });
-    assert.equal(refused.code, 2, refused.stderr);
-    const error = (JSON.parse(refused.stderr.trim().split('\n').pop()!) as { error: { code: string; details: { setup: string[] } } }).error;
-    assert.deepEqual([error.code, error.details.setup], ['ROLE_UNTRUSTED_SETUP', [`echo setup > ${marker}`]]);
-    assert.equal(existsSync(marker), false);
-    const trusted = await box.run(['run', 'setting-up', '--cli', 'replay', '--task', 'Review', '--json', '--trust'], { cwd: repo, env });
-    assert.equal(trusted.code, 0, trusted.stderr);
-    assert.equal(existsSync(marker), true);
-  });
+  // A role's gates and its set-up commands are both the repository's code: refused alike until trusted.
+  const roleCommands = [
+    { title: "runs no gate of an untrusted repository's role: ROLE_UNTRUSTED_GATES names them; --trust runs them", role: 'gated', key: 'gates', code: 'ROLE_UNTRUSTED_GATES' },
+    { title: "runs no set-up of an untrusted repository's role: ROLE_UNTRUSTED_SETUP names it; --trust runs it before the CLI", role: 'setting-up', key: 'setup', code: 'ROLE_UNTRUSTED_SETUP' },
+  ] as const;
+  for (const { title, role, key, code } of roleCommands) {
+    it(title, async () => {
+      const reply = join(await tempDir('sv-reply-'), 'approved.md');
+      await writeFile(reply, '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n');
+      const command = `echo ${key} > ${marker}`;
+      await writeFiles(repo, { [`.supervisor/roles/${role}.yaml`]: `name: ${role}\nextends: reviewer\n${key}: ["${command}"]\n` });
+      const env = { SUPERVISOR_REPLAY: reply };
+      const refused = await box.run(['run', role, '--cli', 'replay', '--task', 'Review', '--json'], { cwd: repo, env });
+      assert.equal(refused.code, 2, refused.stderr);
+      const error = (JSON.parse(refused.stderr.trim().split('\n').pop()!) as { error: { code: string; details: Record<string, string[]> } }).error;
+      assert.deepEqual([error.code, error.details[key]], [code, [command]]);
+      assert.equal(existsSync(marker), false);
+      const trusted = await box.run(['run', role, '--cli', 'replay', '--task', 'Review', '--json', '--trust'], { cwd: repo, env });
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.equal(existsSync(marker), true);
+    });
+  }
 
   it('a trusted template still cannot reach process through it.constructor.constructor', async () => {
     await writeFiles(repo, { '.supervisor/prompts/implement.eta': `<%= it.constructor.constructor('return process')().pid %>\n` });
