@@ -16,6 +16,8 @@ import { RESUMABLE } from '../workflow/engine/result.ts';
 import { recordRef } from '../workflow/engine/integration-ref.ts';
 import { integrationBranch, workflowOfBranch } from '../workflow/engine/names.ts';
 import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
+import type { WorkflowLock } from '../workflow/engine/lock.ts';
+import { isSupervisorError } from '../errors.ts';
 
 export interface GcOptions {
   repoRoot: string;
@@ -110,10 +112,7 @@ function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
  * finished and its integration branch was merged into HEAD or handed on (`workflow finish`):
  * the reason to delete it, or null with the reason to keep it.
  */
-function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mergedSet: Set<string>): { remove: string; record?: string } | { keep: string } {
-  const owner = workflowOfBranch(name, ids);
-  if (!owner) return { keep: 'no workflow recorded in this repository names it' };
-  const store = new WorkflowStore(opts.repoRoot, owner.workflowId);
+function workflowBranchVerdict(store: WorkflowStore, owner: { workflowId: string; taskId: string | null }, mergedSet: Set<string>): { reason: string; record?: string } | { keep: string } {
   let status: string | null = null;
   let handedOn = false;
   try {
@@ -124,21 +123,21 @@ function workflowBranchVerdict(opts: GcOptions, name: string, ids: string[], mer
   }
   if (status === null || RESUMABLE.includes(status)) return { keep: 'its workflow has not finished' };
   const integration = integrationBranch(owner.workflowId);
-  const record = owner.taskId === null ? { record: recordRef(name) } : {};
-  if (mergedSet.has(integration)) return { remove: `its workflow finished (${status}) and ${integration} is merged into HEAD`, ...record };
-  if (handedOn) return { remove: `its workflow finished (${status}) and was handed on (workflow finish)`, ...record };
+  const record = owner.taskId === null ? { record: recordRef(integration) } : {};
+  if (mergedSet.has(integration)) return { reason: `its workflow finished (${status}) and ${integration} is merged into HEAD`, ...record };
+  if (handedOn) return { reason: `its workflow finished (${status}) and was handed on (workflow finish)`, ...record };
   return { keep: `its workflow finished (${status}), but ${integration} is neither merged into HEAD nor handed on (supervisor workflow finish)` };
 }
 
 async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>): Promise<void> {
-  const refs = await git(opts.repoRoot, ['for-each-ref', '--format=%(refname:short)%09%(committerdate:unix)%09%(worktreepath)', 'refs/heads/supervisor/'], opts.env);
+  const refs = await git(opts.repoRoot, ['for-each-ref', '--format=%(refname:short)%09%(committerdate:unix)%09%(worktreepath)%09%(objectname)', 'refs/heads/supervisor/'], opts.env);
   if (!refs.ok) return;
   const merged = await git(opts.repoRoot, ['branch', '--merged', 'HEAD', '--format=%(refname:short)', '--list', 'supervisor/*'], opts.env);
   const mergedSet = new Set(merged.ok ? merged.stdout.split('\n').filter(Boolean) : []);
   const { runs } = statePaths(opts.repoRoot);
   const workflowIds = opts.includeWorkflows ? listWorkflowIds(opts.repoRoot) : [];
   for (const line of refs.stdout.split('\n').filter(Boolean)) {
-    const [name = '', time = '0', worktree = ''] = line.split('\t');
+    const [name = '', time = '0', worktree = '', commit = ''] = line.split('\t');
     const keep = (reason: string) => report.kept.push({ kind: 'branch', name, reason });
     if (worktree && !removedWorktrees.has(worktree)) {
       keep(`checked out in ${worktree}`);
@@ -149,12 +148,7 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
         keep('a workflow branch (--include-workflows considers it)');
         continue;
       }
-      const verdict = workflowBranchVerdict(opts, name, workflowIds, mergedSet);
-      if ('keep' in verdict) {
-        keep(verdict.keep);
-        continue;
-      }
-      await removeBranch(opts, report, name, verdict.remove, keep, verdict.record);
+      await removeWorkflowBranch(opts, report, { name, commit }, workflowIds, mergedSet, keep);
       continue;
     }
     const runId = name.slice('supervisor/'.length);
@@ -171,18 +165,55 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
       keep('unmerged work (--include-unmerged deletes it)');
       continue;
     } else reason = 'older than the age, unmerged (--include-unmerged)';
-    await removeBranch(opts, report, name, reason, keep);
+    await removeBranch(opts, report, { name, commit, reason }, keep);
   }
 }
 
-async function removeBranch(opts: GcOptions, report: GcReport, name: string, reason: string, keep: (reason: string) => void, record?: string): Promise<void> {
+interface Doomed {
+  name: string;
+  /** The commit the branch was at when it was judged: it is deleted only if it is still there. */
+  commit: string;
+  reason: string;
+  /** An integration branch's record (core/workflow/engine/integration-ref.ts): it goes with it, or it would keep its commits. */
+  record?: string;
+}
+
+/**
+ * Deletes the branch (and its record) in one ref transaction, by compare-and-swap: a branch
+ * that moved since it was judged (a workflow retried meanwhile, a person's commit) is kept.
+ */
+async function removeBranch(opts: GcOptions, report: GcReport, doomed: Doomed, keep: (reason: string) => void): Promise<void> {
   if (!opts.dryRun) {
-    const deleted = await git(opts.repoRoot, ['branch', '-D', '-q', name], opts.env);
-    if (!deleted.ok) return keep(`git could not delete it: ${deleted.stderr.trim()}`);
-    // An integration branch's record (core/workflow/engine/integration-ref.ts) goes with it, or it would keep its commits.
-    if (record) await git(opts.repoRoot, ['update-ref', '-d', record], opts.env);
+    const stdin = `start\ndelete refs/heads/${doomed.name} ${doomed.commit}\n${doomed.record ? `delete ${doomed.record}\n` : ''}commit\n`;
+    const deleted = await git(opts.repoRoot, ['update-ref', '-m', 'supervisor gc', '--stdin'], opts.env, stdin);
+    if (!deleted.ok) return keep(`git could not delete it (it moved since it was judged?): ${deleted.stderr.trim()}`);
   }
-  report.removed.push({ kind: 'branch', name, reason });
+  report.removed.push({ kind: 'branch', name: doomed.name, reason: doomed.reason });
+}
+
+/**
+ * A workflow branch is judged and deleted holding its workflow's lock, so no `workflow retry`
+ * or `resume` starts on it meanwhile; a workflow someone holds is kept.
+ */
+async function removeWorkflowBranch(opts: GcOptions, report: GcReport, doomed: Omit<Doomed, 'reason' | 'record'>, ids: string[], mergedSet: Set<string>, keep: (reason: string) => void): Promise<void> {
+  const owner = workflowOfBranch(doomed.name, ids);
+  if (!owner) return keep('no workflow recorded in this repository names it');
+  const store = new WorkflowStore(opts.repoRoot, owner.workflowId);
+  const running = 'its workflow is running (run, resume or retry)';
+  let lock: WorkflowLock | null = null;
+  try {
+    if (opts.dryRun && store.owner()) return keep(running);
+    if (!opts.dryRun) lock = store.lock();
+  } catch (error) {
+    return keep(isSupervisorError(error) && error.code === 'WORKFLOW_BUSY' ? running : `its workflow cannot be locked: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const verdict = workflowBranchVerdict(store, owner, mergedSet);
+    if ('keep' in verdict) return keep(verdict.keep);
+    await removeBranch(opts, report, { ...doomed, ...verdict }, keep);
+  } finally {
+    lock?.release();
+  }
 }
 
 export async function collectGarbage(opts: GcOptions): Promise<GcReport> {

@@ -88,6 +88,8 @@ export interface Workflow {
   /** Seconds each set-up command may take; null: the default (900). */
   setup_timeout?: number | null;
   defaults: WorkflowDefaults;
+  /** Which of `defaults.setup` / `defaults.copy` the plan wrote at its top level (`setup:`): named there in messages. */
+  top_level?: ('setup' | 'copy')[];
   /** Model name pattern (glob, e.g. `claude-*`) → adapter name; overrides the built-in table. */
   models: Record<string, string>;
   /** `merge` (default): a merge commit of the task branch; `squash`: one commit with the task's change. */
@@ -98,7 +100,7 @@ export interface Workflow {
 }
 
 /** What a plan reader returns: every field but the tasks' ids, titles and texts may be left out. */
-export type WorkflowInput = Partial<Omit<Workflow, 'tasks' | 'defaults' | 'source'>> & {
+export type WorkflowInput = Partial<Omit<Workflow, 'tasks' | 'defaults' | 'source' | 'top_level'>> & {
   /** Shorthand for `defaults.setup` / `defaults.copy` (the defaults' win when both are given). */
   setup?: string[];
   copy?: string[];

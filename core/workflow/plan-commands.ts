@@ -20,18 +20,30 @@ export interface PlanCommand {
   command: string;
 }
 
-function commandsIn(holder: object, prefix: string, task: string | null): PlanCommand[] {
+type CommandField = (typeof PLAN_COMMAND_FIELDS)[number];
+
+/** The commands of each field of `holder`, at `prefix(field)` in the plan; `skip`: fields it only inherited. */
+function commandsIn(holder: object, prefix: (field: CommandField) => string, task: string | null, skip: (field: CommandField) => boolean = () => false): PlanCommand[] {
   return PLAN_COMMAND_FIELDS.flatMap((field) => {
+    if (skip(field)) return [];
     const value = (holder as Record<string, unknown>)[field];
     const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-    return list.flatMap((command, i) => (typeof command === 'string' ? [{ pointer: typeof value === 'string' ? `${prefix}/${field}` : `${prefix}/${field}/${i}`, task, command }] : []));
+    return list.flatMap((command, i) => (typeof command === 'string' ? [{ pointer: typeof value === 'string' ? `${prefix(field)}/${field}` : `${prefix(field)}/${field}/${i}`, task, command }] : []));
   });
 }
 
-/** Every command the plan asks to run, in plan order. */
+const sameList = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Every command the plan asks to run, in plan order, each named where the plan wrote it. */
 export function planCommands(workflow: Workflow): PlanCommand[] {
-  // The plan's `setup` is read into `defaults.setup` (the gates' worktree runs it too).
-  return [...commandsIn(workflow, '', null), ...commandsIn(workflow.defaults, '/defaults', null), ...workflow.tasks.flatMap((task, i) => commandsIn(task, `/tasks/${i}`, task.id))];
+  // A top-level `setup` is read into `defaults.setup` (the gates' worktree runs it too), and each
+  // task without its own gets a copy: named once, where the plan has it.
+  const defaults = workflow.defaults as unknown as Record<string, unknown>;
+  return [
+    ...commandsIn(workflow, () => '', null),
+    ...commandsIn(workflow.defaults, (field) => (workflow.top_level?.includes(field as 'setup') ? '' : '/defaults'), null),
+    ...workflow.tasks.flatMap((task, i) => commandsIn(task, () => `/tasks/${i}`, task.id, (field) => field !== 'gates' && defaults[field] !== undefined && sameList((task as unknown as Record<string, unknown>)[field], defaults[field]))),
+  ];
 }
 
 function real(path: string): string {

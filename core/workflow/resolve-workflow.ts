@@ -87,5 +87,23 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
   const merge = input.merge ?? 'merge';
   const onEvent = input.on_event ?? [];
   const { setup_once, setup_timeout } = plan as Partial<Pick<Workflow, 'setup_once' | 'setup_timeout'>>;
-  return { id, name: plan.name, source, base: plan.base, jobs: plan.jobs, gates: plan.gates, gates_on: plan.gates_on, max_cost_usd: plan.max_cost_usd, ...(setup_once === false ? { setup_once } : {}), ...(setup_timeout ? { setup_timeout } : {}), defaults, models, merge, on_event: onEvent, tasks: plan.tasks };
+  const topLevel = (['setup', 'copy'] as const).filter((field) => input[field] !== undefined && input.defaults?.[field] === undefined);
+  return {
+    id,
+    name: plan.name,
+    source,
+    base: plan.base,
+    jobs: plan.jobs,
+    gates: plan.gates,
+    gates_on: plan.gates_on,
+    max_cost_usd: plan.max_cost_usd,
+    ...(setup_once === false ? { setup_once } : {}),
+    ...(setup_timeout ? { setup_timeout } : {}),
+    defaults,
+    ...(topLevel.length ? { top_level: topLevel } : {}),
+    models,
+    merge,
+    on_event: onEvent,
+    tasks: plan.tasks,
+  };
 }

@@ -7,6 +7,7 @@ import { git, makeRepo } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { fenced, replies, runJson } from './_run.ts';
 import { writeRun } from './_runs-fixture.ts';
+import { WorkflowStore } from '../../core/workflow/engine/store.ts';
 
 interface Report {
   dry_run: boolean;
@@ -71,6 +72,30 @@ describe('supervisor gc', () => {
     git(repo, 'branch', 'supervisor/wf/w1', 'HEAD');
     await gc(repo, '--include-workflows');
     assert.deepEqual(branches(repo), []);
+  });
+
+  it("keeps a finished workflow's branches while something holds its lock (a retry), then deletes the integration branch and its record together", async () => {
+    const repo = await makeRepo();
+    const wfDir = join(repo, '.supervisor/workflows/w2');
+    mkdirSync(wfDir, { recursive: true });
+    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w2', name: 'w2', source: { file: '/p.yaml', reader: 'test' }, base: null, jobs: null, gates: [], max_cost_usd: null, defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks: [] }));
+    writeFileSync(join(wfDir, 'events.jsonl'), `${JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', kind: 'workflow_started', base: 'a'.repeat(40) })}\n`);
+    writeFileSync(join(wfDir, 'result.json'), JSON.stringify({ workflow_id: 'w2', name: 'w2', status: 'gaps', exit_code: 1, branch: 'supervisor/wf/w2', git_range: 'a..b', tasks: [], notices: [], started_at: '', finished_at: '' }));
+    git(repo, 'branch', 'supervisor/wf/w2', 'HEAD'); // merged into HEAD
+    git(repo, 'update-ref', 'refs/supervisor/integration/w2', 'HEAD');
+    const lock = new WorkflowStore(repo, 'w2').lock(); // this test process: a live owner, as a `workflow retry` would be
+    try {
+      const held = await gc(repo, '--include-workflows');
+      assert.match(held.kept.find((i) => i.name === 'supervisor/wf/w2')!.reason, /its workflow is running/);
+      assert.deepEqual(branches(repo), ['supervisor/wf/w2']);
+      assert.match(git(repo, 'for-each-ref', 'refs/supervisor/'), /refs\/supervisor\/integration\/w2/);
+    } finally {
+      lock.release();
+    }
+    const freed = await gc(repo, '--include-workflows');
+    assert.ok(freed.removed.some((i) => i.name === 'supervisor/wf/w2'), JSON.stringify(freed));
+    assert.deepEqual(branches(repo), []);
+    assert.equal(git(repo, 'for-each-ref', 'refs/supervisor/').trim(), '', 'the record went with it');
   });
 
   it('keeps a worktree with uncommitted changes unless asked', async () => {

@@ -63,17 +63,18 @@ describe('commands from a plan need trust', () => {
     assert.equal(existsSync(marker), true);
   });
 
-  it("an untrusted repository's plan with setup: refused before any set-up runs, naming it as the defaults' and the task's", async () => {
+  it("an untrusted repository's plan with setup: refused before any set-up runs, naming each command once, where the plan wrote it", async () => {
     const repo = await makeRepo({ 'README.md': '# demo\n' });
     const outside = await tempDir('sv-outside-');
     roots.push(repo, outside);
     const marker = join(outside, 'set-up-ran');
-    await writeFile(join(repo, 'plan.yaml'), `name: set up\nsetup: ["touch ${marker}"]\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ['${COMMIT}']\n`);
+    await writeFile(join(repo, 'plan.yaml'), `name: set up\nsetup: ["touch ${marker}"]\ntasks:\n  - id: one\n    title: One\n    task: Do one thing.\n    review: none\n    gates: ['${COMMIT}']\n  - id: two\n    title: Two\n    task: Do another.\n    review: none\n    setup: ['true']\n    gates: ['${COMMIT}']\n`);
     const run = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay'], { cwd: repo });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /WORKFLOW_UNTRUSTED_COMMANDS/);
-    assert.match(run.stderr, /\/defaults\/setup\/0: "touch [^"]+"/);
-    assert.match(run.stderr, /\/tasks\/0\/setup\/0: "touch [^"]+"/);
+    assert.match(run.stderr, /\(\/setup\/0: "touch [^"]+"/);
+    assert.match(run.stderr, /\/tasks\/1\/setup\/0: "true"/);
+    assert.doesNotMatch(run.stderr, /\/defaults\/setup|\/tasks\/0\/setup/, 'the top-level setup is named once, as the plan has it');
     assert.equal(existsSync(marker), false);
     const trusted = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay', '--json'], { cwd: repo, trust: true });
     assert.equal(trusted.code, 0, trusted.stderr);

@@ -65,6 +65,14 @@ export async function restore(engine: Engine, events: WorkflowEvent[]): Promise<
     }
     record.issues = [];
     await findResumePoint(engine, record, events);
+    const maxRounds = engine.options.maxRounds ?? record.task.max_rounds;
+    if (record.feedback && record.round > maxRounds) {
+      // Its last round was judged before the interruption: it ends as it would have.
+      record.issues = record.feedback.flatMap(({ role, issues }) => issues.map((i) => `[${role}] ${i}`));
+      setState(engine, record, 'gaps', { reason: `round ${record.round - 1} of ${maxRounds} (the last) ended with gaps from ${record.feedback.map((f) => f.role).join(', ')} (found on resume)` });
+      record.feedback = null;
+      continue;
+    }
     const from = record.resumeAt ? `round ${record.resumeAt.round}'s finished worker (${record.resumeAt.head.slice(0, 7)})` : `round ${Math.max(record.round, 1)}, from ${record.branch}`;
     setState(engine, record, 'pending', { reason: `resumed: continues at ${from}` });
   }

@@ -3,11 +3,14 @@
  * up. A worker round that finished (pass) and whose commit is still the task branch's head is
  * not run again, nor are the reviewers that passed it: resume goes on with the next reviewer,
  * the merge or the gates. A round whose reviewers said gaps hands their issues to the next
- * round. A run caught mid-way (started, never finished) is the only one run again.
+ * round, and so does a worker round that ended gaps or passed with no change of its own. A run
+ * caught mid-way (started, never finished) is the only one run again.
  */
+import { EXIT } from '../../errors.ts';
 import type { Engine, ResumePoint, TaskRecord } from './context.ts';
 import { revParse } from './git-ops.ts';
 import type { WorkflowEvent } from './store.ts';
+import { EMPTY_CHANGE } from './worker-change.ts';
 
 interface FinishedRun {
   role: string;
@@ -23,9 +26,11 @@ function finishedRuns(events: WorkflowEvent[], task: string): FinishedRun[] {
   events.forEach((e, i) => {
     if (e.kind === 'task_state' && e.task === task && e.state === 'pending' && e.retry === true) from = i;
   });
+  // A run stopped by Ctrl-C, a hang-up or TERM was caught mid-way: it runs again.
+  const stopped = [EXIT.interrupted, EXIT.hangup, EXIT.terminated] as number[];
   return events
     .slice(from)
-    .filter((e) => e.kind === 'run_finished' && e.task === task && typeof e.run_id === 'string')
+    .filter((e) => e.kind === 'run_finished' && e.task === task && typeof e.run_id === 'string' && !stopped.includes(Number(e.exit_code)))
     .map((e) => ({
       role: String(e.role),
       round: Number(e.round),
@@ -47,6 +52,13 @@ export async function findResumePoint(engine: Engine, record: TaskRecord, events
     // The round was judged: the next one starts with its issues.
     record.round = worker.round + 1;
     record.feedback = [{ role: gaps.role, issues: gaps.issues.length ? gaps.issues : [`${gaps.role} did not pass the change`] }];
+    return;
+  }
+  if (worker.status === 'gaps' || (worker.status === 'pass' && !worker.gitRange)) {
+    // Judged by the worker's own answer, or a pass with no change of its own: the next round
+    // starts with that, as it would have without the interruption (run-task.ts).
+    record.round = worker.round + 1;
+    record.feedback = [{ role: task.worker, issues: worker.status === 'gaps' ? (worker.issues.length ? worker.issues : ['the worker reported gaps']) : [EMPTY_CHANGE] }];
     return;
   }
   if (worker.status !== 'pass' || !worker.gitRange) return;

@@ -138,7 +138,10 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
     return false;
   }
   const id = engine.workflow.id;
-  setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
+  // An approval was of the work as it was then: a later round (a merge conflict resolved) is asked about again.
+  const again = record.approvedBy ? ` again (${record.approvedBy} approved the work before round ${record.round} changed it)` : '';
+  record.approvedBy = null;
+  setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person${again}: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
   return true;
 }
 

@@ -63,6 +63,25 @@ describe('approval before merge', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it("an approved task whose merge conflicts gets its conflict round, then waits for a person again: the approval was of the work before it", async () => {
+    const { repo, options } = await setup();
+    // Both tasks rewrite one file: the second to merge conflicts with the first.
+    const same = 'echo "$SUPERVISOR_TASK_ID $SUPERVISOR_ROUND" > shared.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm "$SUPERVISOR_TASK_ID $SUPERVISOR_ROUND"';
+    const wf = workflow([task('other', { reviewers: [], gates: [same] }), task('held', { approve: true, reviewers: [], gates: [same] })]);
+    const first = await runWorkflow({ ...options, workflow: wf, jobs: 2 });
+    assert.equal(first.status, 'awaiting_approval');
+    decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'alice', issues: [] });
+    const second = await resumeWorkflow('wf-test', options);
+    const held = second.tasks.find((t) => t.id === 'held')!;
+    assert.equal(held.status, 'awaiting_approval', JSON.stringify(held));
+    assert.equal(held.rounds, 2, 'the conflict round ran');
+    assert.match(held.why ?? '', /waiting for a person again \(alice approved the work before round 2 changed it\)/);
+    decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'bob', issues: [] });
+    const third = await resumeWorkflow('wf-test', options);
+    assert.equal(third.status, 'pass', JSON.stringify(third.tasks));
+    assert.match(git(repo, 'log', '-1', '--format=%B', third.branch), /Supervisor-Approved-By: bob/);
+  });
+
   it('--approve-all approves as tasks arrive, recorded as a decision', async () => {
     const { repo, options } = await setup();
     const result = await runWorkflow({ ...options, workflow: workflow([task('a', { approve: true, reviewers: [] })]), approveAll: true });

@@ -95,6 +95,47 @@ describe('workflow engine (offline, replay)', () => {
     assert.ok(repo);
   });
 
+  it("resume after a worker round that said gaps: the next round starts with the worker's own issues, and the round is not run again", async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await mkdir(join(replies, 'a'));
+    await writeFile(join(replies, 'a', 'worker-1.md'), 'role: worker\ntask_id: a\nstatus: gaps\nissues: the parser half is not done yet\n\nPartly done.\n');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const wf = workflow([changing('a', { reviewers: [] })]);
+    const controller = new AbortController();
+    // Stopped as round 2's worker starts: round 1 (gaps) finished, round 2 is caught mid-way.
+    const first = await runWorkflow({ ...options, workflow: wf, signal: controller.signal, onProgress: (e) => e.state === 'running' && e.round === 2 && controller.abort() });
+    assert.equal(first.status, 'interrupted');
+    const resumed = await resumeWorkflow('wf-test', options);
+    assert.equal(resumed.status, 'pass', JSON.stringify(resumed.tasks));
+    const a = resumed.tasks[0]!;
+    const workerRounds = a.runs.filter((r) => r.role === 'worker' && r.exit_code !== 130).map((r) => r.round);
+    assert.deepEqual(workerRounds, [1, 2], 'round 1 ran once; round 2 ran again after the stop');
+    const round2 = a.runs.filter((r) => r.role === 'worker' && r.round === 2).at(-1)!;
+    const { readFileSync } = await import('node:fs');
+    assert.match(readFileSync(join(options.repoRoot, '.supervisor', 'runs', round2.run_id, 'prompt.md'), 'utf8'), /the parser half is not done yet/);
+  });
+
+  it('resume after the last round was judged (killed before its end was written): the task ends gaps, no round beyond max_rounds runs', async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await mkdir(join(replies, 'a'));
+    await writeFile(join(replies, 'a', 'worker.md'), 'role: worker\ntask_id: a\nstatus: gaps\nissues: cannot finish\n\nNo.\n');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const first = await runWorkflow({ ...options, workflow: workflow([changing('a', { reviewers: [], max_rounds: 1 })]) });
+    assert.equal(first.status, 'gaps');
+    // What a kill -9 right after the run's end leaves: no end state for the task, no result.
+    const store = new WorkflowStore(options.repoRoot, 'wf-test');
+    const kept = store.events().filter((e) => !(e.kind === 'task_state' && e.state === 'gaps') && e.kind !== 'workflow_finished');
+    const { writeFileSync, rmSync } = await import('node:fs');
+    writeFileSync(store.eventsFile, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    rmSync(join(store.dir, 'result.json'));
+    const resumed = await resumeWorkflow('wf-test', options);
+    assert.equal(resumed.status, 'gaps');
+    const a = resumed.tasks[0]!;
+    assert.equal(a.status, 'gaps');
+    assert.deepEqual(a.issues, ['[worker] cannot finish']);
+    assert.deepEqual(a.runs.map((r) => r.round), [1], 'no second round');
+  });
+
   it("gates_on: end runs the workflow's gates on the integration branch after each integrated task, never in the checkout; a failing gate makes the workflow gaps", async () => {
     const { repo, before, options } = await setup();
     const onTip = 'test "$(git rev-parse HEAD)" = "$(git rev-parse supervisor/wf/wf-test)" && test "$(pwd)" != "' + repo + '"';
