@@ -14,7 +14,8 @@
  * after a CLI ran.
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { configState } from './config-state.ts';
 import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
 import type { WorktreeGit } from '../plugin/contracts.ts';
 
@@ -36,32 +37,6 @@ export interface BoundGit {
   run(args: string[]): Promise<GitResult>;
   /** Throws an Error with git's stderr when git fails. */
   runOrThrow(args: string[]): Promise<string>;
-}
-
-/**
- * The config files a bound git reads, by the state they are in: their change times (a write
- * always moves one, and no unprivileged process can set one back) and the variables that pick
- * the global ones. Null when one of them includes another file (`include.path`,
- * `includeIf`): a change there would not show here, so such a config is read every time.
- */
-function configState(worktree: BoundWorktree, env: GitEnv): string | null {
-  const home = env.HOME ?? '';
-  const files = [
-    join(worktree.commonDir, 'config'),
-    join(worktree.commonDir, 'config.worktree'),
-    join(worktree.gitDir, 'config'),
-    join(worktree.gitDir, 'config.worktree'),
-    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
-    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
-  ];
-  const parts: string[] = [];
-  for (const file of files) {
-    const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
-    if (stat && /include/i.test(readFileSync(file, 'latin1'))) return null;
-    parts.push(`${file}:${stat ? `${stat.ctimeNs}:${stat.ino}` : '-'}`);
-  }
-  return [...parts, env.GIT_CONFIG_NOSYSTEM ?? '', env.GIT_CONFIG_COUNT ?? ''].join('\n');
 }
 
 /** Driver guards by worktree and config state: one `git config` per state, not per command. */

@@ -9,6 +9,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.ts';
+import { configState } from './config-state.ts';
 
 export interface GitResult {
   ok: boolean;
@@ -87,15 +88,17 @@ export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): 
 
 /**
  * The guard of a folder's config. A main checkout's (`.git` a folder) is read once per state of
- * its config files (their change times: no unprivileged process sets one back); any other
- * folder's, a linked worktree's whose admin folder a sandboxed CLI can write, is read anew for
- * every command. Bound git reads its own (bound-git.ts).
+ * the config files it reads (config-state.ts: the repository's, the global and system ones;
+ * every time when one includes another file); any other folder's, a linked worktree's whose
+ * admin folder a sandboxed CLI can write, is read anew for every command. Bound git reads its
+ * own (bound-git.ts).
  */
 const folderGuards = new Map<string, { key: string; guard: Promise<string[]> }>();
 function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
   const dotGit = join(cwd, '.git');
   if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return readDriverGuard(cwd, [], env);
-  const key = ['config', 'config.worktree'].map((name) => lstatSync(join(dotGit, name), { throwIfNoEntry: false, bigint: true })?.ctimeNs ?? '-').join(' ');
+  const key = configState({ commonDir: dotGit, gitDir: dotGit }, env);
+  if (key === null) return readDriverGuard(cwd, [], env);
   const known = folderGuards.get(cwd);
   if (known?.key === key) return known.guard;
   const guard = readDriverGuard(cwd, [], env);

@@ -95,6 +95,29 @@ describe("supervisor's git runs no command the repository's config names", () =>
     await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
     assert.deepEqual(readdir(markers), []);
   });
+
+  it("a filter that appears in a file the checkout's config includes, or in the global config, after a git read the guard is switched off by the next git", async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    const home = await tempDir('sv-home-');
+    made.push(home);
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    const included = join(home, 'included.cfg');
+    await writeFiles(home, { 'included.cfg': '', '.gitconfig': '' });
+    shell(repo, 'config', 'include.path', included);
+    assert.ok((await git(repo, ['status', '--porcelain'], env)).ok);
+    // The included file changes, the checkout's own config does not.
+    await writeFiles(home, { 'included.cfg': `[filter "inc"]\n\tsmudge = touch ${join(markers, 'inc-smudge')}; cat\n` });
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=inc\n' });
+    rmSync(join(repo, 'a.txt'));
+    assert.ok((await git(repo, ['checkout', '--', 'a.txt'], env)).ok);
+    // The global config changes.
+    await writeFiles(home, { '.gitconfig': `[filter "glob"]\n\tsmudge = touch ${join(markers, 'global-smudge')}; cat\n` });
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=glob\n' });
+    rmSync(join(repo, 'a.txt'));
+    assert.ok((await git(repo, ['checkout', '--', 'a.txt'], env)).ok);
+    assert.deepEqual(readdir(markers), []);
+  });
 });
 
 const readdir = (dir: string) => readdirSync(dir);

@@ -1,0 +1,41 @@
+/**
+ * When git's config may have changed: the driver guard (git.ts) is read once per state of the
+ * config files a command reads, for bound git and for a main checkout alike.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type GitEnv = Record<string, string | undefined>;
+
+/** The git dirs whose config files a command reads: the repository's common dir and the worktree's own (the same for a main checkout). */
+export interface GitDirs {
+  commonDir: string;
+  gitDir: string;
+}
+
+/**
+ * The config files a git command reads, by the state they are in: their change times (a write
+ * always moves one, and no unprivileged process can set one back) and the variables that pick
+ * the global ones. Null when one of them includes another file (`include.path`,
+ * `includeIf`): a change there would not show here, so such a config is read every time.
+ */
+export function configState(worktree: GitDirs, env: GitEnv): string | null {
+  const home = env.HOME ?? '';
+  const files = [
+    join(worktree.commonDir, 'config'),
+    join(worktree.commonDir, 'config.worktree'),
+    join(worktree.gitDir, 'config'),
+    join(worktree.gitDir, 'config.worktree'),
+    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
+    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
+  ];
+  const parts: string[] = [];
+  for (const file of files) {
+    const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
+    if (stat && /include/i.test(readFileSync(file, 'latin1'))) return null;
+    parts.push(`${file}:${stat ? `${stat.ctimeNs}:${stat.ino}` : '-'}`);
+  }
+  return [...parts, env.GIT_CONFIG_NOSYSTEM ?? '', env.GIT_CONFIG_COUNT ?? ''].join('\n');
+}
+
