@@ -1,9 +1,10 @@
 /** Issue 14 item 7: `supervisor gc` removes what is of no use and keeps every piece of unmerged or live work. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { git, makeRepo } from '../helpers/git-repo.ts';
+import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { fenced, replies, runJson } from './_run.ts';
 import { writeRun } from './_runs-fixture.ts';
@@ -96,6 +97,23 @@ describe('supervisor gc', () => {
     assert.ok(freed.removed.some((i) => i.name === 'supervisor/wf/w2'), JSON.stringify(freed));
     assert.deepEqual(branches(repo), []);
     assert.equal(git(repo, 'for-each-ref', 'refs/supervisor/').trim(), '', 'the record went with it');
+  });
+
+  it('a branch that moves between being judged and being deleted is kept (compare-and-swap), and so is its record', async () => {
+    const repo = await makeRepo();
+    git(repo, 'branch', 'supervisor/20200101-000000-reviewer-cccccc', 'HEAD'); // merged into HEAD: judged removable
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'elsewhere');
+    const elsewhere = git(repo, 'rev-parse', 'HEAD').trim();
+    git(repo, 'reset', '-q', '--hard', 'HEAD~1');
+    // A git on PATH that moves the branch just before gc's delete reaches git: what a concurrent writer does.
+    const bin = await tempDir('sv-gitwrap-');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *"supervisor gc"*) "${real}" -C "${repo}" update-ref refs/heads/supervisor/20200101-000000-reviewer-cccccc ${elsewhere};; esac\nexec "${real}" "$@"\n`, { mode: 0o755 });
+    const out = await runCli(['gc', '--json'], { cwd: repo, env: { PATH: `${bin}:${process.env.PATH}` } });
+    assert.equal(out.code, 0, out.stderr);
+    const report = JSON.parse(out.stdout) as Report;
+    assert.match(report.kept.find((i) => i.name === 'supervisor/20200101-000000-reviewer-cccccc')!.reason, /moved since it was judged/);
+    assert.equal(git(repo, 'rev-parse', 'supervisor/20200101-000000-reviewer-cccccc').trim(), elsewhere, 'the moved branch is kept where it moved');
   });
 
   it('keeps a worktree with uncommitted changes unless asked', async () => {
