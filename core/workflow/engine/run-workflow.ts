@@ -2,7 +2,7 @@
  * `workflow run` and `workflow resume`: set up (state folder, integration branch at the base),
  * schedule the tasks, and write the result. A new run never continues an earlier one: an
  * unfinished run of the same plan is refused with the command that resumes it; a finished one
- * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ...
+ * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ... (claim-id.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { resolveCommit } from '../../engine/start-point.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
-import { errors, isSupervisorError } from '../../errors.ts';
+import { errors } from '../../errors.ts';
 import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
@@ -18,7 +18,7 @@ import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions
 import { engineErrors } from './errors.ts';
 import { removeWorktree, revParse, type GitOps } from './git-ops.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
-import { openIntegration, recordRef } from './integration-ref.ts';
+import { openIntegration } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { createEventHooks, type EventHooks } from './event-hooks.ts';
@@ -26,81 +26,15 @@ import { schedule } from './schedule.ts';
 import { finalGates } from './final-gates.ts';
 import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
 import { sumMetrics, taskViews } from './task-view.ts';
-import type { WorkflowLock } from './lock.ts';
 import { noPause } from './quota.ts';
 import { lastSettings, restore } from './restore.ts';
+import { claimId } from './claim-id.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
 
 function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
   return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null, why: null, resumeAt: null, feedback: null };
-}
-
-/** Whether the workflow may be resumed; one whose result cannot be read is left to `workflow list` and never blocks a new run. */
-function unfinished(store: WorkflowStore): boolean {
-  let result;
-  try {
-    result = store.result();
-  } catch (error) {
-    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return false;
-    throw error;
-  }
-  return !result || RESUMABLE.includes(result.status);
-}
-
-/**
- * The first free id: the plan's, else `<id>-2`, `-3`, ... (a finished run keeps its own). An
- * unfinished run of the same file, even of an edited version of it, is refused with the command
- * that resumes it (or, while it runs, the process that owns it): a new run never quietly starts
- * beside it.
- */
-async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string> {
-  const id = options.workflow.id;
-  for (const other of listWorkflowIds(options.repoRoot)) {
-    const store = new WorkflowStore(options.repoRoot, other);
-    // A workflow whose state cannot be read is its own problem (workflow list names it), not this run's.
-    const plan = readable(() => store.plan());
-    if (plan?.source.file === options.workflow.source.file && unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
-  }
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? id : `${id}-${n}`;
-    const store = new WorkflowStore(options.repoRoot, candidate);
-    const owner = store.owner();
-    if (owner) throw engineErrors.busy(candidate, owner.pid);
-    if (store.exists()) {
-      if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
-      continue;
-    }
-    if ((await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) || (await revParse(ops, recordRef(integrationBranch(candidate))))) continue;
-    return candidate;
-  }
-}
-
-function refuseUnfinished(store: WorkflowStore, file: string): never {
-  const owner = store.owner();
-  throw owner ? engineErrors.busy(store.id, owner.pid) : engineErrors.unfinished(store.id, file);
-}
-
-/** The value, or null when the workflow's state is corrupt. */
-function readable<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch (error) {
-    if (isSupervisorError(error) && error.code === 'WORKFLOW_CORRUPT') return null;
-    throw error;
-  }
-}
-
-/** A fresh id and its lock: a run started meanwhile under the same id is seen once the lock is ours. */
-async function claimId(options: WorkflowRunOptions, ops: GitOps): Promise<{ store: WorkflowStore; lock: WorkflowLock }> {
-  for (;;) {
-    const id = await freshId(options, ops);
-    const store = new WorkflowStore(options.repoRoot, id, options.now);
-    const lock = store.lock();
-    if (!store.exists()) return { store, lock };
-    lock.release();
-  }
 }
 
 /** `workflow run` needs a repository with a commit; refused as `run` refuses what it cannot work in. */
