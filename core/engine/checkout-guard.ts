@@ -26,7 +26,10 @@ const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/wor
 export interface CheckoutState {
   head: string;
   branch: string;
+  /** A digest of the index's entries (`ls-files --stage`). */
   index: string;
+  /** The index file as it is on disk (fingerprint); '' when it is not `<root>/.git/index`. */
+  indexFile: string;
   /** Path → the status letters and a fingerprint of the file as it is. */
   files: Map<string, string>;
   /** refs/heads/<name> → commit, without supervisor's own run branches. */
@@ -103,22 +106,36 @@ function readBranches(refs: string): { branches: Map<string, string>; supervisor
   return { branches, supervisorBranches };
 }
 
-export async function recordCheckout(root: string, env?: GitEnv): Promise<CheckoutState> {
+/** The main checkout's index file on disk: git replaces it whole on every write (a new inode and change time). */
+function indexFileOf(root: string): string {
+  if (!lstatSync(join(root, '.git'), { throwIfNoEntry: false })?.isDirectory()) return '';
+  const stat = lstatSync(join(root, '.git', 'index'), { throwIfNoEntry: false, bigint: true });
+  return stat ? `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}` : 'none';
+}
+
+/**
+ * The checkout as it is now. `before`: the record this one will be compared with; when the
+ * index file is the very file it was then, its entries are not listed again (one git fewer).
+ */
+export async function recordCheckout(root: string, env?: GitEnv, before?: CheckoutState): Promise<CheckoutState> {
   let complete = true;
   const run = async (args: string[]) => {
     const result = await git(root, ['--no-optional-locks', ...args], env);
     if (!result.ok) complete = false;
     return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
   };
-  // Three gits (HEAD and its branch come with the status): a workflow records the checkout around every run.
+  const indexFile = indexFileOf(root);
+  const sameIndex = before !== undefined && before.complete && indexFile !== '' && indexFile === before.indexFile;
+  // HEAD and its branch come with the status: a workflow records the checkout around every run.
   const [index, status, refs] = await Promise.all([
-    run(['ls-files', '--stage', '-z']),
+    sameIndex ? null : run(['ls-files', '--stage', '-z']),
     run(['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
     run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
   ]);
   return {
     ...readStatus(root, status),
-    index: createHash('sha256').update(index).digest('hex'),
+    index: index === null ? before!.index : createHash('sha256').update(index).digest('hex'),
+    indexFile,
     ...readBranches(refs),
     complete,
   };

@@ -214,7 +214,7 @@ async function endLeftovers(runId: string, graceMs: number, notice: (m: string) 
  * and the branches it created that its own worktree is on (named, not a failure).
  */
 async function escapedChanges(options: RunRoleOptions, before: CheckoutState, checked: Promise<WorktreeCheck> | undefined): Promise<{ escaped: string | null; ownBranches: string[] }> {
-  const [after, check] = await Promise.all([recordCheckout(options.repoRoot, options.env), checked?.catch(() => null)]);
+  const [after, check] = await Promise.all([recordCheckout(options.repoRoot, options.env, before), checked?.catch(() => null)]);
   // A stop may end the git that records the checkout: a half-read record proves nothing.
   if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
   const own = check?.branchRef ? [check.branchRef.replace(/^refs\/heads\//, '')] : [];

@@ -40,6 +40,10 @@ async function checkWorkerRange(engine: Engine, record: TaskRecord, worktree: st
   const claimed = result.output?.git_range;
   if (typeof claimed !== 'string' || !result.git_range || claimed === result.git_range) return;
   const [cb = '', ch = ''] = claimed.split(/\.\.\.?/);
+  const [eb = '', eh = ''] = result.git_range.split('..');
+  // Abbreviated ids of the engine's own range (what workers usually write) need no git.
+  const abbreviates = (short: string, full: string) => /^[0-9a-f]{4,64}$/.test(short) && full.startsWith(short);
+  if (abbreviates(cb, eb) && abbreviates(ch, eh)) return;
   const slot = slotOf(engine.ops, worktree);
   if (slot && ![cb, ch].some((rev) => rev.startsWith('-'))) {
     // `--`: both are revisions, never options or paths; one git for the two.

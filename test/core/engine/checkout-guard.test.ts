@@ -95,6 +95,19 @@ describe("the user's checkout, recorded and compared around a run", () => {
     assert.deepEqual(compareCheckout(before, after).changes, ['the checkout switched from main to a detached HEAD', 'files changed: a b.txt, s.txt', 'the index (staged changes) changed']);
   });
 
+  it('given the earlier record (as a run compares), an index written meanwhile is still named, and an untouched index file keeps its entries', async () => {
+    const repo = await dirtyRepo();
+    const before = await recordCheckout(repo);
+    assert.notEqual(before.indexFile, '');
+    const same = await recordCheckout(repo, undefined, before);
+    assert.equal(same.index, before.index);
+    assert.deepEqual(compareCheckout(before, same).changes, []);
+    git(repo, 'add', 'a.txt');
+    const after = await recordCheckout(repo, undefined, before);
+    assert.notEqual(after.indexFile, before.indexFile);
+    assert.ok(compareCheckout(before, after).changes.includes('the index (staged changes) changed'));
+  });
+
   it("does not count a branch the run's own worktree is on (a CLI committing on a branch of its own there)", async () => {
     const repo = await dirtyRepo();
     const before = await recordCheckout(repo);

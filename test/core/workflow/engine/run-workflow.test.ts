@@ -153,6 +153,16 @@ describe('workflow engine (offline, replay)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it("a v2 worker's git_range named from its worktree (HEAD~1..HEAD) is its run's commits: no notice", async () => {
+    const replies = await tempDir('sv-wf-replies-');
+    await writeFile(join(replies, 'worker.md'), 'role: worker\ntask_id: a\nstatus: pass\ngit_range: HEAD~1..HEAD\nfiles_changed: x.txt\n\nDone.\n');
+    const { options } = await setup({ SUPERVISOR_REPLAY: replies });
+    const commit = 'echo x > x.txt && git add x.txt && git -c user.name=t -c user.email=t@t commit -qm x';
+    const result = await runWorkflow({ ...options, workflow: workflow([task('a', { reviewers: [], gates: [commit] })]) });
+    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
+    assert.ok(!result.notices.some((n) => /reported git_range/.test(n)), result.notices.join('\n'));
+  });
+
   it("a v2 worker's git_range that is not the run's commits gives a notice (the engine's range counts)", async () => {
     const replies = await tempDir('sv-wf-replies-');
     await writeFile(join(replies, 'worker.md'), 'role: worker\ntask_id: a\nstatus: pass\ngit_range: 1234567..89abcde\nfiles_changed: x\n\nDone.\n');
