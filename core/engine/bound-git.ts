@@ -16,7 +16,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { configState } from './config-state.ts';
-import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, type GitEnv, type GitResult } from './git.ts';
+import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
 import type { WorktreeGit } from '../plugin/contracts.ts';
 
 export interface BoundWorktree {
@@ -58,9 +58,14 @@ export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): Bo
   // The worktree's folder may be gone: git then runs from the repository's git dir (the work tree stays named).
   const cwd = () => (lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir);
   let guard: Promise<string[]> | undefined;
-  const run = async (args: string[]) => {
+  const run = async (args: string[]): Promise<GitResult> => {
+    // Before every command, not only at the checks: the driver guard is kept per config state,
+    // and a commondir a CLI pointed elsewhere would bring that repository's config with it.
+    const moved = commonDirProblem(worktree);
+    if (moved) return refused(moved);
     guard ??= guardFor(worktree, cwd(), pre, env);
-    return guardedGit(cwd(), [...pre, ...args], env, await guard);
+    const drivers = await unguardable(guard);
+    return typeof drivers === 'string' ? refused(drivers) : guardedGit(cwd(), [...pre, ...args], env, drivers);
   };
   return {
     run,
@@ -106,6 +111,21 @@ function real(path: string): string | null {
 }
 
 /**
+ * The admin folder names the common dir: a rewritten `commondir` would lead every git bound to
+ * the admin folder to another repository's config (its filters) and refs. Null: it still names ours.
+ */
+function commonDirProblem(worktree: BoundWorktree): string | null {
+  let common: string;
+  try {
+    common = readFileSync(resolve(worktree.gitDir, 'commondir'), 'utf8').trim();
+  } catch {
+    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
+  }
+  if (real(resolve(worktree.gitDir, common)) !== real(worktree.commonDir)) return `the worktree's git dir ${worktree.gitDir} no longer belongs to the repository at ${worktree.commonDir} (its commondir says ${common})`;
+  return null;
+}
+
+/**
  * The folder is still a folder, and its `.git` file and the admin folder still point at each
  * other (what a CLI can break with rm or a write); no git is run. Null: they do.
  */
@@ -119,14 +139,8 @@ export function linkProblem(worktree: BoundWorktree): string | null {
   if (!pointer || real(resolve(worktree.path, pointer)) !== real(worktree.gitDir)) {
     return `${dotGit} no longer points at the worktree's git dir ${worktree.gitDir}`;
   }
-  // The admin folder names the common dir too: a rewritten `commondir` would lead git to another repository's config and refs.
-  let common: string;
-  try {
-    common = readFileSync(resolve(worktree.gitDir, 'commondir'), 'utf8').trim();
-  } catch {
-    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
-  }
-  if (real(resolve(worktree.gitDir, common)) !== real(worktree.commonDir)) return `the worktree's git dir ${worktree.gitDir} no longer belongs to the repository at ${worktree.commonDir} (its commondir says ${common})`;
+  const common = commonDirProblem(worktree);
+  if (common) return common;
   let back: string;
   try {
     back = readFileSync(resolve(worktree.gitDir, 'gitdir'), 'utf8').trim();

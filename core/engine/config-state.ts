@@ -2,7 +2,7 @@
  * When git's config may have changed: the driver guard (git.ts) is read once per state of the
  * config files a command reads, for bound git and for a main checkout alike.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 type GitEnv = Record<string, string | undefined>;
@@ -32,10 +32,22 @@ export function configState(worktree: GitDirs, env: GitEnv): string | null {
   ];
   const parts: string[] = [];
   for (const file of files) {
-    const stat = lstatSync(file, { throwIfNoEntry: false, bigint: true });
-    if (stat && /include/i.test(readFileSync(file, 'latin1'))) return null;
-    parts.push(`${file}:${stat ? `${stat.ctimeNs}:${stat.ino}` : '-'}`);
+    // Followed through a symbolic link: an edit of the file it names must move the state too.
+    const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
+    const state = stat ? `${stat.ctimeNs}:${stat.ino}:${stat.dev}` : '-';
+    if (stat && includesAnother(file, state)) return null;
+    parts.push(`${file}:${state}`);
   }
   return [...parts, env.GIT_CONFIG_NOSYSTEM ?? '', env.GIT_CONFIG_COUNT ?? ''].join('\n');
+}
+
+/** Whether a config file includes another, read again only when the file changed (every git asks). */
+const includes = new Map<string, { state: string; includes: boolean }>();
+function includesAnother(file: string, state: string): boolean {
+  const known = includes.get(file);
+  if (known?.state === state) return known.includes;
+  const found = /include/i.test(readFileSync(file, 'latin1'));
+  includes.set(file, { state, includes: found });
+  return found;
 }
 

@@ -72,6 +72,8 @@ export function driverGuardArgs(names: string): string[] {
     const kind = section.toLowerCase();
     if (kind === 'merge' && leaf.toLowerCase() !== 'driver') continue;
     const id = `${kind}.${driver}`;
+    // `-c` splits at the first `=`: such a driver could not be switched off, so git does not run.
+    if (driver.includes('=')) throw new Error(`git's config names the ${kind} driver "${driver}", which holds "=": supervisor cannot switch it off for its own git commands, so it runs none; rename it in the repository's config`);
     if (seen.has(id)) continue;
     seen.add(id);
     if (kind === 'filter') args.push('-c', `${id}.clean=`, '-c', `${id}.smudge=`, '-c', `${id}.process=`, '-c', `${id}.required=false`);
@@ -83,6 +85,8 @@ export function driverGuardArgs(names: string): string[] {
 /** The guard for the config a git with `pre` (e.g. `--git-dir=... --work-tree=...`) in cwd reads. */
 export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): Promise<string[]> {
   const listed = await once(cwd, [...pre, 'config', '--null', '--name-only', '--get-regexp', '^(filter|merge)\\.'], env, []);
+  // Exit 1: no such variable. Anything else means the names are unknown: no git runs unguarded.
+  if (!listed.ok && listed.code !== 1) throw new Error(`git config could not list the filters and merge drivers to switch off: ${listed.stderr.trim() || `exit ${listed.code}`}`);
   return listed.ok ? driverGuardArgs(listed.stdout) : [];
 }
 
@@ -132,7 +136,22 @@ async function once(cwd: string, args: string[], env: GitEnv, guard: string[], s
  * environment git gets (the run's, as the CLI gets it); default: this process's.
  */
 export async function git(cwd: string, args: string[], env: GitEnv = process.env, stdin?: string): Promise<GitResult> {
-  return guardedGit(cwd, args, env, await folderGuard(cwd, env), stdin);
+  const guard = await unguardable(folderGuard(cwd, env));
+  return typeof guard === 'string' ? refused(guard) : guardedGit(cwd, args, env, guard, stdin);
+}
+
+/** The guard, or why there is none (readDriverGuard refuses): then no git runs, and the reason is git's failure. */
+export async function unguardable(guard: Promise<string[]>): Promise<string[] | string> {
+  try {
+    return await guard;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** A git that was not run, as a failed result. */
+export function refused(reason: string): GitResult {
+  return { ok: false, stdout: '', stderr: reason, code: null };
 }
 
 /** `git <args>` with the driver guard given (bound git reads its own). */

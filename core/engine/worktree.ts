@@ -193,7 +193,7 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   // The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even
   // the user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
   if (workspace.branch === undefined && check.branchRef) {
-    await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head]);
+    await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head, check.head]);
   }
   await bound.runOrThrow(['add', '-A', ...(workspace.exclude?.length ? ['--', '.', ...excludePathspecs(workspace.exclude)] : [])]);
   const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { boundGit, locateWorktree } from '../../../core/engine/bound-git.ts';
@@ -116,6 +116,37 @@ describe("supervisor's git runs no command the repository's config names", () =>
     await writeFiles(repo, { '.gitattributes': '*.txt filter=glob\n' });
     rmSync(join(repo, 'a.txt'));
     assert.ok((await git(repo, ['checkout', '--', 'a.txt'], env)).ok);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it("a bound git whose admin folder's commondir a CLI pointed at a repository of its own runs nothing there, though its guard was read before", async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt3`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    // Its own repository, with a filter, named as the common dir.
+    const own = join(path, 'own.git');
+    shell(path, 'init', '-q', '--bare', own);
+    shell(own, 'config', 'filter.mine.clean', `touch ${join(markers, 'commondir-clean')}; cat`);
+    await writeFiles(path, { '.gitattributes': '*.txt filter=mine\n', 'b.txt': 'b\n' });
+    writeFileSync(join(worktree.gitDir, 'commondir'), own);
+    const status = await boundGit(worktree).run(['add', '-A']);
+    assert.equal(status.ok, false);
+    assert.match(status.stderr, /no longer belongs to the repository/);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it('a filter whose name holds "=" (which -c cannot switch off) makes git refuse to run, not run the filter', async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    shell(repo, 'config', 'filter.a=b.clean', `touch ${join(markers, 'eq-clean')}; cat`);
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=a=b\n', 'c.txt': 'c\n' });
+    const added = await git(repo, ['add', '-A']);
+    assert.equal(added.ok, false);
+    assert.match(added.stderr, /holds "="/);
     assert.deepEqual(readdir(markers), []);
   });
 });
