@@ -5,7 +5,7 @@
  * workflow can be `pass`.
  */
 import type { Engine } from './context.ts';
-import { revParse } from './git-ops.ts';
+import { integrationTip } from './integration-ref.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 import type { WorkflowEvent } from './store.ts';
 
@@ -21,8 +21,9 @@ export function restoreGates(engine: Engine, events: WorkflowEvent[]): void {
 /** Runs the gates on the final tip unless their verdict on it is known (and the workflow was not halted). */
 export async function finalGates(engine: Engine): Promise<void> {
   if (!engine.workflow.gates.length || engine.halt || engine.options.signal?.aborted) return;
-  const tip = await revParse(engine.ops, `refs/heads/${engine.integration}`);
-  if (!tip || (tip === engine.base && ![...engine.tasks.values()].every((r) => r.state === 'integrated'))) return;
+  // Checked against the engine's record (restored when a CLI moved it): the gates judge the workflow's tip, not a CLI's.
+  const tip = await integrationTip(engine.ops, engine.integration);
+  if (tip === engine.base && ![...engine.tasks.values()].every((r) => r.state === 'integrated')) return;
   if (engine.gates.tip === tip && engine.gates.passed !== null) return;
   await runGatesOnIntegration(engine, tip);
 }

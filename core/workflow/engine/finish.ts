@@ -7,7 +7,8 @@
 import { git, gitOrThrow } from '../../engine/git.ts';
 import { SupervisorError } from '../../errors.ts';
 import { commitTree, isAncestor, mergedTree, revParse, type GitOps } from './git-ops.ts';
-import { zeroId } from './integration-ref.ts';
+import { integrationTip, zeroId } from './integration-ref.ts';
+import { integrationBranch } from './names.ts';
 import { engineErrors } from './errors.ts';
 import { WorkflowStore } from './store.ts';
 
@@ -70,9 +71,16 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   if (!store.exists()) throw engineErrors.notFound(id, []);
   const result = store.result();
   if (!result || result.status !== 'pass') throw finishErrors.notPassed(id, result?.status ?? 'unfinished');
-  const branch = result.branch;
-  const tip = await revParse(ops, `refs/heads/${branch}`);
-  if (!tip) throw engineErrors.notFound(`${id} (its branch ${branch} is gone)`, []);
+  // The branch by the workflow's id and its tip as checked against the engine's record (a CLI
+  // can move the branch, or rewrite result.json): only the commit the workflow passed is handed on.
+  const branch = integrationBranch(id);
+  let tip: string;
+  try {
+    tip = await integrationTip(ops, branch);
+  } catch {
+    throw engineErrors.notFound(`${id} (its branch ${branch} is gone)`, []);
+  }
+  if (tip !== result.git_range.split('..')[1]) throw finishErrors.notPassed(id, `not at the commit it passed (${branch} is at ${tip.slice(0, 12)}, the result names ${result.git_range})`);
   const base: FinishOutcome = { workflow_id: id, branch, tip, into: null, action: 'none', commit: null, command: null };
   if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${quote(branch)} && git commit` : `git merge --no-ff ${quote(branch)}` };
   const into = options.into;

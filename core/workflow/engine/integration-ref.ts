@@ -158,7 +158,16 @@ export function knownTip(ops: RefOps, branch: string): Promise<string> {
 export function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
   if (next === old) return Promise.resolve();
   return serial(ops, branch, async () => {
-    await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
+    try {
+      await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
+    } catch (error) {
+      // A CLI moved or deleted the branch since it was checked (its gates ran meanwhile): the
+      // record is the guard. Still at `old`, it moves with the branch from wherever that is now.
+      const [found, record] = await readPair(ops, branch);
+      if (record !== old || found === old) throw error;
+      await swap(ops, [{ ref: `refs/heads/${branch}`, next, old: found ?? (await zeroId(ops)) }, { ref: recordRef(branch), next, old }], message);
+      ops.onIntegrationMoved?.({ branch, record: recordRef(branch), found, restored: next });
+    }
     tips(ops).set(branch, next);
   });
 }

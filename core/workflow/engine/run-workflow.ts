@@ -16,9 +16,9 @@ import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { removeWorktree, revParse, type GitOps } from './git-ops.ts';
+import { removeWorktree, type GitOps } from './git-ops.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
-import { openIntegration } from './integration-ref.ts';
+import { knownTip, openIntegration } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { createEventHooks, type EventHooks } from './event-hooks.ts';
@@ -227,7 +227,7 @@ async function dropStaleSlots(engine: Engine): Promise<void> {
   await Promise.all(readdirSync(dir).map((name) => removeWorktree(engine.ops, join(dir, name)).catch(() => {})));
 }
 
-function statusOf(engine: Engine): WorkflowStatus {
+function statusOf(engine: Engine, tip: string): WorkflowStatus {
   const records = [...engine.tasks.values()];
   if (engine.options.signal?.aborted) return 'interrupted';
   const unfinished = records.some((r) => !FINAL_TASK_STATES.includes(r.state));
@@ -235,21 +235,23 @@ function statusOf(engine: Engine): WorkflowStatus {
     if (engine.halt === 'interrupted') return 'interrupted';
     return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
   }
-  // With gates, pass needs them passed on the final tip (a kill during the gates is no pass).
-  if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || engine.gates.passed === true)) return 'pass';
+  // With gates, pass needs them passed on the final tip itself (a kill during the gates, or gates that judged a commit a CLI put there, is no pass).
+  const gatesPassed = engine.gates.passed === true && engine.gates.tip === tip;
+  if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || gatesPassed)) return 'pass';
   return 'gaps';
 }
 
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
   await guardIntegration(engine);
-  const status = statusOf(engine);
+  // Where the engine left the branch (guardIntegration put it back there if a CLI moved it).
+  const tip = await knownTip(engine.ops, engine.integration).catch(() => engine.base);
+  const status = statusOf(engine, tip);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
     // Caught mid-run by Ctrl-C, the ceiling or a quota: pending again, resumable.
     setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
-  const tip = (await revParse(engine.ops, `refs/heads/${engine.integration}`)) ?? engine.base;
   const tasks = taskViews(engine.workflow, engine.store.events());
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));

@@ -153,6 +153,18 @@ describe('workflow engine (offline, replay)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('a branch moved while a candidate\'s gates ran (what another task\'s CLI can do) does not end the workflow: the record guards the merge, the move is reported', async () => {
+    const { repo, options } = await setup();
+    const marker = join(await tempDir('sv-moved-'), 'moved');
+    // The first candidate's gate points the integration branch at a commit of its own, once.
+    const gate = `if [ ! -e ${marker} ]; then touch ${marker}; git update-ref refs/heads/supervisor/wf/wf-test $(git -c user.name=x -c user.email=x@x commit-tree 'HEAD^{tree}' -m elsewhere); fi`;
+    const result = await runWorkflow({ ...options, workflow: workflow([changing('a', { reviewers: [] }), changing('b', { reviewers: [] })], { gates: [gate], gates_on: 'merge' }) });
+    assert.equal(result.status, 'pass', JSON.stringify(result.tasks));
+    assert.ok(result.notices.some((n) => /integration branch .* was moved/.test(n)), result.notices.join('\n'));
+    assert.equal(git(repo, 'rev-parse', 'supervisor/wf/wf-test').trim(), git(repo, 'rev-parse', 'refs/supervisor/integration/wf-test').trim());
+    assert.ok(git(repo, 'show', 'supervisor/wf/wf-test:work-a.txt') && git(repo, 'show', 'supervisor/wf/wf-test:work-b.txt'));
+  });
+
   it("a v2 worker's git_range named from its worktree (HEAD~1..HEAD) is its run's commits: no notice", async () => {
     const replies = await tempDir('sv-wf-replies-');
     await writeFile(join(replies, 'worker.md'), 'role: worker\ntask_id: a\nstatus: pass\ngit_range: HEAD~1..HEAD\nfiles_changed: x.txt\n\nDone.\n');
