@@ -50,13 +50,14 @@ export interface CliContext {
  */
 export async function findRepoRoot(start: string, env: Record<string, string | undefined> = process.env): Promise<string> {
   const dir = resolve(start);
-  const { git } = await import('../engine/git.ts');
-  const where = await git(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir'], env);
-  if (!where.ok) return dir;
-  const [bare, inGitDir, gitDir] = where.stdout.trim().split('\n');
-  if ((bare === 'true' || inGitDir === 'true') && gitDir) return gitDir;
-  const top = await git(dir, ['rev-parse', '--show-toplevel'], env);
-  return top.ok && top.stdout.trim() ? top.stdout.trim() : dir;
+  const { guardedGit } = await import('../engine/git.ts');
+  // One git before every command; rev-parse runs no filter or merge driver, so no guard is read.
+  // In a git dir `--show-toplevel` fails after the first three answers are printed.
+  const where = await guardedGit(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir', '--show-toplevel'], env, []);
+  const [bare, inGitDir, gitDir, top] = where.stdout.trim().split('\n');
+  if (!gitDir) return dir;
+  if (bare === 'true' || inGitDir === 'true') return gitDir;
+  return where.ok && top ? top : dir;
 }
 
 async function checkedRepo(deps: CliDeps, repo: string): Promise<string> {
