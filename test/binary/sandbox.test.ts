@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
-import { requires } from '../helpers/requires.ts';
+import { missingBwrap, requires } from '../helpers/requires.ts';
 
 const ESCAPE = fileURLToPath(new URL('../fixtures/bin/_escape-claude.mjs', import.meta.url));
 
@@ -33,22 +33,9 @@ interface Result {
   notices: string[];
 }
 
-/** Why bwrap cannot run here, or undefined. */
-function missingBwrap(): string | undefined {
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { encoding: 'utf8' });
-  if (probe.error) return 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap';
-  if (probe.status !== 0) return `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-  return undefined;
-}
-
 function suiteOptions(): { skip?: string } {
   const binary = binarySuite();
-  if (binary.skip) return binary;
-  const missing = missingBwrap();
-  if (!missing) return {};
-  if (process.env.CI) throw new Error(`The bwrap sandbox tests cannot run in CI: ${missing}`);
-  process.stderr.write(`\n*** SKIPPING the bwrap sandbox tests: ${missing}\n\n`);
-  return { skip: missing };
+  return binary.skip ? binary : requires(missingBwrap());
 }
 
 /** Processes whose command line holds this text. */

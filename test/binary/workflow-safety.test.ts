@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type Sandbox } from './binary.ts';
+import { missingBwrap, requires } from '../helpers/requires.ts';
 
 const fakeBin = fileURLToPath(new URL('../fixtures/bin/', import.meta.url));
 
@@ -30,13 +31,6 @@ interface Result {
 }
 
 /** Why bwrap cannot run here, or undefined (as the sandbox suite decides). */
-function missingBwrap(): string | undefined {
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { encoding: 'utf8' });
-  if (probe.error) return 'bubblewrap (bwrap) is not installed';
-  if (probe.status !== 0) return `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-  return undefined;
-}
-
 const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -123,12 +117,7 @@ const ATTACKS = {
 
 function suite(sandbox: 'none' | 'bwrap'): { skip?: string } {
   const binary = binarySuite();
-  if (binary.skip || sandbox === 'none') return binary;
-  const missing = missingBwrap();
-  if (!missing) return {};
-  if (process.env.CI) throw new Error(`The bwrap workflow safety tests cannot run in CI: ${missing}`);
-  process.stderr.write(`\n*** SKIPPING the bwrap workflow safety tests: ${missing}\n\n`);
-  return { skip: missing };
+  return binary.skip || sandbox === 'none' ? binary : requires(missingBwrap());
 }
 
 for (const sandbox of ['none', 'bwrap'] as const) {

@@ -10,16 +10,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
-import { requires } from '../helpers/requires.ts';
+import { missingBwrap, requires } from '../helpers/requires.ts';
 import { fakeEnv, fenced, replies, runJson } from './_run.ts';
 
 const DONE = { status: 'SUCCESS', action_taken: 'added new.txt', files_created: ['new.txt'] };
-
-function missingBwrap(): string | undefined {
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { encoding: 'utf8' });
-  if (probe.error) return 'bubblewrap (bwrap) is not installed';
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
 
 /** A repository, and a codex home under the temporary root (as the real-CLI runs had it). */
 async function fixture() {

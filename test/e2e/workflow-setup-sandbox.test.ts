@@ -5,20 +5,13 @@
  * the task. Without a sandbox the same command reaches the host folder.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
-import { requires } from '../helpers/requires.ts';
+import { missingBwrap, requires } from '../helpers/requires.ts';
 import { runCli } from '../helpers/run-cli.ts';
-
-function missingBwrap(): string | undefined {
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', '--unshare-net', 'true'], { encoding: 'utf8' });
-  if (probe.error) return 'bubblewrap (bwrap) is not installed';
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
 
 /**
  * A plan outside the repository (the user's own): set-up writes in the worktree and tries the
