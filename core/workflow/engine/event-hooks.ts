@@ -6,6 +6,7 @@
  * fails is a notice, never a failure. At the end the queue is drained so the last events arrive.
  */
 import { runProcess } from '../../process/run-process.ts';
+import { shellCommand } from '../../process/shell-command.ts';
 import type { WorkflowEvent } from './store.ts';
 
 export const HOOK_TIMEOUT_MS = 10_000;
@@ -35,8 +36,7 @@ export function createEventHooks(commands: string[], options: EventHookOptions):
 
   const spawnHook = (command: string, event: WorkflowEvent) =>
     runProcess({
-      bin: '/bin/sh',
-      args: ['-c', command],
+      ...shellCommand(command),
       cwd: options.cwd,
       env: { ...options.env, SUPERVISOR_EVENT: event.kind },
       stdin: `${JSON.stringify(event)}\n`,

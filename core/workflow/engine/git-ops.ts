@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
 import type { MergeStyle } from '../model.ts';
-import { integrationTip, moveIntegration, zeroId, type IntegrationMoved } from './integration-ref.ts';
+import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 
@@ -159,7 +159,6 @@ export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
   await git(ops.repoRoot, ['worktree', 'prune'], ops.env);
 }
 
-export type MergeOutcome = { ok: true; tip: string; fastForward: boolean } | { ok: false; conflicts: string[] };
 
 /** The commit that would integrate `head` on `tip`, built without a checkout; nothing moves. */
 export type TaskCommit = { ok: true; commit: string; fastForward: boolean } | { ok: false; conflicts: string[] };
@@ -192,14 +191,6 @@ export async function buildTaskCommit(ops: GitOps, tip: string, head: string, me
   if (!merged.ok) return merged;
   const commit = await commitTree(ops, merged.tree, style === 'squash' ? [tip] : [tip, head], message);
   return { ok: true, commit, fastForward: false };
-}
-
-/**
- * Moves the integration `branch` from `old` to `next`, only if it still points at `old`
- * (compare-and-swap), together with the engine's record of it (`refs/supervisor/integration/<id>`).
- */
-export async function moveBranch(ops: GitOps, branch: string, next: string, old: string, message: string): Promise<void> {
-  await moveIntegration(ops, branch, next, old, message);
 }
 
 /** What the integration branch's commit of a task says: the task, and the trailers that make it auditable. */
@@ -243,19 +234,6 @@ export function taskMergeMessage(info: TaskMergeInfo): string {
 export async function integratedTaskIds(ops: GitOps, base: string, branch: string): Promise<Set<string>> {
   const log = await git(ops.repoRoot, ['log', '--first-parent', '--format=%(trailers:key=Supervisor-Task,valueonly,separator=%x2C)', `${base}..${ref(branch)}`], ops.env);
   return new Set(log.ok ? log.stdout.split(/[\n,]/).map((s) => s.trim()).filter(Boolean) : []);
-}
-
-/**
- * Merges `head` into the integration branch without a checkout (buildTaskCommit), then moves
- * the branch by compare-and-swap. Conflicts are returned, nothing is written.
- */
-export async function mergeIntoBranch(ops: GitOps, branch: string, head: string, message: string, style: MergeStyle = 'merge'): Promise<MergeOutcome> {
-  // Where the engine left it: a branch a CLI moved or deleted is restored (and reported) first.
-  const tip = await integrationTip(ops, branch);
-  const built = await buildTaskCommit(ops, tip, head, message, style);
-  if (!built.ok) return built;
-  await moveBranch(ops, branch, built.commit, tip, message);
-  return { ok: true, tip: built.commit, fastForward: built.fastForward };
 }
 
 /**

@@ -3,13 +3,13 @@
  * result. One candidate at a time (the integration lock; tasks reach it in DAG order, as a task
  * starts only after its dependencies are integrated): the candidate merge commit is built
  * without a checkout (buildTaskCommit), the gates run once in a worktree of it, and only then
- * does the integration branch move, by compare-and-swap (moveBranch). A failing gate leaves the
+ * does the integration branch move, by compare-and-swap (moveIntegration). A failing gate leaves the
  * branch where it was: the integration branch never holds a merge that failed the gates.
  * `gates_on: end` merges first and runs the gates on the integration branch after (the old way).
  */
 import { setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
-import { buildTaskCommit, moveBranch, taskMergeMessage } from './git-ops.ts';
-import { integrationTip, knownTip } from './integration-ref.ts';
+import { buildTaskCommit, taskMergeMessage } from './git-ops.ts';
+import { integrationTip, knownTip, moveIntegration } from './integration-ref.ts';
 import { runGatesAt, runGatesOnIntegration } from './integration-gates.ts';
 
 export type Integration =
@@ -61,7 +61,7 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
       }
       engine.gates = { passed: true, failed: null, tip: built.commit };
     }
-    await moveBranch(engine.ops, engine.integration, built.commit, tip, message);
+    await moveIntegration(engine.ops, engine.integration, built.commit, tip, message);
     engine.store.event('merged', { task: task.id, head, tip: built.commit, fast_forward: built.fastForward, gated });
     record.issues = [];
     setState(engine, record, 'integrated', { reason: `merged into ${engine.integration} at ${built.commit.slice(0, 7)} in round ${record.round}${gated ? ' after its gates passed' : ''}` });

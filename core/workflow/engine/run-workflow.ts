@@ -252,7 +252,9 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
   if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
-  const tasks = taskViews(engine.workflow, engine.store.events());
+  // Read once, after the last state change above: the task views and the retries both come from it.
+  const events = engine.store.events();
+  const tasks = taskViews(engine.workflow, events);
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
   const result: WorkflowResult = {
@@ -267,7 +269,7 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     budget: engine.ledger.summary(),
     merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
     stop_reason: status === 'stopped' ? engine.haltReason : null,
-    retries: engine.store.events().filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
+    retries: events.filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
     metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,

@@ -35,11 +35,6 @@ export function slotExclude(engine: Engine, worktree: string): string[] {
   return slotsOf(engine).get(worktree)?.exclude ?? [];
 }
 
-/** Forgets the slot's set-up (the slot was cleaned out or removed): the next task sets it up again. */
-export function forgetSlotSetup(engine: Engine, worktree: string): void {
-  slotsOf(engine).delete(worktree);
-}
-
 function specOf(engine: Engine, own: { setup?: string[]; copy?: string[] }): SetupSpec {
   const seconds = engine.workflow.setup_timeout ?? DEFAULT_SETUP_TIMEOUT_S;
   return { commands: own.setup ?? [], copy: own.copy ?? [], timeoutMs: Math.round(seconds * 1000) };
