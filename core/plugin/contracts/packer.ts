@@ -127,7 +127,7 @@ export interface PackContext {
    */
   readFiles(paths: readonly string[]): Promise<ReadReport>;
   /**
-   * The secretlint rules that find a secret in a text the packer got some other way (a diff,
+   * The ids of the secret-scan rules that find a secret in a text the packer got some other way (a diff,
    * a tool's output); empty when none do or the scan is off. Leave such a text out.
    */
   scanSecrets(path: string, content: string): Promise<string[]>;

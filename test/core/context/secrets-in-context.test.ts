@@ -10,6 +10,7 @@ import { packFileContext } from '../../../core/context/pack.ts';
 import { definePlugin } from '../../../core/plugin/index.ts';
 import type { RoleContext } from '../../../core/roles/role.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
+import { s01Corpus } from '../../helpers/secret-corpus.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
 
 // Assembled at run time, so no secret scanner ever sees one in this file.
@@ -25,7 +26,7 @@ describe('secrets in packed context', () => {
     assert.ok(!packed.text.includes(gh));
     assert.match(packed.text, new RegExp(`### ci\\.sh\\n\\n${MARKERS.secretLeftOut.replace(/[[\]]/g, '\\$&')}`));
     assert.doesNotMatch(packed.text, /### src\/token\.ts/);
-    assert.ok(packed.notices.some((n) => n.startsWith('target: left out ci.sh:') && n.includes('secretlint-rule-github')), packed.notices.join('\n'));
+    assert.ok(packed.notices.some((n) => n.startsWith('target: left out ci.sh:') && n.includes('gitleaks/github-pat')), packed.notices.join('\n'));
     assert.ok(packed.notices.some((n) => n.startsWith('imports: left out src/token.ts:')), packed.notices.join('\n'));
   });
 
@@ -49,7 +50,7 @@ describe('secrets in packed context', () => {
     assert.match(packed.text, /\+A/);
     for (const leak of [gh, 'staged-dotenv', 'ignored-text']) assert.ok(!packed.text.includes(leak), leak);
     assert.ok(packed.notices.includes('git-diff: left out the diff of 2 files (excluded, gitignored or on the default ignore list): .env, ignored.txt'), packed.notices.join('\n'));
-    assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out the diff of deploy.sh:') && n.includes('secretlint-rule-github')));
+    assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out the diff of deploy.sh:') && n.includes('gitleaks/github-pat')));
     assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out deploy.sh:')), 'the changed file too');
   });
 
@@ -59,7 +60,7 @@ describe('secrets in packed context', () => {
     const packed = await pack(repo, { include: ['*.ts'] }, { packers: ['leaky', 'glob'], registry: packerRegistry(leaky) });
     assert.ok(!packed.text.includes(gh));
     assert.match(packed.text, /### a\.ts/);
-    assert.ok(packed.warnings.some((w) => w.startsWith('leaky: left out part "related"') && w.includes('secretlint-rule-github')), packed.warnings.join('\n'));
+    assert.ok(packed.warnings.some((w) => w.startsWith('leaky: left out part "related"') && w.includes('gitleaks/github-pat')), packed.warnings.join('\n'));
   });
 
   it('packs them all with context.secret_scan: false or secretScan: false', async () => {
@@ -76,6 +77,28 @@ describe('secrets in packed context', () => {
     git(repo, 'add', 'sa.json');
     const packed = await pack(repo, { include: ['git diff --cached'] });
     assert.ok(!packed.text.includes('service_account'));
-    assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out the diff of sa.json:') && n.includes('secretlint-rule-gcp')), packed.notices.join('\n'));
+    assert.ok(packed.notices.some((n) => n.startsWith('git-diff: left out the diff of sa.json:') && n.includes('supervisor/generic-assignment')), packed.notices.join('\n'));
+  });
+
+  it('leaves out every S01 format of issue 27, as a file and as a staged diff, naming the file and the rule', async () => {
+    const corpus = s01Corpus();
+    const repo = await makeRepo({ 'src/app.ts': 'export const app = 1;\n' });
+    await writeFiles(repo, Object.fromEntries(corpus.map((f) => [f.path, f.content])));
+    const secrets = corpus.flatMap((f) => f.secrets);
+    const files = await pack(repo, { include: ['**/*'] });
+    assert.match(files.text, /### src\/app\.ts/);
+    for (const file of corpus) {
+      for (const secret of file.secrets) assert.ok(!files.text.includes(secret), `${file.path} leaked`);
+      assert.ok(files.notices.some((n) => n.includes(`left out ${file.path}:`) && n.includes(file.rule)), `${file.path} (${file.rule}):\n${files.notices.join('\n')}`);
+    }
+    git(repo, 'add', '-A');
+    const diff = await pack(repo, { include: ['git diff --cached'] });
+    for (const file of corpus) {
+      for (const secret of file.secrets) assert.ok(!diff.text.includes(secret), `the diff of ${file.path} leaked`);
+      assert.ok(diff.notices.some((n) => n.startsWith(`git-diff: left out the diff of ${file.path}:`)), `${file.path}:\n${diff.notices.join('\n')}`);
+    }
+    // The case is real: without the scan, every one of them is packed.
+    const unscanned = await pack(repo, { include: ['**/*'] }, { secretScan: false });
+    for (const secret of secrets) assert.ok(unscanned.text.includes(secret), secret);
   });
 });

@@ -153,7 +153,7 @@ describe('repomix packer', () => {
     const result = await repomix.pack(request(repo, { include: ['*'] }), packContextFor(repo, envWith(bin)));
     assert.deepEqual(result.parts.map((p) => p.files), [['a.ts']]);
     assert.ok(!result.parts[0]!.content.includes(token));
-    assert.match(result.notices.join('\n'), /^repomix: left out b\.sh: .*secretlint-rule-github/m);
+    assert.match(result.notices.join('\n'), /^repomix: left out b\.sh: .*gitleaks\/github-pat/m);
 
     const gitBin = await fakeBin({ repomix: writes('## File: .git/config\\n```\\n[core]\\n```\\n') });
     const refused = await repomix.pack(request(repo, { include: ['*'] }), packContextFor(repo, envWith(gitBin)));
