@@ -25,7 +25,7 @@ export interface PackerHost {
   trustedRepo?: boolean;
   notice(message: string): void;
   warn(message: string): void;
-  /** Finds secrets in what is packed; default: secretlint's recommended rules (NO_SECRET_SCAN opts out). */
+  /** Finds secrets in what is packed; default: every rule of secret-scan.ts (NO_SECRET_SCAN opts out). */
   scanner?: SecretScanner;
 }
 

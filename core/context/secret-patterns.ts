@@ -2,7 +2,9 @@
  * Formats of our own beside gitleaks' rules (secret-rules.ts), for what those miss: a private
  * key's PEM block cut short or without its END line (gitleaks' rule wants both), key bodies in
  * a diff hunk, Azure storage keys in connection strings, Docker's config.json auths, Discord
- * webhooks, OpenAI project keys of any shape. Each leads
+ * webhooks, OpenAI project keys of any shape, and the token formats secretlint's recommended
+ * preset knows and gitleaks does not (Docker, Figma, Groq, Tailscale, Vercel, Cloudflare's new
+ * tokens), so dropping secretlint lost none of its coverage. Each leads
  * with a literal (a prefix, a key word, a line's "\n") so the engine skips to where it can
  * match, and names the keywords the pre-filter looks for. The ids are what a notice names
  * (`supervisor/<id>`).
@@ -73,4 +75,11 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
   regex('discord-webhook', ['discord'], /discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{20,}/),
   // OpenAI's project, service-account and admin keys, also those without gitleaks' "T3BlbkFJ" marker.
   regex('openai-api-key', ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/),
+  // Token formats of secretlint's recommended preset (MIT) that gitleaks' rules lack.
+  regex('docker-pat', ['dckr_pat_'], /dckr_pat_[a-zA-Z0-9_-]{27}(?![a-zA-Z0-9_-])/),
+  regex('figma-pat', ['figd_'], /figd_[A-Za-z0-9_-]{40,200}(?![A-Za-z0-9_-])/),
+  regex('groq-api-key', ['gsk_'], /gsk_[a-zA-Z0-9]{52}(?![a-zA-Z0-9])/),
+  regex('tailscale-key', ['tskey-'], /(?<![A-Za-z])tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])/),
+  regex('vercel-token', ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], /(?<![A-Za-z])vc[piark]_[A-Za-z0-9]{20,60}(?![A-Za-z0-9])/),
+  regex('cloudflare-token', ['cfk_', 'cfut_', 'cfat_'], /(?<![A-Za-z])(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])/),
 ];

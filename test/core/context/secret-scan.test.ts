@@ -35,6 +35,19 @@ describe('secret scan', () => {
     });
   }
 
+  it("finds the token formats secretlint's preset knew and gitleaks' rules lack", async () => {
+    const random = (n: number) => Array.from({ length: n }, (_, i) => 'aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0'[(i * 7 + 3) % 30]).join('');
+    const tokens: [string, string][] = [
+      [['dckr', '_pat_', random(27)].join(''), 'supervisor/docker-pat'],
+      [['fi', 'gd_', random(44)].join(''), 'supervisor/figma-pat'],
+      [['g', 'sk_', random(52)].join(''), 'supervisor/groq-api-key'],
+      [['ts', 'key-api-', random(12), '-', random(30)].join(''), 'supervisor/tailscale-key'],
+      [['v', 'cp_', random(30)].join(''), 'supervisor/vercel-token'],
+      [['cf', 'ut_', random(40), 'deadbeef'].join(''), 'supervisor/cloudflare-token'],
+    ];
+    for (const [token, rule] of tokens) assert.deepEqual(await scanner.scan('src/client.ts', `const client = connect("${token}");\n`), [rule]);
+  });
+
   it("finds a key's body lines without their BEGIN line, as a diff hunk from the middle of a committed key shows them", async () => {
     const pem = rsaKeyPem();
     const lines = pem.split('\n');
