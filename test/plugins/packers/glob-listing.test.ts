@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gitListedFiles } from '../../../core/context/git-files.ts';
@@ -33,6 +33,7 @@ async function trickyRepo(): Promise<string> {
     'dist/out.js': 'tracked build output\n',
     'docs/guide.md': '# g\n',
     'package-lock.json': '{}\n',
+    'assumed.ts': 'deleted, but git is told to assume it unchanged\n',
   });
   // Tracked files that rules added later match, untracked files on both sides of the rules.
   await writeFiles(repo, {
@@ -55,6 +56,8 @@ async function trickyRepo(): Promise<string> {
   git(repo, 'commit', '-q', '-m', 'later');
   await writeFile(join(repo, '.git', 'info', 'exclude'), 'excluded-by-info.ts\n');
   await rm(join(repo, 'gone.ts'));
+  git(repo, 'update-index', '--assume-unchanged', 'assumed.ts');
+  await rm(join(repo, 'assumed.ts'));
   await symlink('a.ts', join(repo, 'link.ts'));
   await symlink('pkg', join(repo, 'linked-folder'));
   execFileSync('mkfifo', [join(repo, 'pipe.ts')]);
@@ -122,5 +125,12 @@ describe('glob packer: git list and walk', () => {
     await writeFiles(replaced, { 'b.ts/inner.ts': 'now a folder\n' });
     assert.equal(await gitListedFiles(replaced, options), null);
     assert.deepEqual(await selectFiles(request(replaced)), ['a.ts', 'b.ts/inner.ts']);
+
+    // A folder moved and linked back: its tracked files look unchanged to git, the walk skips the link.
+    const moved = await makeRepo({ 'a.ts': 'a\n', 'lib/x.ts': 'x\n' });
+    await rename(join(moved, 'lib'), join(moved, 'lib2'));
+    await symlink('lib2', join(moved, 'lib'));
+    assert.equal(await gitListedFiles(moved, options), null);
+    assert.deepEqual(await selectFiles(request(moved)), ['a.ts', 'lib2/x.ts']);
   });
 });
