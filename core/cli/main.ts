@@ -86,6 +86,18 @@ function addCommand(parser: Argv, def: CommandDef, select: (action: Action) => v
   );
 }
 
+/**
+ * yargs renders the chosen command's whole help before running it, in case the handler fails
+ * later (tens of milliseconds of text layout on every command). Ours only records the command,
+ * and help is printed from the parse callback's output, so that help is never read.
+ */
+function withoutHelpCache(parser: Argv): Argv {
+  const internal = parser as unknown as { getInternalMethods?(): { getUsageInstance(): { cacheHelpMessage?: () => void } } };
+  const usage = internal.getInternalMethods?.().getUsageInstance();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+  return parser;
+}
+
 function buildParser(select: (action: Action) => void, columns: number | undefined): Argv {
   const width = Math.min(110, columns ?? 100);
   let parser: Argv = yargs()
@@ -106,7 +118,7 @@ function buildParser(select: (action: Action) => void, columns: number | undefin
     .epilogue('Exit codes: 0 pass, 1 gaps, 2 usage/config error, 3 no valid output, 4 CLI failed, 5 workflow awaiting approval, 130 interrupted (129 SIGHUP, 143 SIGTERM).\nDocs: README.md. Plugins: supervisor plugins --help.');
   parser = oneValuePerFlag(parser);
   for (const def of commands) parser = addCommand(parser, def, select, width);
-  return parser;
+  return withoutHelpCache(parser);
 }
 
 function globalOptions(args: Args): GlobalOptions {

@@ -4,6 +4,7 @@
  * so that the budget counts exactly only texts whose count decides what is kept.
  */
 import { CHARS_PER_TOKEN } from './constants.ts';
+import { estimateCount } from './estimate.ts';
 import { createCountCache, type CountCache } from './token-cache.ts';
 import { o200kBounds } from './token-pieces.ts';
 import { estimateTokens, type TokenizerName } from './tokens.ts';
@@ -21,7 +22,7 @@ export interface Measure {
   bounds(text: string): Bounds;
   /** A budget in tokens, in the units of `cost`. */
   limit(budgetTokens: number): number;
-  /** Tokens of a text as reported (floor(chars / 4) for "chars"). */
+  /** Tokens of a text as reported ("chars": the character-class estimate, estimate.ts). */
   tokens(text: string): number;
   /** Keeps exact counts for the next command (the count cache); call once packing is done. */
   save(): void;
@@ -35,7 +36,7 @@ export function createMeasure(tokenizer: TokenizerName, repoRoot: string | null 
       cost: (text) => text.length,
       bounds: (text) => ({ low: text.length, high: text.length }),
       limit: (budgetTokens) => budgetTokens * CHARS_PER_TOKEN,
-      tokens: (text) => Math.floor(text.length / CHARS_PER_TOKEN),
+      tokens: estimateCount,
       save() {},
     };
   }

@@ -1,11 +1,12 @@
 /**
- * Token counting. "chars" is the seeds' estimate (4 chars ≈ 1 token, floor). "o200k" counts
+ * Token counting. "chars" is an estimate of o200k's count from character classes (estimate.ts;
+ * the budget under "chars" keeps the seeds' 4 characters per token). "o200k" counts
  * exactly with gpt-tokenizer's o200k_base (pure JS, offline), through o200k-fast-count.ts (the
  * library's numbers, faster); it is large, so it is imported only when asked for. Long texts
  * are counted in pieces that add up exactly (token-pieces.ts), each looked up in a count cache
  * when one is given (token-cache.ts).
  */
-import { CHARS_PER_TOKEN } from './constants.ts';
+import { estimateCount } from './estimate.ts';
 import { contextErrors } from './errors.ts';
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';
@@ -52,7 +53,7 @@ export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void
 
 /** Estimated tokens of a text. "o200k" must have been loaded with loadTokenizer first. */
 export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars', cache?: CountCache): number {
-  if (tokenizer === 'chars') return Math.floor(text.length / CHARS_PER_TOKEN);
+  if (tokenizer === 'chars') return estimateCount(text);
   if (tokenizer === 'o200k') {
     const count = o200k;
     if (!count) throw contextErrors.tokenizerNotLoaded(tokenizer);

@@ -17,6 +17,7 @@ export { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../context/constants.ts';
 export { toPosix } from '../context/path-safety.ts';
 export { secretNotice } from '../context/secret-scan.ts';
 export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '../context/default-ignores.ts';
+export { gitListedFiles } from '../context/git-files.ts';
 export { which } from '../process/which.ts';
 export { limitCgroup, type Cgroup, type CgroupLimits } from '../process/cgroup.ts';
 // For packers that run git: the arguments that keep it from running the repository's hooks, filters, merge drivers or pager.

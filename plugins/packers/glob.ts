@@ -3,27 +3,39 @@
  * the exclude globs, .gitignore rules (nested ones too) and a default ignore list, read
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
-import { glob } from 'tinyglobby';
-import { DEFAULT_IGNORED_FOLDERS, definePlugin, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
+import { glob, type FileSystemAdapter } from 'tinyglobby';
+import { DEFAULT_IGNORED_FOLDERS, definePlugin, gitListedFiles, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
+import { createListedFs } from './_listed-fs.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The repository-relative files a request selects, sorted, less those packed already. */
-async function selectFiles(request: PackRequest): Promise<string[]> {
-  if (request.include.length === 0) return [];
+/** How the files are found: git's list where git can tell, else a walk (both find the same files). */
+export type Listing = 'git' | 'walk';
+
+/** The folders and files the globs are matched against: git's list (one process), else a walk of the tree. */
+async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter> {
   const defaults = request.context.default_ignores !== false;
+  const gitignore = request.context.gitignore !== false;
+  const listed = listing === 'git' && gitignore ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
+  if (listed) return createListedFs(request.repoRoot, listed);
+  return createGitignoreFs(request.repoRoot, {
+    gitignore,
+    skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
+    skipFile: (name) => defaults && isIgnoredFileName(name),
+  });
+}
+
+/** The repository-relative files a request selects, sorted, less those packed already. */
+export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = 'git'): Promise<string[]> {
+  if (request.include.length === 0) return [];
   const found = await glob([...request.include], {
     cwd: request.repoRoot,
     ignore: [...request.exclude],
     dot: true,
     followSymbolicLinks: false,
-    fs: createGitignoreFs(request.repoRoot, {
-      gitignore: request.context.gitignore !== false,
-      skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
-      skipFile: (name) => defaults && isIgnoredFileName(name),
-    }),
+    fs: await treeOf(request, env, listing),
   });
   const skip = new Set(request.skipFiles);
   return (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit);
@@ -35,7 +47,7 @@ export default definePlugin({
   contextKeys: ['default_ignores', 'gitignore'],
   description: 'Files by include/exclude globs, honouring .gitignore; capped at 1 MiB per file and 10 MiB in all',
   async pack(request, ctx) {
-    const paths = await selectFiles(request);
+    const paths = await selectFiles(request, ctx.env);
     if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [] };
     const report = await ctx.readFiles(paths);
     const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files') : '';

@@ -124,7 +124,7 @@ export default defineCommand({
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra section: key=value or key=@file (repeatable)' })
       .option('budget', { type: 'number', describe: "Token budget (default: the role's token_budget, else none)" })
       .option('style', { choices: ['markdown', 'xml'] as const, describe: 'Layout of packed files (default markdown)' })
-      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' })
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: estimated from character classes (the budget: 4 chars per token), or o200k exactly' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print files, bytes and tokens per part, skipped and pruned, and time to stderr' })
       .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' }),

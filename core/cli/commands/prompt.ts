@@ -53,7 +53,7 @@ export default defineCommand({
       .option('context', { type: 'string', array: true, default: [] as string[], describe: 'Extra context section: key=value or key=@file (repeatable)' })
       .option('stats', { type: 'boolean', default: false, describe: 'Print estimated tokens per part and what was pruned to stderr' })
       .option('secret-scan', { type: 'boolean', default: true, describe: 'Leave out files and diffs that look like they hold a secret (--no-secret-scan: pack them)' })
-      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: 4 chars per token, or o200k exactly' }),
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: estimated from character classes (the budget: 4 chars per token), or o200k exactly' }),
   async run(args, ctx) {
     const task = await readTextArg(taskArg(args.task, args.text), ctx.deps, 'task');
     const extraContext = await readKeyValues((args.context as string[] | undefined) ?? [], ctx.deps, 'context');

@@ -35,7 +35,7 @@ export default defineCommand({
       .option('base', { type: 'string', describe: 'Start the worktree from this commit or branch instead of HEAD' })
       .option('review', { type: 'string', describe: 'Review <base>..<head>, or a branch (its commits since the merge base with --base/HEAD): the git parts come from it, the worktree is at its head' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
-      .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
+      .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: estimated from character classes (default; the budget: 4 characters per token), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');

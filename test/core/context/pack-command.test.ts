@@ -31,7 +31,9 @@ describe('supervisor pack', () => {
       ['target_file', ['src/t.ts'], false, []],
       ['files', ['src/a.ts', 'src/big.ts'], false, ['src/big.ts']],
     ]);
-    assert.ok(out.estimated_tokens <= 2000);
+    // The budget under "chars" is the seeds' 4 characters per token; the estimate reported is o200k's (estimate.ts).
+    assert.ok(out.text.length <= 2000 * 4);
+    assert.ok(out.estimated_tokens > 0);
   });
 
   it('--stats reports parts, totals, pruned, skipped and time on stderr; -o writes the file', async () => {

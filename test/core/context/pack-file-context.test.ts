@@ -25,7 +25,6 @@ describe('packFileContext (template flow)', () => {
     const packed = await packFileContext({ role, repoRoot: repo, targets: ['src/t.ts'], registry });
     assert.equal(packed.budgetTokens, 3000 - TEMPLATE_OVERHEAD_CHARS / 4);
     assert.ok(packed.text.length <= packed.budgetTokens * 4, `${packed.text.length} chars over ${packed.budgetTokens * 4}`);
-    assert.ok(packed.estimatedTokens <= packed.budgetTokens);
     assert.equal(packed.estimatedTokens, estimateTokens(packed.text));
     assert.deepEqual(packed.pruned, []);
     assert.match(packed.text, /## Target Files\n\n### src\/t\.ts\n\n```\nexport const t = 1;\n\n```\n/);
