@@ -14,6 +14,10 @@
  * SUPERVISOR_ROUND (the engine sets them), first that exists:
  *   <dir>/<task-id>/<role>-<round>.md   <dir>/<task-id>/<role>.md   <dir>/<role>-<round>.md   <dir>/<role>.md
  * and else the default example. Any of these may itself be a folder of per-attempt files.
+ * Canned changes: a `.patch` file found by the same look-up (`<dir>/<task-id>/<role>-<round>.patch`,
+ * ..., `<dir>/<role>.patch`; in a folder of numbered files, `<n>.patch` beside the reply `<n>.md`)
+ * is applied with `git apply` in the run's worktree by `__emit`, before it prints the answer:
+ * alone (with the default answer) or beside a reply. Only a role that edits files may have one.
  * The default comes from the role's parser (`exampleAnswer`: e.g. v2 headers for the v2 roles),
  * else it is a fenced JSON example built from the output schema. The reply is printed by a
  * real process (`supervisor __emit`) inside a Claude-like JSON envelope (estimated token counts
@@ -21,8 +25,8 @@
  * no tokens (null: no model spent any) and cost $0.
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
 import { envOrRoleSetting, type Setting } from './_shared/setting.ts';
@@ -84,7 +88,7 @@ async function resolveSource(setting: Setting, request: CommandRequest): Promise
 async function pickFile(path: string, attempt: number): Promise<string> {
   if (!(await stat(path)).isDirectory()) return path;
   const names: string[] = [];
-  for (const name of await readdir(path)) if (!name.startsWith('.') && (await stat(join(path, name))).isFile()) names.push(name);
+  for (const name of await readdir(path)) if (!name.startsWith('.') && !name.endsWith(PATCH_EXTENSION) && (await stat(join(path, name))).isFile()) names.push(name);
   names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   const chosen = names[Math.min(Math.max(attempt, 1), names.length) - 1];
   if (!chosen) throw new SupervisorError('REPLAY_EMPTY', `The replay folder ${path} holds no reply files`, { hint: 'Add one file per attempt, e.g. 1.md, 2.md.', details: { file: path } });
@@ -97,22 +101,26 @@ function defaultReply(request: CommandRequest): string {
 }
 
 const REPLY_EXTENSIONS = ['.md', '.txt', ''];
+const PATCH_EXTENSION = '.patch';
 
-/** In a workflow-layout folder, the reply for this task, role and round (see the file comment); undefined: not that layout; null: the layout, no reply for this run. */
-async function pickByRole(dir: string, request: CommandRequest, ctx: AdapterContext): Promise<string | null | undefined> {
-  const role = ctx.env.SUPERVISOR_ROLE ?? request.role.name;
+/** A folder of numbered files (1.md, 2.md, 1.patch, ...): one reply per attempt. */
+async function isNumberedFolder(dir: string): Promise<boolean> {
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
-  const numbered = entries.every((e) => e.isFile() && /^\d+$/.test(e.name.replace(/\.[^.]*$/, '')));
-  if (numbered) return undefined;
+  return entries.every((e) => e.isFile() && /^\d+$/.test(e.name.replace(/\.[^.]*$/, '')));
+}
+
+/** The look-up's stems for this task, role and round, first wins (see the file comment). */
+function roleStems(request: CommandRequest, ctx: AdapterContext): string[] {
+  const role = ctx.env.SUPERVISOR_ROLE ?? request.role.name;
   const task = ctx.env.SUPERVISOR_TASK_ID;
-  const round = ctx.env.SUPERVISOR_ROUND;
-  const stems = [
-    ...(task ? [join(task, `${role}-${round ?? 1}`), join(task, role)] : []),
-    `${role}-${round ?? 1}`,
-    role,
-  ];
+  const round = ctx.env.SUPERVISOR_ROUND ?? '1';
+  return [...(task ? [join(task, `${role}-${round}`), join(task, role)] : []), `${role}-${round}`, role];
+}
+
+/** The first `<dir>/<stem><ext>` that exists, or null. */
+async function firstByStem(dir: string, stems: string[], extensions: string[]): Promise<string | null> {
   for (const stem of stems) {
-    for (const ext of REPLY_EXTENSIONS) {
+    for (const ext of extensions) {
       const candidate = join(dir, stem + ext);
       if (await exists(candidate)) return candidate;
     }
@@ -120,18 +128,47 @@ async function pickByRole(dir: string, request: CommandRequest, ctx: AdapterCont
   return null;
 }
 
-async function loadReply(request: CommandRequest, ctx: AdapterContext): Promise<{ reply: string; source: string | null }> {
+interface Canned {
+  reply: string;
+  source: string | null;
+  /** The canned change to apply before answering, if any. */
+  patch: string | null;
+}
+
+async function loadCanned(request: CommandRequest, ctx: AdapterContext): Promise<Canned> {
   const setting = envOrRoleSetting(request, ctx, REPLAY_ENV, REPLAY_EXTENSION);
-  if (!setting) return { reply: defaultReply(request), source: null };
+  if (!setting) return { reply: defaultReply(request), source: null, patch: null };
   const source = await resolveSource(setting, request);
   let chosen: string | null = source;
-  if ((await stat(source)).isDirectory()) {
-    const byRole = await pickByRole(source, request, ctx);
-    if (byRole !== undefined) chosen = byRole;
+  let patch: string | null = null;
+  if ((await stat(source)).isDirectory() && !(await isNumberedFolder(source))) {
+    const stems = roleStems(request, ctx);
+    chosen = await firstByStem(source, stems, REPLY_EXTENSIONS);
+    patch = await firstByStem(source, stems, [PATCH_EXTENSION]);
   }
-  if (chosen === null) return { reply: defaultReply(request), source: null };
+  if (chosen === null) return { reply: defaultReply(request), source: null, patch };
   const file = await pickFile(chosen, request.attempt);
-  return { reply: await readFile(file, 'utf8'), source: file };
+  if (file !== chosen) {
+    // A per-attempt folder: the attempt's own `<n>.patch` beside its reply wins.
+    const beside = join(dirname(file), basename(file, extname(file)) + PATCH_EXTENSION);
+    if (await exists(beside)) patch = beside;
+  }
+  return { reply: await readFile(file, 'utf8'), source: file, patch };
+}
+
+/** The canned change, copied into the scratch folder (the one place a sandbox surely shows the process), with __emit's arguments to apply it. */
+async function patchArgs(patch: string | null, request: CommandRequest): Promise<string[]> {
+  if (!patch) return [];
+  if (!request.allowEdits) {
+    throw new SupervisorError('REPLAY_PATCH_READ_ONLY', `The replay change ${patch} is for the role "${request.role.name}", which does not edit files`, {
+      hint: 'Give canned changes (.patch) to a role that edits files (worker, implementer); remove or rename this one.',
+      details: { file: patch },
+    });
+  }
+  const copy = join(request.scratchDir, `replay-change-${request.attempt}.patch`);
+  await copyFile(patch, copy);
+  const git = request.git ? ['--git-dir', request.git.admin, '--common-dir', request.git.common] : [];
+  return ['--apply', copy, ...git];
 }
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -155,11 +192,13 @@ export function replayEnvelope(reply: string, prompt: string, source: string | n
 }
 
 async function replayCommand(request: CommandRequest, ctx: AdapterContext): Promise<CommandSpec> {
-  const { reply, source } = await loadReply(request, ctx);
+  const { reply, source, patch } = await loadCanned(request, ctx);
   ctx.notice(source ? `replay: attempt ${request.attempt} answers from ${source}` : `replay: no canned reply for this run, answering with ${request.exampleAnswer === undefined ? 'an example built from the output schema' : "the parser's example answer"}`);
+  if (patch) ctx.notice(`replay: attempt ${request.attempt} applies the canned change ${patch}`);
+  const apply = await patchArgs(patch, request);
   const file = join(request.scratchDir, `replay-envelope-${request.attempt}.json`);
   await writeFile(file, `${JSON.stringify(replayEnvelope(reply, request.prompt, source))}\n`);
-  return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file] };
+  return { bin: ctx.self.bin, args: [...ctx.self.args, '__emit', file, ...apply] };
 }
 
 export default definePlugin({

@@ -15,9 +15,10 @@
 // code is the workflow's: 0 every task integrated and the gates pass, 1 gaps, 2 usage, 130
 // interrupted. SUPERVISOR_BIN picks the supervisor (default `supervisor` on PATH; a .mjs/.ts
 // path runs with this Node). `--cli replay` runs it offline (SUPERVISOR_REPLAY: canned replies
-// per task, role and round; see the README's Workflows section). Replay writes no file, and a
-// worker round with no change is never integrated: give the worker a real CLI
-// (`--cli replay --cli worker=claude`) to see tasks integrated.
+// per task, role and round; see the README's Workflows section). A replay worker changes files
+// only through canned changes (`.patch` files in that folder), and a worker round with no change
+// is never integrated: add patches (scripts/examples/offline/replies has some) or give the worker
+// a real CLI (`--cli replay --cli worker=claude`) to see tasks integrated.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

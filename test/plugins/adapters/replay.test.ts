@@ -78,7 +78,7 @@ describe('replay adapter', () => {
     await writeFile(join(dir, '.hidden'), 'never');
     const texts: string[] = [];
     for (const attempt of [1, 2, 3, 4]) {
-      const spec = await replay.command(await scratchRequest({ attempt }), context({ SUPERVISOR_REPLAY: dir }));
+      const spec = await replay.command(await scratchRequest({ attempt, allowEdits: true }), context({ SUPERVISOR_REPLAY: dir }));
       const envelope = JSON.parse(await readFile(spec.args.at(-1) ?? '', 'utf8'));
       texts.push(envelope.result);
     }
@@ -160,12 +160,64 @@ describe('replay adapter', () => {
       const req = await scratchRequest({ role: { name: role, baseRole: null, extensions: {} }, ...(exampleAnswer ? { exampleAnswer } : {}) });
       const env = { SUPERVISOR_REPLAY: dir, SUPERVISOR_TASK_ID: task, SUPERVISOR_ROLE: role, SUPERVISOR_ROUND: String(round) };
       const spec = await replay.command(req, context(env));
-      return JSON.parse(await readFile(spec.args.at(-1) ?? '', 'utf8')).result as string;
+      return JSON.parse(await readFile(spec.args[spec.args.indexOf('__emit') + 1] ?? '', 'utf8')).result as string;
     };
     assert.equal(await reply('t1', 'worker', 2), 't1 worker round 2');
     assert.equal(await reply('t1', 'worker', 1), 't1 worker');
     assert.equal(await reply('t2', 'worker', 3), 'any worker round 3');
     assert.equal(await reply('t2', 'spec-reviewer', 1), 'any spec reviewer');
     assert.equal(await reply('t2', 'code-quality-reviewer', 1, 'role: code-quality-reviewer\n'), 'role: code-quality-reviewer\n');
+  });
+
+  it('a canned change (.patch) is found by the same look-up as replies, alone or beside a reply, and only for a role that edits files', async () => {
+    const dir = await tempDir('sv-replies-');
+    await mkdir(join(dir, 't1'));
+    await writeFile(join(dir, 't1', 'worker-2.patch'), 'p t1 round 2');
+    await writeFile(join(dir, 't1', 'worker.md'), 't1 worker');
+    await writeFile(join(dir, 'worker.patch'), 'p any worker');
+    const patchOf = async (task: string, role: string, round: number, allowEdits = true) => {
+      const req = await scratchRequest({ role: { name: role, baseRole: null, extensions: {} }, allowEdits });
+      const env = { SUPERVISOR_REPLAY: dir, SUPERVISOR_TASK_ID: task, SUPERVISOR_ROLE: role, SUPERVISOR_ROUND: String(round) };
+      const spec = await replay.command(req, context(env));
+      const at = spec.args.indexOf('--apply');
+      return { patch: at < 0 ? null : await readFile(spec.args[at + 1]!, 'utf8'), reply: JSON.parse(await readFile(spec.args[spec.args.indexOf('__emit') + 1]!, 'utf8')).result as string };
+    };
+    assert.deepEqual(await patchOf('t1', 'worker', 2), { patch: 'p t1 round 2', reply: 't1 worker' });
+    assert.deepEqual(await patchOf('t1', 'worker', 1), { patch: 'p any worker', reply: 't1 worker' });
+    assert.equal((await patchOf('t2', 'worker', 1)).patch, 'p any worker', 'alone, with the default answer');
+    assert.equal((await patchOf('t2', 'spec-reviewer', 1, false)).patch, null);
+    await writeFile(join(dir, 'spec-reviewer.patch'), 'p review');
+    await assert.rejects(patchOf('t2', 'spec-reviewer', 1, false), (e: { code?: string }) => e.code === 'REPLAY_PATCH_READ_ONLY');
+  });
+
+  it('in a folder of numbered replies, <n>.patch beside <n>.md is attempt n\'s change, and never a reply', async () => {
+    const dir = await tempDir('sv-replies-');
+    await writeFile(join(dir, '1.md'), 'first');
+    await writeFile(join(dir, '1.patch'), 'p first');
+    await writeFile(join(dir, '2.md'), 'second');
+    const spec = async (attempt: number) => replay.command(await scratchRequest({ attempt, allowEdits: true }), context({ SUPERVISOR_REPLAY: dir }));
+    const one = await spec(1);
+    assert.equal(await readFile(one.args[one.args.indexOf('--apply') + 1]!, 'utf8'), 'p first');
+    const two = await spec(2);
+    assert.equal(two.args.includes('--apply'), false);
+    assert.equal(JSON.parse(await readFile(two.args[two.args.indexOf('__emit') + 1]!, 'utf8')).result, 'second');
+  });
+
+  it('__emit applies the canned change with git in the folder it runs in before answering; again (a retry) it leaves it; one that does not apply fails the attempt', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const dir = await tempDir('sv-replies-');
+    await writeFile(join(dir, 'worker.patch'), ['--- a/math.js', '+++ b/math.js', '@@ -1 +1,2 @@', ' export const add = (a, b) => a + b;', '+export const sub = (a, b) => a - b;', ''].join('\n'));
+    await mkdir(join(repo, '.scratch'));
+    const req = request({ scratchDir: join(repo, '.scratch'), cwd: repo, prompt: 'Add sub().', role: { name: 'worker', baseRole: null, extensions: {} }, allowEdits: true });
+    const env = { SUPERVISOR_REPLAY: dir, SUPERVISOR_ROLE: 'worker' };
+    await runReplay(req, env);
+    assert.equal(await readFile(join(repo, 'math.js'), 'utf8'), 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n');
+    await runReplay({ ...req, attempt: 2 }, env);
+    assert.equal(await readFile(join(repo, 'math.js'), 'utf8'), 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n', 'applied once');
+    await writeFile(join(repo, 'math.js'), 'something else\n');
+    const spec = await replay.command({ ...req, attempt: 3 }, { ...context(env), self: selfCommand() });
+    const failed = await runProcess({ bin: spec.bin!, args: spec.args, cwd: repo, env: process.env, timeoutMs: 30_000 });
+    assert.equal(failed.exitCode, 1);
+    assert.match(failed.stderr, /does not apply/);
   });
 });
