@@ -32,7 +32,9 @@ export function allowedCommands(input: AllowedCommandsInput): string[] {
   if (!adapter.commandPermissions) {
     input.notice(`${adapter.name} has no way to let its CLI run only chosen commands: ${all.join(', ')} are named in the prompt, but the CLI decides alone whether it may run them`);
   } else if (adapter.commandPermissions === 'all-or-none') {
-    input.notice(`${adapter.name} cannot limit its CLI to ${all.join(', ')}: allowing them lets it run any command inside its own sandbox (the worktree stays the only place it writes)`);
+    // Inside our sandbox the CLI's own cannot start (codex's nested bwrap): ours confines its commands.
+    const where = input.sandbox === DEFAULT_SANDBOX ? 'inside its own sandbox' : `inside supervisor's ${input.sandbox} sandbox (its own cannot start there)`;
+    input.notice(`${adapter.name} cannot limit its CLI to ${all.join(', ')}: allowing them lets it run any command ${where}; the worktree stays the only place it writes`);
   }
   return all;
 }

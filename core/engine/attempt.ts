@@ -9,6 +9,7 @@ import { emptyMetrics } from '../plugin/index.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { sandboxExplanation } from '../sandbox/explain.ts';
+import { confinedExecutor } from '../sandbox/executor.ts';
 import { attemptSandbox } from '../sandbox/runner.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
 import type { GateOutcome } from './feedback.ts';
@@ -144,7 +145,25 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const mapped = mapVerdict(answer.output, prepared.verdict);
   log.event('parsed', { attempt, source: answer.source, verdict_field: prepared.verdict.field, reported_status: mapped.reported, status: mapped.status, known_status: mapped.known });
   if (mapped.status !== 'pass' || settings.gates.length === 0) return { ...base, failure: null, output: answer.output, mapped, metrics };
-  return { ...(await gate(env, attempt, sandbox.gate)), output: answer.output, mapped, metrics };
+  // SECURITY I2: the gates run what the CLI left in the worktree: through the one executor, in the run's sandbox and cgroup.
+  const gates = confinedExecutor({
+    sandbox: prepared.sandbox,
+    purpose: 'gate',
+    env: env.env,
+    self: prepared.peers.self,
+    notice: env.notice,
+    onRefused: (target) => {
+      log.event('sandbox_refused', { attempt, sandbox: prepared.sandbox.choice.name, purpose: 'gate', target });
+      env.notice(`sandbox ${prepared.sandbox.choice.name} refused a connection to ${target} (a gate)`);
+    },
+    cwd: workspace.path,
+    ...worktreeGit(workspace.git),
+    scratchDir: request.scratchDir,
+    id: `${env.runId}-${attempt}-gate`,
+    trackingId: env.runId,
+    runProcess: prepared.peers.runProcess,
+  });
+  return { ...(await gate(env, attempt, gates.spawn)), output: answer.output, mapped, metrics };
 }
 
 /**

@@ -11,6 +11,7 @@
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
 import { groupAlive, membersOfGroup, processesTaggedWith } from '../process/tagged-processes.ts';
+import { trackingGroupName } from '../sandbox/executor.ts';
 
 export type { EndedProcesses } from '../process/end-processes.ts';
 
@@ -25,9 +26,7 @@ function runGroup(runId: string, pgid: number): number[] {
   return members.some((pid) => tagged.has(pid)) ? [-pgid] : [];
 }
 
-function cgroupName(runId: string): string {
-  return `supervisor-run-${runId.replace(/[^a-zA-Z0-9_.-]/g, '-')}`;
-}
+const cgroupName = trackingGroupName;
 
 /** The prefix that starts a process in the run's cgroup (made on first use); [] where none can be made. */
 export function runCgroupPrefix(runId: string): string[] {

@@ -4,12 +4,13 @@
  * left is recorded on the workspace (`exclude`), so the run's commit leaves it out. A failing
  * command ends the run SETUP_FAILED (exit 2): nothing ran, nothing is committed. A caller's
  * worktree (a workflow task's) is set up by the caller from its plan, and an in-place run has
- * no fresh checkout to set up: both skip it. Under a sandbox, set-up runs in it as the CLI does,
- * with the role's network (a package install needs its registry: allow it in the role).
+ * no fresh checkout to set up: both skip it. Set-up runs through the one executor
+ * (core/sandbox/executor.ts): in the run's sandbox with the role's network (a package install
+ * needs its registry: allow it in the role), and nothing it started outlives it.
  */
 import { worktreeGit } from './bound-git.ts';
 import { errors } from '../errors.ts';
-import { attemptSandbox } from '../sandbox/runner.ts';
+import { confinedExecutor } from '../sandbox/executor.ts';
 import type { RunRoleOptions } from './options.ts';
 import type { PreparedRun } from './prepare.ts';
 import type { RunLog } from './run-log.ts';
@@ -36,18 +37,19 @@ export async function setUpRun(input: RunSetupInput): Promise<void> {
     return;
   }
   const timeout = typeof role.config.setup_timeout === 'number' ? role.config.setup_timeout : DEFAULT_SETUP_TIMEOUT_S;
-  // The CLI's way to spawn: through the run's sandbox with the CLI's policy (the role's network).
-  const sandboxed = attemptSandbox({
+  // SECURITY I2: set-up runs what the repository holds: through the one executor, in the run's sandbox (the role's network) and cgroup.
+  const executor = confinedExecutor({
     sandbox: prepared.sandbox,
-    access: prepared.adapter.access,
+    purpose: 'setup',
     env: input.env,
     self: peers.self,
     notice: input.notice,
-    event: (type, data) => log.event(type, { during: 'setup', ...data }),
+    onRefused: (target) => log.event('sandbox_refused', { during: 'setup', sandbox: prepared.sandbox.choice.name, target }),
     cwd: workspace.path,
     ...worktreeGit(workspace.git),
     scratchDir: log.folder('setup'),
     id: `${input.runId}-setup`,
+    trackingId: input.runId,
     runProcess: peers.runProcess,
   });
   const result = await setUpWorktree({
@@ -57,9 +59,9 @@ export async function setUpRun(input: RunSetupInput): Promise<void> {
     env: input.env,
     graceMs: prepared.settings.graceMs,
     ...(options.signal ? { signal: options.signal } : {}),
-    runProcess: sandboxed.cli,
+    runProcess: executor.spawn,
     onStep: ({ kind, ...step }) => log.event('setup', { step: kind, ...step }),
-  });
+  }).finally(() => executor.close(prepared.settings.graceMs));
   if (result.ok) {
     workspace.exclude = result.excludePaths;
     return;

@@ -152,6 +152,9 @@ export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
   'parser.formatInstructions': v.string(),
   'sandbox.available': availabilityShape,
   'sandbox.wrap': sandboxedShape,
+  // A returned closure is a hook too: `teardown` settles with nothing (Promise<void>).
+  'sandbox.teardown': v.undefined(),
+  'plan-reader.detect': v.boolean(),
 };
 
 /** Problems with what a hook of a plugin kind returned, each as "field: expected ..., got ..."; empty when it is right. */

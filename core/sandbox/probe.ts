@@ -2,9 +2,10 @@
  * The inside half of `doctor --sandbox <name>` (`supervisor __probe <json>`): run in the sandbox,
  * it tries what a CLI must not manage and prints what happened as one JSON line; the outside
  * half (self-test.ts) judges it. Tries: its capabilities and no-new-privileges (/proc), a write
- * to each host path, a connection to each host unix socket, and whether each variable is set.
+ * to each host path, a connection to each host unix socket, whether each variable is set, its
+ * PID namespace, opening existing host files for writing, and planting a symbolic link.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { errors } from '../errors.ts';
 
@@ -14,6 +15,10 @@ export interface ProbeRequest {
   writes: string[];
   sockets: string[];
   variables: string[];
+  /** Existing files to open for writing (nothing is written). */
+  opens?: string[];
+  /** Paths where a symbolic link (to a path that does not exist) is planted. */
+  links?: string[];
 }
 
 export interface ProbeFindings {
@@ -24,6 +29,29 @@ export interface ProbeFindings {
   sockets: Record<string, string | null>;
   /** The variables (of those asked about) that are set. */
   variables: string[];
+  /** Per file: null when it opened for writing, else the error code. */
+  opens: Record<string, string | null>;
+  /** Per path: null when the link was planted, else the error code. */
+  links: Record<string, string | null>;
+  /** The probe's PID namespace (/proc/self/ns/pid), null when unreadable. */
+  pidNamespace: string | null;
+}
+
+function attempt(work: () => void): string | null {
+  try {
+    work();
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
+}
+
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
 }
 
 function statusLines(): Record<string, string> {
@@ -75,6 +103,9 @@ export async function runProbe(argv: string[], out: (text: string) => void = (t)
     writes: Object.fromEntries((request.writes ?? []).map((path) => [path, tryWrite(path)])),
     sockets,
     variables: (request.variables ?? []).filter((name) => process.env[name] !== undefined),
+    opens: Object.fromEntries((request.opens ?? []).map((path) => [path, attempt(() => closeSync(openSync(path, 'r+')))])),
+    links: Object.fromEntries((request.links ?? []).map((path) => [path, attempt(() => symlinkSync('/nonexistent-sv-probe-target', path))])),
+    pidNamespace: pidNamespace(),
   };
   out(`${JSON.stringify(findings)}\n`);
   return 0;

@@ -4,7 +4,8 @@
  * tear-down always run afterwards (also on timeout and Ctrl-C). Refused connections are
  * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
  */
-import { callHook } from '../plugins/call-hook.ts';
+import { isSupervisorError } from '../errors.ts';
+import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
@@ -13,7 +14,7 @@ import { startEgressProxy } from './egress-proxy.ts';
 import { allowedEnv } from './env-allowlist.ts';
 import { sandboxErrors } from './errors.ts';
 import { formatHostPort, type HostPort } from './host-port.ts';
-import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, gatePolicy, type ChoiceInput, type SandboxChoice } from './policy.ts';
+import { chooseSandbox, cliPolicy, DEFAULT_SANDBOX, type ChoiceInput, type SandboxChoice } from './policy.ts';
 
 export interface PreparedSandbox {
   choice: SandboxChoice;
@@ -100,9 +101,25 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
     try {
       return await input.runProcess({ ...options, bin: wrapped.bin, args: wrapped.args, env: wrapped.env });
     } finally {
-      await wrapped.teardown?.().catch((error: unknown) => input.ctx.notice(`sandbox ${choice.name}: tear-down failed: ${String(error instanceof Error ? error.message : error)}`));
+      await tearDown(plugin, wrapped.teardown, input.ctx);
     }
   };
+}
+
+/**
+ * The plugin's returned teardown, through the hook wrapper like any hook: one that hangs is
+ * PLUGIN_TIMEOUT and one that returns a value is PLUGIN_SHAPE (a broken plugin: the run stops);
+ * one that throws is a notice (what it left is named, the run's own answer stands).
+ */
+async function tearDown(plugin: SandboxPlugin, teardown: (() => Promise<void>) | undefined, ctx: SandboxContext): Promise<void> {
+  if (!teardown) return;
+  try {
+    await callHook(plugin, 'teardown', () => teardown());
+  } catch (error) {
+    if (isPluginFault(error)) throw error;
+    const cause = isSupervisorError(error) && error.cause !== undefined ? error.cause : error;
+    ctx.notice(`sandbox ${plugin.name}: tear-down failed: ${String(cause instanceof Error ? cause.message : cause)}`);
+  }
 }
 
 export interface AttemptSandboxInput {
@@ -129,18 +146,16 @@ export interface AttemptSandboxInput {
 export interface AttemptSandbox {
   /** The folders the sandbox makes private, and those it shows inside them (for explaining a file the CLI did not find). */
   areas: { hidden: string[]; visible: string[] };
-  /** Runs the CLI of the attempt. */
+  /** Runs the CLI of the attempt (gates and set-up run through executor.ts). */
   cli(options: RunProcessOptions): Promise<RunProcessResult>;
-  /** Runs a gate command. */
-  gate(options: RunProcessOptions): Promise<RunProcessResult>;
   /** host:port entries refused so far in this attempt. */
   refused: string[];
 }
 
-/** The attempt's two ways to spawn (its CLI, its gates), each through the sandbox with its own policy. */
+/** How the attempt's CLI is spawned: through the sandbox with the CLI's policy. */
 export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
   const refused: string[] = [];
-  const runnerFor = (purpose: 'cli' | 'gate', policy: SandboxPolicy) => {
+  const runnerFor = (purpose: 'cli', policy: SandboxPolicy) => {
     const ctx = sandboxContext({
       env: input.env,
       self: input.self,
@@ -149,17 +164,16 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
         const target = formatHostPort({ host, port });
         refused.push(target);
         input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, host, port, target });
-        input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (${purpose === 'cli' ? 'the CLI' : 'a gate'})`);
+        input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (the CLI)`);
       },
     });
     const { repoRoot, homeDir } = input.sandbox;
     return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, ...(input.git ? { git: input.git } : {}), runProcess: input.runProcess });
   };
-  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, gate: input.runProcess, refused, areas: { hidden: [], visible: [] } };
+  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, refused, areas: { hidden: [], visible: [] } };
   return {
     areas: { hidden: [input.sandbox.homeDir, input.sandbox.repoRoot, '/tmp'], visible: [input.cwd, input.scratchDir] },
     cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir, input.commandEnv)),
-    gate: runnerFor('gate', gatePolicy(input.sandbox.choice)),
     refused,
   };
 }

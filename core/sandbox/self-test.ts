@@ -5,9 +5,13 @@
  * folder, host unix sockets listening beside and in it), and supervisor itself runs inside as
  * the probe (probe.ts). Checks: no capabilities and no new privileges; writes to the checkout,
  * the folder around it and the real home refused (and nothing arrived); no host socket answers;
- * an unlisted variable of the caller's is not there.
+ * an unlisted variable of the caller's is not there. I2: a command run through the executor
+ * (gates, set-up) is in a PID namespace of its own and sees only allowlisted variables. I3: with
+ * a real worktree, the repository's shared git folder cannot be written from inside, and the
+ * report says whether the worktree's admin folder can.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,12 +20,14 @@ import { runProcess } from '../process/run-process.ts';
 import type { Registry } from '../registry.ts';
 import { PROBE_COMMAND, type ProbeFindings, type ProbeRequest } from './probe.ts';
 import { cliPolicy } from './policy.ts';
-import { checkSandbox, prepareSandbox, sandboxContext, sandboxedRunner } from './runner.ts';
+import { confinedExecutor } from './executor.ts';
+import { checkSandbox, prepareSandbox, sandboxContext, sandboxedRunner, type PreparedSandbox } from './runner.ts';
+import type { WorktreeGit } from '../plugin/contracts.ts';
 
 export const UNLISTED_VARIABLE = 'SELFTEST_UNLISTED_SECRET';
 
 export interface SelfTestCheck {
-  name: 'capabilities' | 'host_write' | 'host_socket' | 'environment';
+  name: 'capabilities' | 'host_write' | 'host_socket' | 'environment' | 'executor' | 'git_folders';
   ok: boolean;
   detail: string;
 }
@@ -38,6 +44,19 @@ export interface SelfTestInput {
   env: Record<string, string | undefined>;
   homeDir: string;
   self: { bin: string; args: string[] };
+  /**
+   * Makes `checkout` a repository and `work` a worktree of it (the caller's git), returning its
+   * git folders and the shared files a CLI must not write (index, HEAD, config, a ref). Without
+   * it, or when it returns null, the git folders are not checked.
+   */
+  makeWorktree?(checkout: string, work: string): Promise<(WorktreeGit & { files: string[] }) | null>;
+}
+
+interface Layout {
+  checkout: string;
+  work: string;
+  scratch: string;
+  git: (WorktreeGit & { files: string[] }) | null;
 }
 
 async function listen(path: string): Promise<Server | undefined> {
@@ -58,8 +77,10 @@ export async function sandboxSelfTest(input: SelfTestInput): Promise<SelfTestRep
   const scratch = join(checkout, '.supervisor', 'runs', 'self-test');
   const servers: Server[] = [];
   try {
-    await Promise.all([mkdir(work, { recursive: true }), mkdir(scratch, { recursive: true })]);
+    await Promise.all([mkdir(join(work, '..'), { recursive: true }), mkdir(scratch, { recursive: true })]);
     await writeFile(join(checkout, 'README.md'), 'the user\'s checkout\n');
+    const git = (await input.makeWorktree?.(checkout, work).catch(() => null)) ?? null;
+    if (!git) await mkdir(work, { recursive: true });
     const runtime = input.env.XDG_RUNTIME_DIR;
     const socketPaths = [join(root, 'host.sock'), join(checkout, 'host.sock'), ...(runtime && existsSync(runtime) ? [join(runtime, `supervisor-selftest-${process.pid}.sock`)] : [])];
     const sockets: string[] = [];
@@ -67,11 +88,17 @@ export async function sandboxSelfTest(input: SelfTestInput): Promise<SelfTestRep
       const server = await listen(path);
       if (server) servers.push(server), sockets.push(path);
     }
+    const layout: Layout = { checkout, work, scratch, git };
     const writes = [join(checkout, 'written-from-inside'), join(root, 'written-from-inside'), join(input.homeDir, `.supervisor-selftest-${process.pid}`)];
-    const findings = await probe(input, { checkout, work, scratch }, { writes, sockets, variables: [UNLISTED_VARIABLE] });
+    const gitFiles = git?.files ?? [];
+    const before = gitFiles.map(digest);
+    const sandbox = prepareSandbox(input.registry, { flag: { name: input.name, network: 'none' } }, { repoRoot: checkout, homeDir: input.homeDir });
+    const findings = await probe(input, sandbox, layout, { writes, sockets, variables: [UNLISTED_VARIABLE], opens: gitFiles, links: git ? [join(git.admin, 'sv-probe-link')] : [] });
+    const executed = await probeThroughExecutor(input, sandbox, layout);
     const arrived = writes.filter((path) => existsSync(path));
     await Promise.all(arrived.map((path) => rm(path, { force: true })));
-    const checks = judge(findings, arrived);
+    const changed = gitFiles.filter((file, i) => digest(file) !== before[i]);
+    const checks = [...judge(findings, arrived), judgeExecutor(executed), ...(git ? [judgeGitFolders(findings, git, changed)] : [])];
     return { sandbox: input.name, ok: checks.every((c) => c.ok), checks };
   } finally {
     for (const server of servers) await new Promise((resolve) => server.close(resolve));
@@ -79,8 +106,7 @@ export async function sandboxSelfTest(input: SelfTestInput): Promise<SelfTestRep
   }
 }
 
-async function probe(input: SelfTestInput, where: { checkout: string; work: string; scratch: string }, request: ProbeRequest): Promise<ProbeFindings> {
-  const sandbox = prepareSandbox(input.registry, { flag: { name: input.name, network: 'none' } }, { repoRoot: where.checkout, homeDir: input.homeDir });
+async function probe(input: SelfTestInput, sandbox: PreparedSandbox, where: Layout, request: ProbeRequest): Promise<ProbeFindings> {
   const ctx = sandboxContext({ env: input.env, self: input.self, notice: () => {} });
   await checkSandbox(sandbox, ctx);
   const run = sandboxedRunner({
@@ -92,6 +118,7 @@ async function probe(input: SelfTestInput, where: { checkout: string; work: stri
     repoRoot: where.checkout,
     homeDir: input.homeDir,
     id: `self-test-${process.pid}`,
+    ...(where.git ? { git: { admin: where.git.admin, common: where.git.common } } : {}),
     runProcess,
   });
   const result = await run({
@@ -101,13 +128,77 @@ async function probe(input: SelfTestInput, where: { checkout: string; work: stri
     env: { ...input.env, [UNLISTED_VARIABLE]: 'must not be seen inside' },
     timeoutMs: 60_000,
   });
+  return findingsOf(result, input.name);
+}
+
+function findingsOf(result: { stdout: string; stderr: string; spawnError?: string; exitCode: number | null }, name: string): ProbeFindings {
   const line = result.stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as ProbeFindings;
   } catch {
     const said = (result.stderr || result.spawnError || `exit ${result.exitCode}`).trim().split('\n').slice(-3).join(' / ');
-    throw new Error(`the probe did not run inside the ${input.name} sandbox: ${said}`);
+    throw new Error(`the probe did not run inside the ${name} sandbox: ${said}`);
   }
+}
+
+/** The probe as a gate runs: through the one executor (core/sandbox/executor.ts), which gates and set-up use. */
+async function probeThroughExecutor(input: SelfTestInput, sandbox: PreparedSandbox, where: Layout): Promise<ProbeFindings> {
+  const executor = confinedExecutor({
+    sandbox,
+    purpose: 'gate',
+    env: { ...input.env, [UNLISTED_VARIABLE]: 'must not be seen inside' },
+    self: input.self,
+    notice: () => {},
+    cwd: where.work,
+    ...(where.git ? { git: { admin: where.git.admin, common: where.git.common } } : {}),
+    scratchDir: where.scratch,
+    id: `self-test-executor-${process.pid}`,
+  });
+  try {
+    const request: ProbeRequest = { writes: [], sockets: [], variables: [UNLISTED_VARIABLE] };
+    const result = await executor.spawn({ bin: input.self.bin, args: [...input.self.args, PROBE_COMMAND, JSON.stringify(request)], cwd: where.work, env: { ...input.env, [UNLISTED_VARIABLE]: 'must not be seen inside' }, timeoutMs: 60_000 });
+    return findingsOf(result, input.name);
+  } finally {
+    await executor.close(500);
+  }
+}
+
+function digest(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return 'absent';
+  }
+}
+
+function ownPidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+}
+
+/** I2: a command through the executor runs in a PID namespace of its own and sees only allowlisted variables. */
+function judgeExecutor(findings: ProbeFindings): SelfTestCheck {
+  const host = ownPidNamespace();
+  const ownNamespace = findings.pidNamespace !== null && findings.pidNamespace !== host;
+  const sawVariable = findings.variables.includes(UNLISTED_VARIABLE);
+  const where = findings.pidNamespace === null ? 'a PID namespace it cannot read' : ownNamespace ? `a PID namespace of its own (${findings.pidNamespace})` : `the host's PID namespace (${findings.pidNamespace})`;
+  return {
+    name: 'executor',
+    ok: ownNamespace && !sawVariable,
+    detail: `a gate or set-up command (through the one executor) runs in ${where}; ${UNLISTED_VARIABLE} (not allowlisted) is ${sawVariable ? 'visible' : 'not visible'} there`,
+  };
+}
+
+/** I3: the repository's shared git folder cannot be written from inside; whether the worktree's admin folder can is said. */
+function judgeGitFolders(findings: ProbeFindings, git: WorktreeGit, changed: string[]): SelfTestCheck {
+  const opened = Object.entries(findings.opens ?? {}).filter(([, error]) => error === null).map(([path]) => path);
+  const planted = Object.values(findings.links ?? {}).some((error) => error === null);
+  const admin = planted ? `the worktree's admin folder ${git.admin} is writable inside (a link was planted there): supervisor's host-side git must not follow its files` : `the worktree's admin folder ${git.admin} is read-only inside`;
+  if (opened.length || changed.length) return { name: 'git_folders', ok: false, detail: `writable from inside: ${[...new Set([...opened, ...changed])].join(', ')}; ${admin}` };
+  return { name: 'git_folders', ok: true, detail: `the repository's git folder ${git.common} (${Object.keys(findings.opens ?? {}).length} files: index, HEAD, config, a branch) is read-only inside; ${admin}` };
 }
 
 function judge(findings: ProbeFindings, arrived: string[]): SelfTestCheck[] {

@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
-import { hookLimitMs, withTimeLimit } from '../plugins/call-hook.ts';
+import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { PlanReaderPlugin } from '../plugin/contracts.ts';
 import type { PluginEntry, Registry } from '../registry.ts';
 import { loadRole } from '../roles/load-role.ts';
@@ -40,16 +40,24 @@ function readerEntries(registry: Registry): PluginEntry<'plan-reader'>[] {
   return entries.sort((a, b) => LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer));
 }
 
-function chooseReader(file: string, text: string, options: LoadWorkflowOptions): PlanReaderPlugin {
+/** What the reader threw, without the hook wrapper's PLUGIN_HOOK around it (readerFailed names reader, hook and file). */
+function hookCause(error: unknown): unknown {
+  return isSupervisorError(error) && error.code === 'PLUGIN_HOOK' && error.cause !== undefined ? error.cause : error;
+}
+
+async function chooseReader(file: string, text: string, options: LoadWorkflowOptions): Promise<PlanReaderPlugin> {
   if (options.reader) return options.registry.get('plan-reader', options.reader);
   const readers = readerEntries(options.registry).map((e) => e.plugin);
   for (const reader of readers) {
     if (!reader.detect) continue;
+    const detect = reader.detect.bind(reader);
     let claimed: boolean;
     try {
-      claimed = reader.detect(file, text) === true;
+      // Plugin code like any hook: a time limit, a boolean answer, attribution.
+      claimed = await callHook(reader, 'detect', () => detect(file, text));
     } catch (cause) {
-      throw workflowErrors.readerFailed(reader.name, 'detect', file, cause);
+      if (isPluginFault(cause)) throw cause;
+      throw workflowErrors.readerFailed(reader.name, 'detect', file, hookCause(cause));
     }
     if (claimed) return reader;
   }
@@ -95,15 +103,15 @@ async function roleProblems(workflow: Workflow, input: WorkflowInput, options: L
 export async function loadWorkflow(file: string, options: LoadWorkflowOptions): Promise<Workflow> {
   const path = resolve(file);
   const text = await readPlanText(path);
-  const reader = chooseReader(path, text, options);
+  const reader = await chooseReader(path, text, options);
   const { ctx, lineOf } = createReadContext(path, options.onNotice ?? (() => {}));
   let input: unknown;
   try {
-    // A reader is plugin code: one that never settles is PLUGIN_TIMEOUT, not a silent hang.
-    input = await withTimeLimit(Promise.resolve().then(() => reader.read(text, ctx)), reader.name, 'read', hookLimitMs('read'));
+    // A reader is plugin code: one that never settles is PLUGIN_TIMEOUT, not a silent hang (its answer's shape is checked below, with lines).
+    input = await callHook(reader, 'read', () => reader.read(text, ctx));
   } catch (cause) {
-    if (isSupervisorError(cause) && cause.code === 'PLUGIN_TIMEOUT') throw cause;
-    throw workflowErrors.readerFailed(reader.name, 'read', path, cause);
+    if (isPluginFault(cause)) throw cause;
+    throw workflowErrors.readerFailed(reader.name, 'read', path, hookCause(cause));
   }
   const withLines = (problems: Omit<WorkflowProblem, 'line'>[]): WorkflowProblem[] =>
     problems.map((p) => {

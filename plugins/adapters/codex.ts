@@ -45,14 +45,21 @@ function gitWritableRoots(request: CommandRequest): string[] {
   return existsSync(dotGit) && statSync(dotGit).isDirectory() ? [dotGit] : [];
 }
 
+/**
+ * Whether codex's own sandbox gives way to supervisor's: inside ours codex's (a nested bwrap)
+ * cannot set up its user namespace, and every edit and command then fails while the run still
+ * answers. So an editing role, and a read-only role that was allowed commands, run them inside
+ * ours, which lets only the worktree and scratch be written (a read-only role's edits are
+ * reported as such).
+ */
+function liftsOwnSandbox(request: Pick<CommandRequest, 'sandboxed' | 'allowEdits' | 'allowedCommands'>): boolean {
+  return request.sandboxed === true && (request.allowEdits || request.allowedCommands.length > 0);
+}
+
 function sandboxArgs(request: CommandRequest): string[] {
   const commands = request.allowedCommands;
-  if (commands.includes('*')) return ['--sandbox', 'danger-full-access'];
+  if (commands.includes('*') || liftsOwnSandbox(request)) return ['--sandbox', 'danger-full-access'];
   if (!request.allowEdits) return [];
-  // Inside supervisor's sandbox codex's own (a nested bwrap) cannot set up its user namespace,
-  // and every edit and command then fails while the run still answers: the outer sandbox,
-  // which allows only the worktree and scratch to be written, is the confinement.
-  if (request.sandboxed) return ['--sandbox', 'danger-full-access'];
   const args = ['--sandbox', 'workspace-write'];
   const roots = commands.some((c) => /^git(\s|$)/.test(c)) ? gitWritableRoots(request) : [];
   if (roots.length) args.push('-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`);

@@ -319,12 +319,17 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(bwrap.code, 0, bwrap.stdout + bwrap.stderr);
     const report = JSON.parse(bwrap.stdout) as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; processes: { mechanism: string } };
     assert.equal(report.ok, true);
-    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true], ['executor', true], ['git_folders', true]]);
     assert.match(report.checks[0]!.detail, /CapEff 0+, NoNewPrivs 1/);
+    // I2: the executor's command is in a PID namespace of its own; I3: the repository's git folder is read-only inside.
+    assert.match(report.checks[4]!.detail, /a PID namespace of its own .* not visible there/);
+    assert.match(report.checks[5]!.detail, /git folder .* is read-only inside/);
     assert.equal(report.processes.mechanism, process.getuid?.() === 0 ? 'cgroup' : report.processes.mechanism);
     const none = await box.run(['doctor', '--sandbox', 'none'], { cwd: repo, env });
     assert.equal(none.code, 1, none.stdout + none.stderr);
     assert.match(none.stdout, /sandbox none: self-test from inside FAILED\n.*\n  -- host writes {3}written from inside/);
+    assert.match(none.stdout, /  -- I2 executor .*the host's PID namespace/);
+    assert.match(none.stdout, /  -- I3 git dirs .*writable from inside: .*\.git\/index/);
   });
 
   const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
@@ -352,7 +357,7 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     }
     assert.equal(out.status, 0, out.stdout + out.stderr);
     const report = JSON.parse(out.stdout) as { checks: { name: string; ok: boolean }[] };
-    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
+    assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true], ['executor', true], ['git_folders', true]]);
   });
 
   it('a daemon the CLI leaves behind does not outlive the run', async () => {

@@ -70,6 +70,6 @@ describe('supervisor doctor', () => {
     const run = await runCli(['doctor', '--sandbox', 'bwrap', '--json'], { cwd: repo, env: { SELFTEST_UNLISTED_SECRET: 'x' } });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const report = JSON.parse(run.stdout);
-    assert.deepEqual(report.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true]]);
+    assert.deepEqual(report.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true], ['executor', true], ['git_folders', true]]);
   });
 });

@@ -43,6 +43,15 @@ describe('allowed commands reach each CLI', () => {
     assert.ok(codex.notices.some((n) => /codex cannot limit its CLI to npm test, git commit/.test(n)), codex.notices.join('\n'));
   });
 
+  it("codex as a reviewer inside --sandbox bwrap runs its allowed commands inside ours, and the notice says so (not 'inside its own sandbox')", requires(missingBwrap()), async () => {
+    const repo = await makeRepo({ 'a.js': '1\n' });
+    const codex = await dryRun(repo, ['reviewer', '--cli', 'codex', '--allow-command', 'npm test', '--sandbox', 'bwrap']);
+    assert.deepEqual(valuesOf(codex.command.args, '--sandbox'), ['danger-full-access']);
+    const notice = codex.notices.find((n) => /codex cannot limit its CLI to npm test/.test(n)) ?? '';
+    assert.match(notice, /inside supervisor's bwrap sandbox/, codex.notices.join('\n'));
+    assert.doesNotMatch(notice, /inside its own sandbox/);
+  });
+
   it('cline has no such mechanism: a notice says so, and doctor too', async () => {
     const repo = await makeRepo({ 'a.js': '1\n' });
     const cline = await dryRun(repo, ['implementer', '--cli', 'cline', '--allow-command', 'npm test']);

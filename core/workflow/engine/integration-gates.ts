@@ -4,7 +4,9 @@
  * after every integrated task and once more at the end (`gates_on: end`, and after a resume).
  * A workflow with gates is `pass` only when they passed on the final tip.
  */
-import { runProcess } from '../../process/run-process.ts';
+import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
+import type { ConfinedExecutor } from '../../sandbox/executor.ts';
+import { workflowCommands } from './confined-commands.ts';
 import { notice, type Engine } from './context.ts';
 import { detachedWorktreeAt } from './git-ops.ts';
 import { gatesWorktree } from './names.ts';
@@ -28,12 +30,18 @@ export async function runGatesAt(engine: Engine, commit: string, why: { task?: s
   }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
   engine.store.event('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
+  // SECURITY I2: the gates run what workers wrote: in the workflow's sandbox (flag, else the roles'), allowlisted environment, nothing outlives them.
+  const executor = await workflowCommands(engine, { purpose: 'gate', cwd, env, id: `gates-${why.on}-${commit.slice(0, 12)}`, who: 'workflow gates' });
+  try {
+    return await gateEach(engine, executor, commit, why);
+  } finally {
+    await executor.close(engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS);
+  }
+}
+
+async function gateEach(engine: Engine, executor: ConfinedExecutor, commit: string, why: { task?: string; on: 'candidate' | 'integration' }): Promise<GatesVerdict> {
   for (const command of engine.workflow.gates) {
-    const proc = await runProcess({
-      bin: '/bin/sh',
-      args: ['-c', command],
-      cwd,
-      env,
+    const proc = await executor.run(command, {
       timeoutMs: GATE_TIMEOUT_MS,
       maxOutputBytes: GATE_OUTPUT_BYTES,
       ...(engine.options.signal ? { signal: engine.options.signal } : {}),

@@ -5,13 +5,12 @@
  * slot unless the plan says `setup_once: false`. What set-up left stays out of every commit and
  * every clean-up of that slot (`slotExclude`).
  */
-import { mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { locateWorktree, worktreeGit } from '../../engine/bound-git.ts';
-import { attemptSandbox, prepareSandbox } from '../../sandbox/runner.ts';
-import { selfCommand } from '../../self-command.ts';
+import { basename } from 'node:path';
+import { locateWorktree } from '../../engine/bound-git.ts';
 import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
-import { DEFAULT_GRACE_MS, runProcess } from '../../process/run-process.ts';
+import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
+import type { WorkflowTask } from '../model.ts';
+import { workflowCommands } from './confined-commands.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { slotOf } from './slots.ts';
 
@@ -40,38 +39,10 @@ function specOf(engine: Engine, own: { setup?: string[]; copy?: string[] }): Set
   return { commands: own.setup ?? [], copy: own.copy ?? [], timeoutMs: Math.round(seconds * 1000) };
 }
 
-/**
- * How set-up's commands are spawned: under the workflow's sandbox (`--sandbox`) when it has one,
- * as the runs' CLIs are, with the role-independent policy of the sandbox choice (its network,
- * `--allow-host`, `--pass-env`): a package install needs its registry allowed. Without a
- * sandbox, directly.
- */
-function setupSpawner(engine: Engine, worktree: string, env: Record<string, string | undefined>, who: { task: string }): typeof runProcess {
-  const flag = engine.options.sandbox;
-  if (flag === undefined || flag === 'none') return runProcess;
-  const { runDefaults, registry, repoRoot, homeDir } = engine.options;
-  const sandbox = prepareSandbox(registry, { flag, allowHosts: runDefaults?.allowHosts ?? [], passEnv: runDefaults?.passEnv ?? [] }, { repoRoot, homeDir: env.HOME || homeDir });
-  const scratchDir = join(engine.store.dir, 'setup', basename(worktree));
-  mkdirSync(scratchDir, { recursive: true });
-  return attemptSandbox({
-    sandbox,
-    access: undefined,
-    env,
-    self: runDefaults?.peers?.self ?? selfCommand(),
-    notice: (message) => notice(engine, `${who.task}: set-up: ${message}`),
-    event: (type, data) => engine.store.event('setup', { task: who.task, step: type, path: worktree, ...data }),
-    cwd: worktree,
-    ...worktreeGit(slotOf(engine.ops, worktree)?.git),
-    scratchDir,
-    id: `${engine.workflow.id}-setup-${basename(worktree)}`,
-    runProcess,
-  }).cli;
-}
-
 type Outcome = { ok: true; copied: string | null } | { ok: false; issue: string | 'halted' };
 
 /** Runs `spec` in `worktree` unless the same set-up already ran there (setup_once); `fresh`: the folder was just made. */
-async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: boolean, who: { task: string; role: string }): Promise<Outcome> {
+async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: boolean, who: { task: string; role: string; record?: WorkflowTask }): Promise<Outcome> {
   const slots = slotsOf(engine);
   if (fresh) slots.delete(worktree);
   if (!hasSetup(spec)) return { ok: true, copied: null };
@@ -80,16 +51,19 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
   // The slot's git as recorded when it was made (a CLI may have rewritten its .git since).
   const bound = slotOf(engine.ops, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_TASK_ID: who.task, SUPERVISOR_ROLE: who.role };
+  const graceMs = engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS;
+  // SECURITY I2: set-up runs what earlier workers committed: in the workflow's sandbox (flag, else the roles'), and nothing it starts outlives it.
+  const executor = await workflowCommands(engine, { purpose: 'setup', cwd: worktree, env, id: `setup-${basename(worktree)}`, ...(who.record ? { task: who.record } : {}), who: `${who.task}: set-up` });
   const result = await setUpWorktree({
     spec,
     worktree: bound,
     repoRoot: engine.options.repoRoot,
     env,
-    graceMs: engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS,
+    graceMs,
     ...(engine.options.signal ? { signal: engine.options.signal } : {}),
-    runProcess: setupSpawner(engine, worktree, env, who),
+    runProcess: executor.spawn,
     onStep: ({ kind, ...step }) => engine.store.event('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
-  });
+  }).finally(() => executor.close(graceMs));
   if (!result.ok) {
     slots.delete(worktree);
     return { ok: false, issue: result.interrupted ? 'halted' : setupFailureIssue(result) };
@@ -110,7 +84,7 @@ export function slotHasSetup(engine: Engine, task: { setup?: string[]; copy?: st
 export async function setUpSlot(engine: Engine, record: TaskRecord, worktree: string, created: boolean): Promise<string | 'halted' | null> {
   const spec = specOf(engine, record.task);
   if (hasSetup(spec)) setState(engine, record, 'running', { role: 'set-up' });
-  const outcome = await setUp(engine, worktree, spec, created, { task: record.task.id, role: 'set-up' });
+  const outcome = await setUp(engine, worktree, spec, created, { task: record.task.id, role: 'set-up', record: record.task });
   if (!outcome.ok) return outcome.issue;
   if (outcome.copied) notice(engine, `${record.task.id}: ${outcome.copied}`);
   return null;

@@ -80,6 +80,21 @@ describe('codex adapter: command()', () => {
     assert.ok(!reviewing.args.includes('--sandbox'));
   });
 
+  it("inside supervisor's sandbox a read-only role that was allowed commands runs them inside ours (codex's own cannot start there); outside, or with none allowed, it keeps codex's read-only default", async () => {
+    const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
+    const sandboxOf = async (over: Parameters<typeof request>[0]) => {
+      const args = (await codex.command(request({ scratchDir, allowEdits: false, ...over }), context())).args;
+      return args.includes('--sandbox') ? args[args.indexOf('--sandbox') + 1] : null;
+    };
+    const cases = [
+      await sandboxOf({ sandboxed: true, allowedCommands: ['npm test'] }),
+      await sandboxOf({ sandboxed: false, allowedCommands: ['npm test'] }),
+      await sandboxOf({ sandboxed: true, allowedCommands: [] }),
+    ];
+    await rm(scratchDir, { recursive: true, force: true });
+    assert.deepEqual(cases, ['danger-full-access', null, null]);
+  });
+
   it('codex reads the prompt from stdin with "-", not --stdin (a flag codex does not have)', async () => {
     const scratchDir = await mkdtemp(join(tmpdir(), 'sv-codex-'));
     const spec = await codex.command(request({ scratchDir }), context());
