@@ -12,10 +12,16 @@
  * name filters or merge drivers, so each BoundGit takes its driver guard (git.ts) on first use
  * from the config as it is then (read again whenever a config file changed); make a new one
  * after a CLI ran.
+ *
+ * Nothing in the admin folder is ever followed (SECURITY I3): before every command the folder is
+ * walked (admin-folder.ts: plain files and folders only), git uses an index of ours kept outside
+ * it (own-index.ts) and writes no reflog.
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { adminFolderProblem } from './admin-folder.ts';
 import { configState } from './config-state.ts';
+import { hasOwnIndex, ownIndexPath, ownIndexProblem, seedOwnIndex, syncAdminIndex } from './own-index.ts';
 import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
 import type { WorktreeGit } from '../plugin/contracts.ts';
 
@@ -54,18 +60,25 @@ function guardFor(worktree: BoundWorktree, cwd: string, pre: string[], env: GitE
 
 /** Git for `worktree`, never for whatever repository the folder looks like it belongs to. */
 export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): BoundGit {
-  const pre = [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`];
+  // SECURITY I3: no reflog (git appends to one through a link), no split index (files beside ours).
+  const pre = [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`, '-c', 'core.logAllRefUpdates=false', '-c', 'core.splitIndex=false'];
+  const own = { GIT_INDEX_FILE: ownIndexPath(worktree) };
   // The worktree's folder may be gone: git then runs from the repository's git dir (the work tree stays named).
   const cwd = () => (lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir);
   let guard: Promise<string[]> | undefined;
   const run = async (args: string[]): Promise<GitResult> => {
     // Before every command, not only at the checks: the driver guard is kept per config state,
     // and a commondir a CLI pointed elsewhere would bring that repository's config with it.
-    const moved = commonDirProblem(worktree);
+    const moved = commonDirProblem(worktree) ?? ownIndexProblem(worktree);
     if (moved) return refused(moved);
     guard ??= guardFor(worktree, cwd(), pre, env);
     const drivers = await unguardable(guard);
-    return typeof drivers === 'string' ? refused(drivers) : guardedGit(cwd(), [...pre, ...args], env, drivers);
+    if (typeof drivers === 'string') return refused(drivers);
+    // Ours is made from HEAD when there is none (a worktree made by an earlier version, or without an index).
+    if (!hasOwnIndex(worktree)) await guardedGit(cwd(), [...pre, 'read-tree', 'HEAD'], env, drivers, undefined, own);
+    const result = await guardedGit(cwd(), [...pre, ...args], env, drivers, undefined, own);
+    syncAdminIndex(worktree);
+    return result;
   };
   return {
     run,
@@ -92,7 +105,11 @@ export async function locateWorktree(repoRoot: string, path: string, env?: GitEn
   const [commonDir, out] = await Promise.all([commonGitDir(repoRoot, env), gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)]);
   const gitDir = realpathSync(out.trim());
   if (dirname(dirname(gitDir)) !== commonDir) throw new Error(`the worktree's git dir ${gitDir} is not inside ${commonDir}/worktrees`);
-  return { path, gitDir, commonDir };
+  const worktree = { path, gitDir, commonDir };
+  const problem = ownIndexProblem(worktree);
+  if (problem) throw new Error(problem);
+  seedOwnIndex(worktree);
+  return worktree;
 }
 
 export interface ExpectedLine {
@@ -113,8 +130,11 @@ function real(path: string): string | null {
 /**
  * The admin folder names the common dir: a rewritten `commondir` would lead every git bound to
  * the admin folder to another repository's config (its filters) and refs. Null: it still names ours.
+ * Walks the admin folder first (SECURITY I3: nothing planted there is followed, commondir included).
  */
 function commonDirProblem(worktree: BoundWorktree): string | null {
+  const planted = adminFolderProblem(worktree.gitDir);
+  if (planted) return planted;
   let common: string;
   try {
     common = readFileSync(resolve(worktree.gitDir, 'commondir'), 'utf8').trim();

@@ -117,13 +117,13 @@ export function gitEnv(env: GitEnv): GitEnv {
   return clean;
 }
 
-async function once(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string): Promise<GitResult> {
+async function once(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string, own?: GitEnv): Promise<GitResult> {
   const proc = await runProcess({
     ...(stdin === undefined ? {} : { stdin }),
     bin: 'git',
     args: [...NO_HOOKS, ...guard, ...args],
     cwd,
-    env: gitEnv(env),
+    env: { ...gitEnv(env), ...own },
     timeoutMs: GIT_TIMEOUT_MS,
     maxOutputBytes: GIT_OUTPUT_BYTES,
   });
@@ -154,10 +154,13 @@ export function refused(reason: string): GitResult {
   return { ok: false, stdout: '', stderr: reason, code: null };
 }
 
-/** `git <args>` with the driver guard given (bound git reads its own). */
-export async function guardedGit(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string): Promise<GitResult> {
+/**
+ * `git <args>` with the driver guard given (bound git reads its own). `own`: variables of ours
+ * set after the caller's are cleaned (bound git's GIT_INDEX_FILE, own-index.ts).
+ */
+export async function guardedGit(cwd: string, args: string[], env: GitEnv, guard: string[], stdin?: string, own?: GitEnv): Promise<GitResult> {
   for (let attempt = 0; ; attempt++) {
-    const result = await once(cwd, args, env, guard, stdin);
+    const result = await once(cwd, args, env, guard, stdin, own);
     // Parallel runs in one repository can meet on a ref or config lock for a moment.
     if (result.ok || attempt >= LOCK_RETRIES || !/\.lock'?: File exists|Unable to create .*\.lock|cannot lock ref/i.test(result.stderr)) {
       return result;

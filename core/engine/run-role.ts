@@ -99,6 +99,10 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
   // on (a branch the CLI made there is the run's own) and clears it for the commit.
   const checked = checkSavedWorktree(workspace, options.env) ?? undefined;
   checked?.catch(() => {}); // awaited below; a stop may skip the commit
+  const interrupted = verdict.failure?.class === 'interrupted';
+  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice, ...(checked ? { checked } : {}) });
+  if (finish.failure && !interrupted) overrule(verdict, finish.failure);
+  // SECURITY I1: compared after our own commit step too (git of ours led astray would show here).
   if (checkout) {
     const { escaped, ownBranches } = await escapedChanges(options, checkout, checked);
     if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
@@ -107,10 +111,6 @@ export async function runRole(options: RunRoleOptions): Promise<RunResult> {
       if (verdict.failure?.class !== 'interrupted') overrule(verdict, { class: 'escaped_worktree', detail: escaped });
     }
   }
-
-  const interrupted = verdict.failure?.class === 'interrupted';
-  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice, ...(checked ? { checked } : {}) });
-  if (finish.failure && !interrupted) overrule(verdict, finish.failure);
   // Stopped while the work was being saved: the run is interrupted, not a pass.
   if (options.signal?.aborted && verdict.failure?.class !== 'interrupted') {
     log.event('interrupted', { while: 'saving the run\'s work' });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree, type WorktreeCheck } from './bound-git.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from './git.ts';
+import { dropOwnIndex } from './own-index.ts';
 import { excludePathspecs } from './setup.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from './worktree-contents.ts';
 
@@ -264,6 +265,7 @@ export async function attachWorkspaceBranch(workspace: Workspace, runId: string,
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
   if (workspace.mode !== 'worktree' || workspace.branch) return;
+  if (workspace.git) dropOwnIndex(workspace.git);
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { locateWorktree } from '../../engine/bound-git.ts';
 import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
+import { dropOwnIndex } from '../../engine/own-index.ts';
 import type { MergeStyle } from '../model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
@@ -152,6 +153,8 @@ export async function headOf(ops: GitOps, path: string): Promise<string> {
  */
 export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
   if (isSetAside(ops, path)) return;
+  const slot = slotOf(ops, path);
+  if (slot) dropOwnIndex(slot.git);
   forgetSlot(ops, path);
   const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
   if (removed.ok) return;
