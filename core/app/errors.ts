@@ -18,6 +18,12 @@ export const appErrors = {
       details: { workflow_id: id, changes },
       hint: 'Leave those options out to keep the recorded settings, or add --loosen to loosen them on purpose (it is reported and recorded in the workflow\'s settings.json).',
     }),
+  /** A file an MCP client named outside the repository (SECURITY.md: untrusted unless the server runs with --trust). */
+  untrustedPath: (what: string, file: string, repoRoot: string) =>
+    new SupervisorError('UNTRUSTED_PATH', `The ${what} ${file} lies outside the repository ${repoRoot}, and a path an MCP client names outside it is not yours`, {
+      details: { file, repo_root: repoRoot },
+      hint: 'Put it inside the repository, or start the server with: supervisor mcp --trust (files the client names are then yours).',
+    }),
   settingsCorrupt: (file: string, why: string) =>
     new SupervisorError('WORKFLOW_CORRUPT', `${file} is not a valid settings file: ${why}`, { details: { file, why }, hint: 'Delete it to fall back to the command line\'s settings (then give them again).' }),
 };

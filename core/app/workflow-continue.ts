@@ -53,11 +53,31 @@ async function refuseBusy(id: string, deps: AppDeps): Promise<void> {
   if (owner) throw engineErrors.busy(id, owner.pid);
 }
 
+/** What a command can continue: resume an unfinished workflow, retry a finished one (the engine checks again under its lock). */
+type Continuable = (finished: WorkflowResult | null) => void;
+
+async function resumable(id: string): Promise<Continuable> {
+  const { RESUMABLE } = await import('../workflow/engine/result.ts');
+  const { engineErrors } = await import('../workflow/engine/errors.ts');
+  return (finished) => {
+    if (finished && !RESUMABLE.includes(finished.status)) throw engineErrors.finished(id, finished.status);
+  };
+}
+
+async function retryable(id: string): Promise<Continuable> {
+  const { engineErrors } = await import('../workflow/engine/errors.ts');
+  return (finished) => {
+    if (!finished) throw engineErrors.unfinishedRetry(id);
+  };
+}
+
 /** Every refusal, then the engine's options and the settings to record when it starts. */
-async function prepareContinue(id: string, input: DriveInput, deps: AppDeps, command: string): Promise<{ options: Omit<WorkflowRunOptions, 'workflow'>; taskIds: string[]; record: () => void }> {
+async function prepareContinue(id: string, input: DriveInput, deps: AppDeps, command: string, can: Continuable): Promise<{ options: Omit<WorkflowRunOptions, 'workflow'>; taskIds: string[]; record: () => void }> {
   await refuseBusy(id, deps);
   const { WorkflowStore } = await import('../workflow/engine/store.ts');
-  const workflow = new WorkflowStore(deps.repoRoot, id).plan();
+  // Read (and checked) whole, as the engine reads it: a corrupt file is WORKFLOW_CORRUPT before anything else.
+  const { plan: workflow, result } = new WorkflowStore(deps.repoRoot, id).read();
+  can(result);
   const registry = await deps.registry();
   const given = await givenSettings(input, registry);
   checkCliRoles(given.cli, workflow);
@@ -88,7 +108,7 @@ async function prepareContinue(id: string, input: DriveInput, deps: AppDeps, com
 }
 
 async function resumePrepared(id: string, input: DriveInput, deps: AppDeps, command: string): Promise<PreparedWorkflow> {
-  const { options, taskIds, record } = await prepareContinue(id, input, deps, command);
+  const { options, taskIds, record } = await prepareContinue(id, input, deps, command, await resumable(id));
   return {
     workflowId: id,
     taskIds,
@@ -106,7 +126,7 @@ export async function prepareWorkflowResume(input: WorkflowResumeInput, deps: Ap
 
 export async function prepareWorkflowRetry(input: WorkflowRetryInput, deps: AppDeps): Promise<PreparedWorkflow> {
   const id = await resolveId(input.id, deps, false);
-  const { options, taskIds, record } = await prepareContinue(id, input, deps, 'retry');
+  const { options, taskIds, record } = await prepareContinue(id, input, deps, 'retry', await retryable(id));
   return {
     workflowId: id,
     taskIds,
