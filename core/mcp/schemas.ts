@@ -8,12 +8,14 @@ import { z } from './sdk.ts';
 const id = (what: string) => z.string().min(1).describe(what);
 const money = (what: string) => z.number().positive().describe(what);
 const count = (what: string) => z.number().int().positive().describe(what);
+/** A CLI choice, as one name or a list (every tool takes both). */
+const cliChoice = (what: string) => z.union([z.string(), z.array(z.string())]).optional().describe(what);
 
 export const runInput = {
   role: id('Role name (roles_list)'),
   task: z.string().min(1).describe('The task, as text'),
   targets: z.array(z.string()).optional().describe('Files the task is about, relative to the repository'),
-  cli: z.string().optional().describe("Adapter to use instead of the role's cli: claude, codex, gemini, cline, replay (offline) or a plugin's"),
+  cli: cliChoice("Adapter to use instead of the role's cli: claude, codex, gemini, cline, replay (offline) or a plugin's (a list of one is the same)"),
   base: z.string().optional().describe('Start the worktree from this commit or branch instead of HEAD'),
   review: z.string().optional().describe('Review <base>..<head>, or a branch (its commits since the merge base with base/HEAD)'),
   sandbox: z.string().optional().describe("Sandbox the CLI and gates run in: none, bwrap, docker, podman or a plugin's"),
@@ -38,7 +40,11 @@ export const runOutput = z.looseObject({
 });
 
 const workflowDrive = {
-  cli: z.array(z.string()).optional().describe('Adapter for every role (NAME) or for one role (ROLE=NAME)'),
+  cli: cliChoice('Adapter for every role (NAME) or for one role (ROLE=NAME); one or a list'),
+  allow_commands: z.array(z.string()).optional().describe('Commands every run\'s CLI may run, e.g. "npm test" ("*": any, only with a sandbox)'),
+  allow_hosts: z.array(z.string()).optional().describe('host:port entries every sandboxed CLI may reach, besides its model API'),
+  pass_env: z.array(z.string()).optional().describe('Variables of yours every sandboxed CLI and gate may see'),
+  loosen: z.boolean().optional().describe("Let this call loosen the settings the workflow was started with (reported and recorded)"),
   jobs: count('Tasks at once').optional(),
   max_cost_usd: money('Stop starting runs once the summed cost reaches this').optional(),
   sandbox: z.string().optional().describe("Sandbox every run's CLI and gates run in"),
@@ -99,7 +105,12 @@ const decisionInput = {
 export const workflowApproveInput = decisionInput;
 export const workflowRejectInput = { ...decisionInput, issues: z.array(z.string().min(1)).min(1).describe("What the worker must fix: its next round's feedback") };
 
-export const workflowCheckInput = { file: id('The plan file, relative to the repository') };
+export const workflowCheckInput = {
+  file: id('The plan file, relative to the repository'),
+  cli: cliChoice('Check with this adapter for every role (NAME), or for one role (ROLE=NAME)'),
+  sandbox: z.string().optional().describe('Check with this sandbox for every run'),
+  allow_commands: z.array(z.string()).optional().describe('As workflow_run allow_commands ("*" needs a sandbox)'),
+};
 export const workflowCheckOutput = z.looseObject({ id: z.string(), name: z.string(), tasks: z.array(z.looseObject({ id: z.string(), title: z.string() })) });
 
 export const runsListInput = {

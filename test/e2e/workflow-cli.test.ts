@@ -56,7 +56,8 @@ describe('supervisor workflow (CLI, offline)', () => {
 
   it('--dry-run shows the waves and the CLI of each role and creates nothing', async () => {
     const { repo, plan, before } = await project();
-    const run = await runCli(['workflow', 'run', plan, '--dry-run', '--cli', 'spec-reviewer=replay', '--json'], { cwd: repo });
+    // The fake claude on PATH: a dry run refuses what run refuses, a CLI that is not installed included.
+    const run = await runCli(['workflow', 'run', plan, '--dry-run', '--cli', 'spec-reviewer=replay', '--json'], { cwd: repo, env: { PATH: `${fakeBin}:${process.env.PATH ?? ''}` } });
     assert.equal(run.code, 0, run.stderr);
     const dry = JSON.parse(run.stdout) as { waves: string[][]; tasks: { id: string; cli: Record<string, string> }[] };
     assert.deepEqual(dry.waves, [['task-1', 'task-2', 'task-3'], ['task-4']]);

@@ -66,7 +66,9 @@ describe('workflow checks before spending', () => {
     const plan = join(await tempDir('sv-plan-'), 'plan.yaml');
     await writeFile(plan, `name: routing\ntasks:\n  - id: routed\n    title: routed\n    task: x\n    model: gpt-5\n    reviewers: [gem-reviewer]\n  - id: own\n    title: own\n    task: y\n    reviewers: [gem-reviewer]\n`);
     const run = await runCli(['workflow', 'run', plan, '--dry-run', '--json'], { cwd: repo, trust: true });
-    assert.equal(run.code, 0, run.stderr);
+    // The plan is shown, and refused as run refuses it (none of these CLIs is on this PATH).
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /WORKFLOW_PREFLIGHT/);
     const dry = JSON.parse(run.stdout) as { tasks: { id: string; cli: Record<string, string>; models: Record<string, string | null> }[] };
     const [routed, own] = dry.tasks;
     // worker's own CLI is claude, gem-reviewer's gemini: gpt-5 routes both to codex, with that model.

@@ -44,7 +44,9 @@ describe('commands from a plan need trust', () => {
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*').trim(), '');
 
     const dry = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay', '--dry-run', '--json'], { cwd: repo });
-    assert.equal(dry.code, 0, dry.stderr);
+    // The dry run shows the plan and refuses what run refuses.
+    assert.equal(dry.code, 2, dry.stderr);
+    assert.match(dry.stderr, /WORKFLOW_UNTRUSTED_COMMANDS/);
     const listed = (JSON.parse(dry.stdout) as { untrusted_commands: { pointer: string; command: string }[] }).untrusted_commands;
     assert.deepEqual(listed.map((c) => c.pointer), ['/gates/0', '/tasks/0/gates/0']);
     assert.match(dry.stderr, /notice: not loaded: 2 commands of the plan \(\/gates\/0, \/tasks\/0\/gates\/0\)/);

@@ -2,7 +2,9 @@ import type { Argv } from 'yargs';
 import { errors } from '../../errors.ts';
 import { defineCommand } from '../command.ts';
 import { numberOption } from '../numbers.ts';
-import { runRoleOptions } from '../run-options.ts';
+import { fromCliContext } from '../../app/deps.ts';
+import { runInputFromArgs } from '../run-options.ts';
+import { listArg, stringArg } from './read-args.ts';
 
 /** The numeric options, with the role setting each overrides (ranges from the role schema). */
 function numbers(y: Argv): Argv {
@@ -38,9 +40,11 @@ export default defineCommand({
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: estimated from character classes (default; the budget: 4 characters per token), or o200k exactly' }),
   async run(args, ctx) {
     const { readKeyValues, readTextArg } = await import('../text-arg.ts');
-    const task = await readTextArg(String(args.task), ctx.deps, 'task');
+    const task = await readTextArg(stringArg(args, 'task') ?? '', ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
-    const options = await runRoleOptions(args, ctx, { task, cwd: ctx.deps.cwd, extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context') });
+    const input = await runInputFromArgs(args, { task, extraContext: await readKeyValues(listArg(args, 'context'), ctx.deps, 'context') });
+    const { runRequest } = await import('../../app/run.ts');
+    const options = await runRequest(input, fromCliContext(ctx));
     const render = await import('../../engine/render.ts');
     if (args['dry-run'] === true) {
       const { dryRunRole } = await import('../../engine/dry-run.ts');

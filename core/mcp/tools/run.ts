@@ -3,12 +3,31 @@
  * Progress notifications carry the run's events; cancelling the request ends the CLI's
  * process tree as Ctrl-C does, and the run finishes `interrupted`.
  */
-import type { Args } from '../../cli/command.ts';
-import { runRoleOptions } from '../../cli/run-options.ts';
+import type { RunInput } from '../../app/run.ts';
+import { errors } from '../../errors.ts';
 import { progressReporter } from '../progress.ts';
 import { runInput, runOutput } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
 import { toolResult } from '../tool-result.ts';
+import { cliList, mcpDeps } from './workflow.ts';
+
+/** The tool's input → the run use case's input (paths are the repository's). */
+export function runToolInput(input: { role: string; task: string; targets?: string[] | undefined; cli?: string | string[] | undefined; base?: string | undefined; review?: string | undefined; sandbox?: string | undefined; allow_hosts?: string[] | undefined; max_cost_usd?: number | undefined; timeout?: number | undefined }): RunInput {
+  const clis = cliList(input.cli);
+  if (clis.length > 1) throw errors.usage(`run takes one cli, got ${clis.length}: ${clis.join(', ')}`);
+  return {
+    role: input.role,
+    task: input.task,
+    targets: input.targets ?? [],
+    allowHosts: input.allow_hosts ?? [],
+    ...(clis[0] === undefined ? {} : { cli: clis[0] }),
+    ...(input.base === undefined ? {} : { base: input.base }),
+    ...(input.review === undefined ? {} : { review: input.review }),
+    ...(input.sandbox === undefined ? {} : { sandbox: input.sandbox }),
+    ...(input.max_cost_usd === undefined ? {} : { maxCostUsd: input.max_cost_usd }),
+    ...(input.timeout === undefined ? {} : { timeoutSec: input.timeout }),
+  };
+}
 
 export const run = defineTool({
   name: 'run',
@@ -19,20 +38,8 @@ export const run = defineTool({
   input: runInput,
   output: runOutput,
   async call(input, extra, env) {
-    // The command's own arguments: one place turns them into engine options, checked as on the command line.
-    const args: Args = {
-      _: [],
-      role: input.role,
-      target: input.targets ?? [],
-      'allow-host': input.allow_hosts ?? [],
-      ...(input.cli === undefined ? {} : { cli: input.cli }),
-      ...(input.base === undefined ? {} : { base: input.base }),
-      ...(input.review === undefined ? {} : { review: input.review }),
-      ...(input.sandbox === undefined ? {} : { sandbox: input.sandbox }),
-      ...(input.max_cost_usd === undefined ? {} : { 'max-cost-usd': input.max_cost_usd }),
-      ...(input.timeout === undefined ? {} : { timeout: input.timeout }),
-    };
-    const options = await runRoleOptions(args, env.ctx, { task: input.task, cwd: env.ctx.repoRoot });
+    const { runRequest } = await import('../../app/run.ts');
+    const options = await runRequest(runToolInput(input), mcpDeps(env.ctx));
     const { runRole } = await import('../../engine/run-role.ts');
     const { describeEvent } = await import('../../engine/render.ts');
     const report = progressReporter(extra);

@@ -1,16 +1,15 @@
 /**
  * The workflow tools: `workflow_check`, `workflow_run` and `workflow_resume` (answering with the
  * result, or with `wait: false` with the id at once while the workflow goes on in the server),
- * `workflow_status` and `workflow_show`. Options are turned into engine options by the same
- * function as `workflow run/resume` on the command line.
+ * `workflow_status` and `workflow_show`. Each translates its schema's input into the use case's
+ * (core/app), which refuses what the command line refuses, with the same codes.
  */
-import { resolve } from 'node:path';
-import type { Args } from '../../cli/command.ts';
-import { engineOptions } from '../../cli/workflow-drive.ts';
-import { loadWorkflowArg } from '../../cli/workflow-arg.ts';
-import type { WorkflowRunOptions } from '../../workflow/engine/context.ts';
+import { fromCliContext, type AppDeps } from '../../app/deps.ts';
+import type { DriveInput } from '../../app/workflow-options.ts';
+import type { PreparedWorkflow, WorkflowHooks } from '../../app/workflow-run.ts';
 import { engineErrors } from '../../workflow/engine/errors.ts';
 import type { WorkflowResult } from '../../workflow/engine/result.ts';
+import type { CliContext } from '../../cli/context.ts';
 import { progressReporter, type ToolExtra } from '../progress.ts';
 import {
   workflowApproveInput,
@@ -28,20 +27,41 @@ import {
 import { defineTool, type ToolEnv } from '../tool.ts';
 import { toolResult } from '../tool-result.ts';
 
-type DriveInput = { cli?: string[] | undefined; jobs?: number | undefined; max_cost_usd?: number | undefined; sandbox?: string | undefined; wait?: boolean | undefined };
+/** A tool's `cli`: one name or a list. */
+export function cliList(cli: string | string[] | undefined): string[] {
+  return cli === undefined ? [] : typeof cli === 'string' ? [cli] : cli;
+}
 
-function driveArgs(input: DriveInput): Args {
+type DriveToolInput = {
+  cli?: string | string[] | undefined;
+  jobs?: number | undefined;
+  max_cost_usd?: number | undefined;
+  sandbox?: string | undefined;
+  allow_commands?: string[] | undefined;
+  allow_hosts?: string[] | undefined;
+  pass_env?: string[] | undefined;
+  loosen?: boolean | undefined;
+  wait?: boolean | undefined;
+};
+
+/** A tool's input → the use cases' DriveInput. */
+export function driveInput(input: DriveToolInput): DriveInput {
   return {
-    _: [],
-    cli: input.cli ?? [],
-    'allow-host': [],
+    cli: cliList(input.cli),
     ...(input.jobs === undefined ? {} : { jobs: input.jobs }),
-    ...(input.max_cost_usd === undefined ? {} : { 'max-cost-usd': input.max_cost_usd }),
+    ...(input.max_cost_usd === undefined ? {} : { maxCostUsd: input.max_cost_usd }),
     ...(input.sandbox === undefined ? {} : { sandbox: input.sandbox }),
+    allowCommands: input.allow_commands ?? [],
+    allowHosts: input.allow_hosts ?? [],
+    passEnv: input.pass_env ?? [],
+    loosen: input.loosen === true,
   };
 }
 
-type Extra = Pick<WorkflowRunOptions, 'signal' | 'onProgress' | 'onNotice' | 'onStart'>;
+/** Paths are the repository's; a file outside it is the user's only when the server runs with --trust. */
+export function mcpDeps(ctx: CliContext): AppDeps {
+  return fromCliContext(ctx, { cwd: ctx.repoRoot, outsideFilesAreUsers: ctx.options.trust === true });
+}
 
 /** Marks a workflow as running in this server, or refuses when it already is; returns the release. */
 function claim(env: ToolEnv, id: string): () => void {
@@ -53,20 +73,21 @@ function claim(env: ToolEnv, id: string): () => void {
 type Started = { workflow_id: string; branch: string };
 
 /**
- * Starts a workflow in the server. `wait`: the request follows it (progress, cancellation) and
- * gets the result. Otherwise the answer is its id as soon as it has one; it goes on until it
- * ends or the server stops (then it is interrupted, resumable). A resume names its workflow
- * (`resumeId`): claimed before the engine starts, so a second resume of it here is refused.
+ * Starts a prepared workflow in the server. `wait`: the request follows it (progress,
+ * cancellation) and gets the result. Otherwise the answer is its id as soon as it has one; it
+ * goes on until it ends or the server stops (then it is interrupted, resumable). A known id
+ * (resume, approve, reject) is claimed before the engine starts.
  */
-async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extra: Extra) => Promise<WorkflowResult>, resumeId?: string) {
+async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, prepared: PreparedWorkflow) {
   const { describeProgress } = await import('../../workflow/engine/progress.ts');
   const report = wait ? progressReporter(extra) : () => {};
   let started!: (info: Started) => void;
   const startedOnce = new Promise<Started>((resolve) => (started = resolve));
-  let release = resumeId ? claim(env, resumeId) : () => {};
-  const callbacks: Extra = {
+  const known = prepared.workflowId;
+  let release = known ? claim(env, known) : () => {};
+  const callbacks: WorkflowHooks = {
     onStart: (info) => {
-      if (!resumeId) release = claim(env, info.workflow_id);
+      if (!known) release = claim(env, info.workflow_id);
       env.resourcesMayHaveChanged();
       started(info);
     },
@@ -85,7 +106,7 @@ async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extr
   };
   let finished: Promise<WorkflowResult>;
   try {
-    finished = env.activity.start((signal) => start({ ...callbacks, signal }).finally(finish), wait ? extra.signal : undefined);
+    finished = env.activity.start((signal) => prepared.start({ ...callbacks, signal }).finally(finish), wait ? extra.signal : undefined);
   } catch (error) {
     finish();
     throw error;
@@ -100,12 +121,13 @@ async function drive(env: ToolEnv, extra: ToolExtra, wait: boolean, start: (extr
 export const workflowCheck = defineTool({
   name: 'workflow_check',
   title: 'Check a plan',
-  description: 'Reads a plan file (workflow YAML, plan markdown, ...) and checks it without running anything: ids, dependencies, cycles, roles, CLIs. Returns the normalised workflow.',
+  description: 'Reads a plan file (workflow YAML, plan markdown, ...) and checks it without running anything, as `workflow check`: ids, dependencies, cycles, roles, CLIs installed, sandboxes, trust for its commands. Returns the normalised workflow.',
   startsWork: false,
   input: workflowCheckInput,
   output: workflowCheckOutput,
-  async call({ file }, _extra, { ctx }) {
-    const workflow = await loadWorkflowArg(resolve(ctx.repoRoot, file), ctx);
+  async call(input, _extra, { ctx }) {
+    const { workflowCheck: check } = await import('../../app/workflow-run.ts');
+    const { workflow } = await check({ file: input.file, cli: cliList(input.cli), allowCommands: input.allow_commands ?? [], ...(input.sandbox === undefined ? {} : { sandbox: input.sandbox }) }, mcpDeps(ctx));
     return toolResult(workflow as unknown as Record<string, unknown>);
   },
 });
@@ -119,27 +141,23 @@ export const workflowRun = defineTool({
   input: workflowRunInput,
   output: workflowRunOutput,
   async call(input, extra, env) {
-    const workflow = await loadWorkflowArg(resolve(env.ctx.repoRoot, input.file), env.ctx);
-    const options = await engineOptions(driveArgs(input), env.ctx);
-    if (input.base !== undefined) options.base = input.base;
-    const { runWorkflow } = await import('../../workflow/engine/run-workflow.ts');
-    return drive(env, extra, input.wait !== false, (more) => runWorkflow({ ...options, ...more, workflow }));
+    const { prepareWorkflowRun } = await import('../../app/workflow-run.ts');
+    const prepared = await prepareWorkflowRun({ ...driveInput(input), file: input.file, ...(input.base === undefined ? {} : { base: input.base }) }, mcpDeps(env.ctx));
+    return drive(env, extra, input.wait !== false, prepared);
   },
 });
 
 export const workflowResume = defineTool({
   name: 'workflow_resume',
   title: 'Resume a workflow',
-  description: 'Continues a workflow where it stopped (interrupted, killed, stopped at the cost ceiling): integrated tasks never run again; a task caught mid-run restarts from its branch. wait as for workflow_run.',
+  description: 'Continues a workflow where it stopped (interrupted, killed, stopped at the cost ceiling), with the settings it was started with: integrated tasks never run again; a task caught mid-run restarts from its branch. wait as for workflow_run.',
   startsWork: true,
   input: workflowResumeInput,
   output: workflowRunOutput,
   async call(input, extra, env) {
-    const options = await engineOptions(driveArgs(input), env.ctx);
-    const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
-    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-    const id = resolveWorkflowId(env.ctx.repoRoot, input.id);
-    return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(id, { ...options, ...more }), id);
+    const { prepareWorkflowResume } = await import('../../app/workflow-continue.ts');
+    const prepared = await prepareWorkflowResume({ ...driveInput(input), id: input.id }, mcpDeps(env.ctx));
+    return drive(env, extra, input.wait !== false, prepared);
   },
 });
 
@@ -178,17 +196,13 @@ export const workflowShow = defineTool({
 });
 
 /** Records approvals or a rejection of tasks held before their merge, then (unless resume: false) continues the workflow as workflow_resume. */
-async function decide(decision: 'approved' | 'rejected', input: DriveInput & { id: string; tasks: string[]; issues?: string[] | undefined; resume?: boolean | undefined }, extra: ToolExtra, env: ToolEnv) {
-  const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-  const { decideTasks, osUser } = await import('../../workflow/engine/approval.ts');
-  const id = resolveWorkflowId(env.ctx.repoRoot, input.id);
-  const by = osUser(env.ctx.deps.env);
-  const options = await engineOptions(driveArgs(input), env.ctx);
-  decideTasks(env.ctx.repoRoot, id, input.tasks, { decision, by, issues: input.issues ?? [] });
-  env.ctx.warn(`${decision} by ${by}: ${input.tasks.join(', ')} (workflow ${id})`);
-  if (input.resume === false) return toolResult({ workflow_id: id, status: 'recorded', decision, by, tasks: input.tasks, issues: input.issues ?? [] });
-  const { resumeWorkflow } = await import('../../workflow/engine/run-workflow.ts');
-  return drive(env, extra, input.wait !== false, (more) => resumeWorkflow(id, { ...options, ...more }), id);
+async function decide(decision: 'approved' | 'rejected', input: DriveToolInput & { id: string; tasks: string[]; issues?: string[] | undefined; resume?: boolean | undefined }, extra: ToolExtra, env: ToolEnv) {
+  const { osUser } = await import('../../workflow/engine/approval.ts');
+  const { workflowDecide } = await import('../../app/workflow-continue.ts');
+  const decided = await workflowDecide({ ...driveInput(input), id: input.id, tasks: input.tasks, decision, issues: input.issues ?? [], by: osUser(env.ctx.deps.env), resume: input.resume !== false }, mcpDeps(env.ctx));
+  env.ctx.warn(`${decision} by ${decided.by}: ${input.tasks.join(', ')} (workflow ${decided.workflow_id})`);
+  if (!decided.next) return toolResult({ workflow_id: decided.workflow_id, status: 'recorded', decision, by: decided.by, tasks: input.tasks, issues: decided.issues });
+  return drive(env, extra, input.wait !== false, decided.next);
 }
 
 export const workflowApprove = defineTool({

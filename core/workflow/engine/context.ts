@@ -63,6 +63,8 @@ export interface WorkflowRunOptions {
   onNotice?: (message: string) => void;
   /** The single-step engine (tests may wrap it); default core/engine's runRole. */
   runRole?: (options: RunRoleOptions) => Promise<RunResult>;
+  /** Whether the plan's own commands (setup, gates, on_event) may run, as the application layer decided (core/app/plan-trust.ts); unset: trusted repository or a plan outside it. */
+  planCommandsTrusted?: boolean;
   /** Extra RunRoleOptions for every run (grace and backoff knobs, tests' peers). */
   runDefaults?: Partial<RunRoleOptions>;
   now?: () => Date;

@@ -90,7 +90,7 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
-  refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
+  refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.planCommandsTrusted ?? options.runDefaults?.trustedRepo === true);
   await checkRepository(options);
   // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
   const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
@@ -153,7 +153,7 @@ export async function continueWorkflow(id: string, options: Omit<WorkflowRunOpti
 async function continueLocked(store: WorkflowStore, id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
   const { plan: workflow, events, result: finished } = store.read();
   how.check(finished);
-  refuseUntrustedPlanCommands(workflow, options.repoRoot, options.runDefaults?.trustedRepo === true);
+  refuseUntrustedPlanCommands(workflow, options.repoRoot, options.planCommandsTrusted ?? options.runDefaults?.trustedRepo === true);
   const started = lastSettings(events);
   const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
   const merged: WorkflowRunOptions = {

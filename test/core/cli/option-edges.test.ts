@@ -9,6 +9,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { FAKE_BIN } from '../../helpers/fake-clis.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 
 const roots: string[] = [];
@@ -47,7 +48,8 @@ describe('command-line edges', () => {
     const typo = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'spec-reveiwer=replay', '--json'], { cwd: repo });
     assert.equal(typo.code, 2);
     assert.match(errorOf(typo.stderr).message, /did you mean "spec-reviewer"/);
-    const ok = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'spec-reviewer=replay', '--dry-run', '--json'], { cwd: repo });
+    // The fake claude on PATH: a dry run refuses what run refuses, a CLI that is not installed included.
+    const ok = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'spec-reviewer=replay', '--dry-run', '--json'], { cwd: repo, env: { PATH: `${FAKE_BIN}:${process.env.PATH ?? ''}` } });
     assert.equal(ok.code, 0, ok.stderr);
     for (const extra of [['--cli', ''], ['--sandbox', '']]) {
       const run = await runCli(['workflow', 'run', 'plan.yaml', ...extra, '--dry-run', '--json'], { cwd: repo });

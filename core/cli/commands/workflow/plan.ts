@@ -7,13 +7,14 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { errors } from '../../../errors.ts';
 import type { RunResult } from '../../../engine/result.ts';
-import { defineCommand } from '../../command.ts';
+import { defineCommand, type Args } from '../../command.ts';
+import { flagArg, listArg, stringArg } from '../read-args.ts';
 import type { CliContext } from '../../context.ts';
 import { resolveTargets } from '../../targets.ts';
 import { loadWorkflowArg } from '../../workflow-arg.ts';
 import { nameOption } from '../../name-option.ts';
 
-async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliContext): Promise<RunResult> {
+async function runPlanner(args: Args, task: string, ctx: CliContext): Promise<RunResult> {
   const { runRole } = await import('../../../engine/run-role.ts');
   const { describeEvent } = await import('../../../engine/render.ts');
   const controller = new AbortController();
@@ -23,9 +24,9 @@ async function runPlanner(args: Record<string, unknown>, task: string, ctx: CliC
   });
   try {
     return await runRole({
-      role: String(args.role),
+      role: stringArg(args, 'role') ?? 'planner',
       task,
-      targets: await resolveTargets(args.target as string[], ctx.deps.cwd, ctx.repoRoot),
+      targets: await resolveTargets(listArg(args, 'target'), ctx.deps.cwd, ctx.repoRoot),
       repoRoot: ctx.repoRoot,
       homeDir: ctx.deps.homeDir,
       env: ctx.deps.env,
@@ -75,12 +76,13 @@ export default defineCommand({
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the goal is about (repeatable)' }),
   async run(args, ctx) {
     const { readTextArg } = await import('../../text-arg.ts');
-    const goal = await readTextArg(String(args.task), ctx.deps, 'task');
+    const goal = await readTextArg(stringArg(args, 'task') ?? '', ctx.deps, 'task');
     if (!goal.trim()) throw errors.usage('The task is empty', 'Give the goal as text, @file or - for stdin.');
     const { slugify } = await import('../../../workflow/resolve-workflow.ts');
-    const file = typeof args.out === 'string' ? resolve(ctx.deps.cwd, args.out) : join(ctx.repoRoot, '.supervisor', 'workflows', `${slugify(goal)}.yaml`);
+    const out = stringArg(args, 'out');
+    const file = out !== undefined ? resolve(ctx.deps.cwd, out) : join(ctx.repoRoot, '.supervisor', 'workflows', `${slugify(goal)}.yaml`);
     // Checked before the planner runs: a person's edits are not overwritten, and no tokens are spent for nothing.
-    if (!args.force && (await access(file).then(() => true, () => false))) throw errors.fileExists(file);
+    if (!flagArg(args, 'force') && (await access(file).then(() => true, () => false))) throw errors.fileExists(file);
 
     const result = await runPlanner(args, goal, ctx);
     const { planToWorkflow, renderPlannedWorkflow } = await import('../../../workflow/plan-to-workflow.ts');
@@ -92,7 +94,11 @@ export default defineCommand({
     }
     const shown = relative(ctx.deps.cwd, file) || file;
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, renderPlannedWorkflow(planned, header(result, goal, shown)));
+    const text = renderPlannedWorkflow(planned, header(result, goal, shown));
+    await writeFile(file, text);
+    // Written at the user's request: the user's own plan, runnable without --trust while it is these bytes (core/app/plan-trust.ts).
+    const { recordWritten } = await import('../../../app/written-record.ts');
+    recordWritten(ctx.deps.homeDir, text, 'plan', file);
     const workflow = await loadWorkflowArg(file, ctx).catch((error: unknown) => {
       ctx.warn(`Wrote ${shown}, but it does not load as a workflow: fix it by hand (the error follows).`);
       throw error;

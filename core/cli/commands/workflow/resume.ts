@@ -1,16 +1,18 @@
 /** `supervisor workflow resume [<id>]`: continue after Ctrl-C, kill -9, the cost ceiling, an approval or a crash. */
+import { fromCliContext } from '../../../app/deps.ts';
 import { defineCommand } from '../../command.ts';
-import { driveOptions, resumeById } from '../../workflow-drive.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
+import { stringArg } from '../read-args.ts';
 
 export default defineCommand({
   command: 'resume [id]',
-  describe: 'Continue a workflow where it stopped: integrated tasks never run again; a task caught mid-run restarts from its branch (default: the newest unfinished workflow)',
+  describe: 'Continue a workflow where it stopped, with the settings it was started with: integrated tasks never run again; a task caught mid-run restarts from its branch (default: the newest unfinished workflow)',
   example: { command: '$0 workflow resume', describe: 'continue the newest unfinished workflow' },
   builder: (y) =>
     driveOptions(y.positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest unfinished)' })),
   async run(args, ctx) {
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined, { unfinished: true });
-    return resumeById(ctx, args, id);
+    const { prepareWorkflowResume } = await import('../../../app/workflow-continue.ts');
+    const id = stringArg(args, 'id');
+    return driveWorkflow(ctx, await prepareWorkflowResume({ ...driveInputFromArgs(args), ...(id === undefined ? {} : { id }) }, fromCliContext(ctx)));
   },
 });

@@ -1,6 +1,8 @@
 /** `supervisor workflow retry <id> [<task>...]`: run failed tasks again on the same integration branch. */
+import { fromCliContext } from '../../../app/deps.ts';
 import { defineCommand } from '../../command.ts';
-import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
+import { flagArg, listArg, stringArg } from '../read-args.ts';
 
 export default defineCommand({
   command: 'retry <id> [tasks..]',
@@ -13,14 +15,8 @@ export default defineCommand({
         .positional('tasks', { type: 'string', array: true, describe: 'Task ids to run again (default: every task that did not end integrated)' }),
     ).option('fresh', { type: 'boolean', default: false, describe: "Start the tasks over from the integration tip instead of continuing from their branches" }),
   async run(args, ctx) {
-    const options = await engineOptions(args, ctx);
-    const { retryWorkflow } = await import('../../../workflow/engine/retry-workflow.ts');
-    const { WorkflowStore } = await import('../../../workflow/engine/store.ts');
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, String(args.id));
-    const names = ((args.tasks as unknown[] | undefined) ?? []).map(String);
-    const store = new WorkflowStore(ctx.repoRoot, id);
-    const taskIds = store.exists() ? store.plan().tasks.map((t) => t.id) : [];
-    return driveWorkflow(ctx, taskIds, (extra) => retryWorkflow(id, names, { ...options, ...extra, fresh: args.fresh === true }));
+    const { prepareWorkflowRetry } = await import('../../../app/workflow-continue.ts');
+    const input = { ...driveInputFromArgs(args), id: stringArg(args, 'id') ?? '', tasks: listArg(args, 'tasks'), fresh: flagArg(args, 'fresh') };
+    return driveWorkflow(ctx, await prepareWorkflowRetry(input, fromCliContext(ctx)));
   },
 });

@@ -1,7 +1,18 @@
 /** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
+import { fromCliContext } from '../../../app/deps.ts';
+import type { WorkflowRunInput } from '../../../app/workflow-run.ts';
+import type { Args } from '../../command.ts';
 import { defineCommand } from '../../command.ts';
-import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
-import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
+import { READER_OPTION } from '../../workflow-arg.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
+import { stringArg } from '../read-args.ts';
+
+/** argv → the run use case's input. */
+export function workflowRunInput(args: Args): WorkflowRunInput {
+  const reader = stringArg(args, 'reader');
+  const base = stringArg(args, 'base');
+  return { ...driveInputFromArgs(args), file: stringArg(args, 'file') ?? '', ...(reader === undefined ? {} : { reader }), ...(base === undefined ? {} : { base }) };
+}
 
 export default defineCommand({
   command: 'run <file>',
@@ -10,30 +21,28 @@ export default defineCommand({
   builder: (y) =>
     driveOptions(y.positional('file', { type: 'string', describe: 'The plan file' }).option('reader', READER_OPTION))
       .option('base', { type: 'string', describe: "Commit or branch the integration branch starts from (default: the plan's base, else HEAD)" })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'Show the tasks, their order and CLIs; start nothing, create nothing' }),
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Show the tasks, their order, CLIs and per task approve, set-up, gates, allowed commands and sandbox; start nothing, create nothing (exit 2 when run would refuse)' }),
   async run(args, ctx) {
-    const workflow = await loadWorkflowArg(String(args.file), ctx, args.reader);
-    const options = await engineOptions(args, ctx);
-    checkCliRoles(options.cli, workflow);
-    if (typeof args.base === 'string') options.base = args.base;
-    // Every CLI, role, schema and sandbox the plan needs, checked before anything starts (exit 2).
-    // A dry run shows the plan all the same, and says what the real run would refuse.
-    const { preflight } = await import('../../../workflow/preflight.ts');
-    const checked = preflight({ ...options, workflow, allowCommands: options.runDefaults?.allowCommands ?? [] });
+    const input = workflowRunInput(args);
+    const deps = fromCliContext(ctx);
     if (args['dry-run'] === true) {
-      await checked.catch((error: Error) => ctx.warn(`notice: workflow run would stop before starting anything: ${error.message}`));
-      const { dryRunWorkflow, renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
-      const plan = await dryRunWorkflow({ ...options, workflow });
+      const { workflowDryRun } = await import('../../../app/workflow-run.ts');
+      const { plan, refusal } = await workflowDryRun(input, deps);
       if (plan.untrusted_commands.length) {
         const { untrustedNotice } = await import('../../../trust/decide.ts');
         ctx.warn(`notice: ${untrustedNotice(`${plan.untrusted_commands.length} command${plan.untrusted_commands.length === 1 ? '' : 's'} of the plan (${plan.untrusted_commands.map((c) => c.pointer).join(', ')})`, ctx.repoRoot)}`);
       }
       if (ctx.options.json) ctx.out(JSON.stringify(plan, null, 2));
-      else ctx.show(renderDryRun(plan));
+      else {
+        const { renderDryRun } = await import('../../../workflow/engine/dry-run.ts');
+        const { renderTaskRunViews } = await import('../../../app/workflow-plan-view.ts');
+        ctx.show(`${renderDryRun(plan)}${renderTaskRunViews(plan.per_task)}`);
+      }
+      // What a real run would refuse, refused here too (exit 2), after showing the plan.
+      if (refusal) throw refusal;
       return 0;
     }
-    await checked;
-    const { runWorkflow } = await import('../../../workflow/engine/run-workflow.ts');
-    return driveWorkflow(ctx, workflow.tasks.map((t) => t.id), (extra) => runWorkflow({ ...options, ...extra, workflow }));
+    const { prepareWorkflowRun } = await import('../../../app/workflow-run.ts');
+    return driveWorkflow(ctx, await prepareWorkflowRun(input, deps));
   },
 });
