@@ -14,12 +14,16 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** How the files are found: git's list where git can tell, else a walk (both find the same files). */
 export type Listing = 'git' | 'walk';
 
-/** The folders and files the globs are matched against: git's list (one process), else a walk of the tree. */
-async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter> {
+/** Globs that match every path (dot files too): the list needs no matching. */
+const EVERYTHING = new Set(['**/*', '**']);
+const matchesAll = (request: PackRequest) => request.exclude.length === 0 && request.include.some((p) => EVERYTHING.has(p));
+
+/** The folders and files the globs are matched against: git's list (one process), else a walk of the tree; or the list itself when the globs take everything. */
+async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter | string[]> {
   const defaults = request.context.default_ignores !== false;
   const gitignore = request.context.gitignore !== false;
   const listed = listing === 'git' && gitignore ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
-  if (listed) return createListedFs(request.repoRoot, listed);
+  if (listed) return matchesAll(request) ? listed : createListedFs(request.repoRoot, listed);
   return createGitignoreFs(request.repoRoot, {
     gitignore,
     skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
@@ -30,13 +34,10 @@ async function treeOf(request: PackRequest, env: Record<string, string | undefin
 /** The repository-relative files a request selects, sorted, less those packed already. */
 export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = 'git'): Promise<string[]> {
   if (request.include.length === 0) return [];
-  const found = await glob([...request.include], {
-    cwd: request.repoRoot,
-    ignore: [...request.exclude],
-    dot: true,
-    followSymbolicLinks: false,
-    fs: await treeOf(request, env, listing),
-  });
+  const tree = await treeOf(request, env, listing);
+  const found = Array.isArray(tree)
+    ? tree
+    : await glob([...request.include], { cwd: request.repoRoot, ignore: [...request.exclude], dot: true, followSymbolicLinks: false, fs: tree });
   const skip = new Set(request.skipFiles);
   return (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit);
 }

@@ -66,6 +66,7 @@ async function trickyRepo(): Promise<string> {
 
 const selections: Array<{ include: string[]; exclude?: string[] }> = [
   { include: ['**/*'] },
+  { include: ['**', 'a.ts'] },
   { include: ['**/*.ts'], exclude: ['pkg/**'] },
   { include: ['pkg/**', '*.txt'] },
   { include: ['sub/rooted.txt', 'space name/*'] },
