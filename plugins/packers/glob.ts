@@ -3,6 +3,7 @@
  * the exclude globs, .gitignore rules (nested ones too) and a default ignore list, read
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
+import { lstatSync } from 'node:fs';
 import { glob, type FileSystemAdapter } from 'tinyglobby';
 import { DEFAULT_IGNORED_FOLDERS, definePlugin, gitListedFiles, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
@@ -14,6 +15,26 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** How the files are found: git's list where git can tell, else a walk (both find the same files). */
 export type Listing = 'git' | 'walk';
 
+/**
+ * Whether a pattern's leading folders (before its first glob character) pass a symbolic link:
+ * the walk starts there and so follows it (the safe reader then judges each file), git's list
+ * has nothing under a link. Such a request walks.
+ */
+function throughLink(request: PackRequest): boolean {
+  for (const pattern of request.include) {
+    let path = request.repoRoot;
+    for (const segment of pattern.split('/').slice(0, -1)) {
+      if (/[*?[\]{}()!+@\\]/.test(segment)) break;
+      if (segment === '' || segment === '.') continue;
+      path = `${path}/${segment}`;
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (!stats) break;
+      if (stats.isSymbolicLink()) return true;
+    }
+  }
+  return false;
+}
+
 /** Globs that match every path (dot files too): the list needs no matching. */
 const EVERYTHING = new Set(['**/*', '**']);
 const matchesAll = (request: PackRequest) => request.exclude.length === 0 && request.include.some((p) => EVERYTHING.has(p));
@@ -22,7 +43,7 @@ const matchesAll = (request: PackRequest) => request.exclude.length === 0 && req
 async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter | string[]> {
   const defaults = request.context.default_ignores !== false;
   const gitignore = request.context.gitignore !== false;
-  const listed = listing === 'git' && gitignore ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
+  const listed = listing === 'git' && gitignore && !throughLink(request) ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
   if (listed) return matchesAll(request) ? listed : createListedFs(request.repoRoot, listed);
   return createGitignoreFs(request.repoRoot, {
     gitignore,

@@ -71,6 +71,7 @@ const selections: Array<{ include: string[]; exclude?: string[] }> = [
   { include: ['pkg/**', '*.txt'] },
   { include: ['sub/rooted.txt', 'space name/*'] },
   { include: ['**/*.md', '!docs/**'] },
+  { include: ['linked-folder/index.ts', 'linked-folder/deeper/**'] },
 ];
 
 describe('glob packer: git list and walk', () => {
