@@ -67,3 +67,15 @@ describe('workflow use cases', () => {
     nothingStarted(repo);
   });
 });
+
+describe('run use case', () => {
+  it("an MCP client's role file outside the repository is UNTRUSTED_PATH unless the server runs with --trust", async () => {
+    const repo = await makeRepo({ 'README.md': '# demo\n' });
+    const role = join(await tempDir('sv-outside-role-'), 'mine.yaml');
+    await writeFile(role, 'extends: reviewer\ngates: ["true"]\n');
+    const { runRequest } = await import('../../../core/app/run.ts');
+    await assert.rejects(runRequest({ role, task: 'Review', targets: [] }, await appDeps(repo, { outsideFilesAreUsers: false })), (e) => codeOf(e) === 'UNTRUSTED_PATH');
+    const options = await runRequest({ role, task: 'Review', targets: [] }, await appDeps(repo));
+    assert.equal(options.role, role, 'on the command line it is the user\'s own');
+  });
+});
