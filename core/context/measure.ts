@@ -6,7 +6,7 @@
 import { CHARS_PER_TOKEN } from './constants.ts';
 import { estimateCount } from './estimate.ts';
 import { createCountCache, type CountCache } from './token-cache.ts';
-import { o200kBounds } from './token-pieces.ts';
+import { o200kBounds, tokenPieces } from './token-pieces.ts';
 import { estimateTokens, type TokenizerName } from './tokens.ts';
 
 export interface Bounds {
@@ -26,6 +26,8 @@ export interface Measure {
   tokens(text: string): number;
   /** Keeps exact counts for the next command (the count cache); call once packing is done. */
   save(): void;
+  /** Whether `tokens(text)` needs no tokenizer ("chars", or every piece in the count cache). */
+  known(text: string): boolean;
 }
 
 /** `repoRoot` given: exact counts are cached on disk in the repository's state folder. */
@@ -38,6 +40,7 @@ export function createMeasure(tokenizer: TokenizerName, repoRoot: string | null 
       limit: (budgetTokens) => budgetTokens * CHARS_PER_TOKEN,
       tokens: estimateCount,
       save() {},
+      known: () => true,
     };
   }
   const cache: CountCache = createCountCache(tokenizer, repoRoot, env);
@@ -49,5 +52,6 @@ export function createMeasure(tokenizer: TokenizerName, repoRoot: string | null 
     limit: (budgetTokens) => budgetTokens,
     tokens: count,
     save: () => cache.save(),
+    known: (text) => tokenPieces(text).every((piece) => cache.has(piece)),
   };
 }

@@ -103,6 +103,8 @@ function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResu
   if (notice) host.notice(notice);
   return lazyCount(
     {
+      // The parts are counted as the text they keep, the whole as its text.
+      countsKnown: () => measure.known(result.text) && list.every((_, i) => measure.known(result.outcomes[i]?.content ?? '')),
       text: result.text,
       parts: packedParts,
       pruned: result.pruned,

@@ -17,6 +17,8 @@ const MAX_ENTRIES = 200_000;
 export interface CountCache {
   /** The count for a piece, counting it with `count` when it is not known. */
   get(piece: string, count: (piece: string) => number): number;
+  /** Whether the count of a piece is known (no counting needed). */
+  has(piece: string): boolean;
   /** Writes new entries to disk (a no-op without a file or without new entries). */
   save(): void;
 }
@@ -47,6 +49,12 @@ export function createCountCache(tokenizer: string, repoRoot: string | null, env
   const used = new Map<string, number>();
   let added = 0;
   return {
+    has(piece) {
+      const key = hashOf(piece);
+      if (used.has(key)) return true;
+      stored ??= file ? readEntries(file) : new Map();
+      return stored.has(key);
+    },
     get(piece, count) {
       const key = hashOf(piece);
       let n = used.get(key);

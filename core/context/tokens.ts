@@ -55,7 +55,8 @@ export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void
 export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars', cache?: CountCache): number {
   if (tokenizer === 'chars') return estimateCount(text);
   if (tokenizer === 'o200k') {
-    const count = o200k;
+    // Not loaded: counts can still come from the cache; a piece it lacks cannot be counted.
+    const count = o200k ?? (cache ? () => { throw contextErrors.tokenizerNotLoaded(tokenizer); } : undefined);
     if (!count) throw contextErrors.tokenizerNotLoaded(tokenizer);
     let total = 0;
     for (const piece of tokenPieces(text)) total += cache ? cache.get(piece, count) : count(piece);

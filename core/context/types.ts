@@ -66,10 +66,13 @@ export interface PackedContext {
   /** The budget could not be met, caps were hit on protected content. */
   warnings: string[];
   /**
-   * Tokens of `text` (floor(chars / 4) for "chars", exact for "o200k"), counted when first read.
-   * Without a budget packing loads no tokenizer: load it (loadTokenizer) before reading counts.
+   * Tokens of `text` (the character-class estimate for "chars", exact for "o200k"), counted when
+   * first read. Without a budget packing loads no tokenizer: load it (loadTokenizer) before
+   * reading counts, unless countsKnown() says the count cache holds them all.
    */
   estimatedTokens: number;
+  /** Whether every count can be read without a tokenizer (the count cache has them all). */
+  countsKnown?(): boolean;
   /** The budget the parts were fitted into (after template overhead); Infinity when none. */
   budgetTokens: number;
 }

@@ -3,6 +3,7 @@
  * the exclude globs, .gitignore rules (nested ones too) and a default ignore list, read
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
+import { lstatSync } from 'node:fs';
 import { glob, type FileSystemAdapter } from 'tinyglobby';
 import { DEFAULT_IGNORED_FOLDERS, definePlugin, gitListedFiles, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
@@ -14,12 +15,36 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** How the files are found: git's list where git can tell, else a walk (both find the same files). */
 export type Listing = 'git' | 'walk';
 
-/** The folders and files the globs are matched against: git's list (one process), else a walk of the tree. */
-async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter> {
+/**
+ * Whether a pattern's leading folders (before its first glob character) pass a symbolic link:
+ * the walk starts there and so follows it (the safe reader then judges each file), git's list
+ * has nothing under a link. Such a request walks.
+ */
+function throughLink(request: PackRequest): boolean {
+  for (const pattern of request.include) {
+    let path = request.repoRoot;
+    for (const segment of pattern.split('/').slice(0, -1)) {
+      if (/[*?[\]{}()!+@\\]/.test(segment)) break;
+      if (segment === '' || segment === '.') continue;
+      path = `${path}/${segment}`;
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (!stats) break;
+      if (stats.isSymbolicLink()) return true;
+    }
+  }
+  return false;
+}
+
+/** Globs that match every path (dot files too): the list needs no matching. */
+const EVERYTHING = new Set(['**/*', '**']);
+const matchesAll = (request: PackRequest) => request.exclude.length === 0 && request.include.some((p) => EVERYTHING.has(p));
+
+/** The folders and files the globs are matched against: git's list (one process), else a walk of the tree; or the list itself when the globs take everything. */
+async function treeOf(request: PackRequest, env: Record<string, string | undefined>, listing: Listing): Promise<FileSystemAdapter | string[]> {
   const defaults = request.context.default_ignores !== false;
   const gitignore = request.context.gitignore !== false;
-  const listed = listing === 'git' && gitignore ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
-  if (listed) return createListedFs(request.repoRoot, listed);
+  const listed = listing === 'git' && gitignore && !throughLink(request) ? await gitListedFiles(request.repoRoot, { defaults, env }) : null;
+  if (listed) return matchesAll(request) ? listed : createListedFs(request.repoRoot, listed);
   return createGitignoreFs(request.repoRoot, {
     gitignore,
     skipFolder: (name) => name === '.git' || (defaults && DEFAULT_IGNORED_FOLDERS.has(name)),
@@ -30,13 +55,10 @@ async function treeOf(request: PackRequest, env: Record<string, string | undefin
 /** The repository-relative files a request selects, sorted, less those packed already. */
 export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = 'git'): Promise<string[]> {
   if (request.include.length === 0) return [];
-  const found = await glob([...request.include], {
-    cwd: request.repoRoot,
-    ignore: [...request.exclude],
-    dot: true,
-    followSymbolicLinks: false,
-    fs: await treeOf(request, env, listing),
-  });
+  const tree = await treeOf(request, env, listing);
+  const found = Array.isArray(tree)
+    ? tree
+    : await glob([...request.include], { cwd: request.repoRoot, ignore: [...request.exclude], dot: true, followSymbolicLinks: false, fs: tree });
   const skip = new Set(request.skipFiles);
   return (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit);
 }

@@ -4,6 +4,12 @@
 //   cd scripts/bench && npm ci          # repomix, pinned, for comparison only
 //   node scripts/bench/pack.mjs [--runs 5] [--files 6000] [--binary dist/supervisor-linux-x64]
 //   node scripts/bench/pack.mjs --corpus ../vite --tokenizer o200k [--runs 5]
+//   node scripts/bench/pack.mjs --corpus /work/corpora/vite --binary dist/supervisor-linux-x64 [--baseline old-binary]
+//
+// Issue 30's figures: --corpus packs with --style xml (as `pack --packer glob --style xml -o f`;
+// --style changes it), repomix's token cache (/tmp/repomix) is cleared before each of its runs
+// (cold, as the issue measures it), --baseline runs an older binary in the same rounds, and with
+// --tokenizer o200k the estimate's error against the exact count is printed.
 //
 // --corpus <dir> packs a real checkout instead (all of it, each tool's default ignores), copied
 // once to $TMPDIR/supervisor-bench-pack/<name> (without its .git, committed afresh) so neither
@@ -44,6 +50,8 @@ const { values: opts } = parseArgs({
     rebuild: { type: 'boolean', default: false },
     corpus: { type: 'string' },
     tokenizer: { type: 'string', default: 'chars' },
+    style: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 if (!['chars', 'o200k'].includes(opts.tokenizer)) throw new Error('--tokenizer is chars or o200k');
@@ -163,7 +171,7 @@ function measure(bin, args, cwd, env = {}) {
         peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1] ?? 0);
         cpu = 1000 * (Number(/User time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN) + Number(/System time \(seconds\): ([\d.]+)/.exec(report)?.[1] ?? NaN));
       }
-      resolveRun({ ms, mib: peakKb / 1024, cpu });
+      resolveRun({ ms, mib: peakKb / 1024, cpu, stderr });
     });
   });
 }
@@ -195,7 +203,8 @@ async function main() {
   const outSv = join(work, 'supervisor-out.md');
   const outRx = join(work, 'repomix-out.md');
   const include = opts.corpus ? [] : INCLUDE;
-  const base = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', 'markdown', ...include.flatMap((p) => ['--include', p])];
+  const style = opts.style ?? (opts.corpus ? 'xml' : 'markdown');
+  const base = ['pack', '--no-user-plugins', '--packer', 'glob', '--style', style, ...include.flatMap((p) => ['--include', p])];
   // Each variant: extra arguments and environment for `supervisor pack`.
   const variants =
     opts.tokenizer === 'o200k'
@@ -211,6 +220,7 @@ async function main() {
   const shipped = opts.binary ? [resolve(opts.binary), []] : await buildBundle();
   const runners = { 'source, tsx': [process.execPath, [join(root, 'bin', 'supervisor.mjs')]] };
   if (shipped) runners[opts.binary ? 'binary' : 'bundle, Node 24'] = shipped;
+  if (opts.baseline) runners['baseline binary'] = [resolve(opts.baseline), []];
   const tools = {};
   for (const [runner, [bin, pre]] of Object.entries(runners)) {
     for (const [variant, [args, env]] of Object.entries(variants)) {
@@ -219,14 +229,21 @@ async function main() {
     }
   }
   const rxInclude = include.length ? ['--include', include.join(',')] : [];
-  if (withRepomix) tools['repomix --no-security-check'] = () => measure(repomixBin, ['--style', 'markdown', '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
+  const rxStyle = style === 'xml' ? 'xml' : 'markdown';
+  const coldRepomix = async () => {
+    await rm(join(tmpdir(), 'repomix'), { recursive: true, force: true }); // its token cache: cold, as the issue measures
+    return measure(repomixBin, ['--style', rxStyle, '--no-security-check', ...rxInclude, '--quiet', '-o', outRx, '.'], corpus);
+  };
+  if (withRepomix) tools['repomix --no-security-check (cold)'] = coldRepomix;
   const results = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
   for (const run of Object.values(tools)) await run(); // warm file and compile caches
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(tools)) results[name].push(await run());
 
-  const svFiles = (await readFile(outSv, 'utf8')).match(opts.corpus ? /^### /gm : /^### pkgs\//gm)?.length ?? 0;
+  const svText = await readFile(outSv, 'utf8');
+  const svFiles = (style === 'xml' ? svText.match(/^<file path="/gm) : svText.match(opts.corpus ? /^### /gm : /^### pkgs\//gm))?.length ?? 0;
   if (withRepomix) {
-    const rxFiles = (await readFile(outRx, 'utf8')).match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm)?.length ?? 0;
+    const rxText = await readFile(outRx, 'utf8');
+    const rxFiles = (rxStyle === 'xml' ? rxText.match(/^<file path="/gm) : rxText.match(opts.corpus ? /^## File: /gm : /^## File: pkgs\//gm))?.length ?? 0;
     console.log(`files packed: supervisor ${svFiles}, repomix ${rxFiles}; output ${(await stat(outSv)).size} vs ${(await stat(outRx)).size} bytes`);
   } else console.log(`files packed: supervisor ${svFiles}; output ${(await stat(outSv)).size} bytes`);
   console.log(`runs: ${RUNS} each (after one warm-up), node ${process.version}, ${existsSync('/usr/bin/time') ? '/usr/bin/time -v' : '/proc sampling'} for peak RSS`);
@@ -239,6 +256,13 @@ async function main() {
     all: rs.map((r) => Math.round(r.ms)).join(' '),
   }));
   const width = Math.max(...rows.map((r) => r.name.length)) + 2;
+  // The estimate's error: the "chars" count against the exact o200k count of the same pack.
+  const total = (name, tokenizer) => Number(new RegExp(`~(\\d+) tokens \\(${tokenizer}\\)`).exec(results[name]?.at(-1)?.stderr ?? '')?.[1] ?? NaN);
+  for (const runner of Object.keys(runners)) {
+    const estimate = total(`supervisor (${runner}) chars --stats`, 'chars');
+    const exact = total(`supervisor (${runner}) o200k --stats, cold cache`, 'o200k');
+    if (Number.isFinite(estimate) && Number.isFinite(exact)) console.log(`estimate (${runner}): ${estimate} tokens against ${exact} exact: ${((estimate / exact - 1) * 100).toFixed(1)}% (target within ±10%)`);
+  }
   for (const r of rows) console.log(`${r.name.padEnd(width)} median ${Math.round(r.wall)} ms (min ${Math.round(r.min)}, cpu ${Math.round(r.cpu)} ms)  peak RSS ${r.rss.toFixed(0)} MiB   [${r.all}]`);
   if (!withRepomix) return;
   const rx = rows.at(-1);

@@ -23,6 +23,9 @@ const gate = (cli: string) => (cli === 'replay' ? COMMIT : '');
 const twoTasks = (cli: string) =>
   `name: mcp flow\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: ${cli}\n${gate(cli)}  - id: b\n    title: task b\n    task: Do b.\n    cli: ${cli}\n    depends_on: [a]\n${gate(cli)}`;
 
+/** The plans here lie outside the repository and have gates: an MCP client's files there are the user's only with --trust (SECURITY.md). */
+const TRUSTED = { args: ['--trust'] };
+
 const structured = <T>(result: unknown) => (result as CallToolResult).structuredContent as T;
 
 interface Status {
@@ -51,7 +54,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const { repo, scratch, before: checkout } = await world();
     const plan = join(scratch, 'plan.yaml');
     await writeFile(plan, twoTasks('replay'));
-    const c = await connect(box, repo);
+    const c = await connect(box, repo, TRUSTED);
     open.push(c);
     const started = structured<{ workflow_id: string; status: string; branch: string }>(await c.client.callTool({ name: 'workflow_run', arguments: { file: plan, wait: false } }));
     assert.equal(started.status, 'running');
@@ -77,7 +80,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const { repo, scratch } = await world();
     const plan = join(scratch, 'plan.yaml');
     await writeFile(plan, twoTasks('replay'));
-    const c = await connect(box, repo);
+    const c = await connect(box, repo, TRUSTED);
     open.push(c);
     const progress: string[] = [];
     const result = structured<Status & { exit_code: number }>(
@@ -93,7 +96,7 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const { repo, scratch } = await world();
     const plan = join(scratch, 'plan.yaml');
     await writeFile(plan, `name: held\ntasks:\n  - id: a\n    title: task a\n    task: Do a.\n    cli: replay\n    approve: true\n${COMMIT}`);
-    const c = await connect(box, repo);
+    const c = await connect(box, repo, TRUSTED);
     open.push(c);
     const held = structured<{ workflow_id: string; status: string }>(await c.client.callTool({ name: 'workflow_run', arguments: { file: plan } }));
     assert.equal(held.status, 'awaiting_approval');

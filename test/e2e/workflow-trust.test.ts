@@ -52,6 +52,14 @@ describe('commands from a plan need trust', () => {
     assert.match(dry.stderr, /notice: not loaded: 2 commands of the plan \(\/gates\/0, \/tasks\/0\/gates\/0\)/);
     const text = await runCli(['workflow', 'run', 'plan.yaml', '--cli', 'replay', '--dry-run'], { cwd: repo });
     assert.match(text.stdout, /commands from the plan[^\n]*\n {2}\/gates\/0: touch /);
+    // Per task: approve, set-up, gates, allowed commands, sandbox.
+    assert.match(text.stdout, /per task:\n {2}one: approve no; sandbox the roles' own\n {6}set-up: -\n {6}gates: echo one >> done\.txt/);
+
+    // workflow check refuses what run refuses (it said ok before).
+    const check = await runCli(['workflow', 'check', 'plan.yaml', '--cli', 'replay', '--json'], { cwd: repo });
+    assert.equal(check.code, 2, check.stderr);
+    assert.equal((JSON.parse(check.stderr) as { error: { code: string } }).error.code, 'WORKFLOW_UNTRUSTED_COMMANDS');
+    assert.equal((await runCli(['workflow', 'check', 'plan.yaml', '--cli', 'replay'], { cwd: repo, trust: true })).code, 0);
   });
 
   it('with --trust, or from a plan outside the repository, the gates run', async () => {

@@ -1,5 +1,6 @@
 /** `supervisor mcp`: serve this repository's roles, runs and workflows to an agent over the Model Context Protocol (stdio). */
 import { defineCommand } from '../command.ts';
+import { listArg } from './read-args.ts';
 
 export default defineCommand({
   command: 'mcp',
@@ -12,6 +13,6 @@ export default defineCommand({
       .epilogue('stdout carries only the protocol; notices go to stderr. Runs and workflows started through MCP are interrupted (resumable) when the client disconnects.'),
   async run(args, ctx) {
     const { serveStdio } = await import('../../mcp/serve-stdio.ts');
-    return serveStdio(ctx, { allowTools: (args['allow-tool'] as string[]).map(String), readOnly: args['read-only'] === true });
+    return serveStdio(ctx, { allowTools: listArg(args, 'allow-tool'), readOnly: args['read-only'] === true });
   },
 });

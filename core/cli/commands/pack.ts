@@ -85,7 +85,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
     notice: (message) => ctx.warn(`notice: ${message}`),
   });
   // Counts are taken when reported, and only then is the tokenizer needed.
-  if (args.stats || ctx.options.json) await (await import('../../context/tokens.ts')).loadTokenizer(tokenizer);
+  if ((args.stats || ctx.options.json) && !packed.countsKnown?.()) await (await import('../../context/tokens.ts')).loadTokenizer(tokenizer);
   // Printed once, with or without --stats.
   for (const warning of packed.warnings) ctx.warn(`warning: ${warning}`);
   const ms = Math.round(performance.now() - started);

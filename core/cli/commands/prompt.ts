@@ -10,6 +10,7 @@ import { renderTable } from '../table.ts';
 import { loadRoleArg } from '../role-arg.ts';
 import { resolveTargets } from '../targets.ts';
 import { readKeyValues, readTextArg } from '../text-arg.ts';
+import { listArg } from './read-args.ts';
 
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
 function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {
@@ -56,7 +57,7 @@ export default defineCommand({
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, default: 'chars' as const, describe: 'How tokens are counted: estimated from character classes (the budget: 4 chars per token), or o200k exactly' }),
   async run(args, ctx) {
     const task = await readTextArg(taskArg(args.task, args.text), ctx.deps, 'task');
-    const extraContext = await readKeyValues((args.context as string[] | undefined) ?? [], ctx.deps, 'context');
+    const extraContext = await readKeyValues(listArg(args, 'context'), ctx.deps, 'context');
     const tokenizer = args.tokenizer === 'o200k' ? 'o200k' : 'chars';
     const roleArg = String(args.role);
     const registry = await ctx.registry();
@@ -66,7 +67,7 @@ export default defineCommand({
     const built = await buildPrompt({
       role,
       task,
-      targets: await resolveTargets((args.target as string[] | undefined) ?? [], ctx.deps.cwd, ctx.repoRoot),
+      targets: await resolveTargets(listArg(args, 'target'), ctx.deps.cwd, ctx.repoRoot),
       extraContext,
       repoRoot: ctx.repoRoot,
       trustedRepo: (await ctx.trust()).trusted,

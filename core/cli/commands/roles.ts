@@ -6,6 +6,7 @@ import { defineCommand } from '../command.ts';
 import { renderTable } from '../table.ts';
 import { roleCheckingOptions as checkingOptions } from '../role-arg.ts';
 import { looksLikeRoleFile } from '../../roles/load-options.ts';
+import { listArg } from './read-args.ts';
 
 const list = defineCommand({
   command: 'list',
@@ -66,7 +67,7 @@ const validate = defineCommand({
     const { toSupervisorError } = await import('../render-error.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
     const opts = await checkingOptions(ctx);
-    const given = ((args.files as string[] | undefined) ?? []).map(String);
+    const given = listArg(args, 'files');
     const cache: RoleFileCache = new Map(); // overlays share their parents' parsed files
     const targets = given.length
       ? given.map((f) => ({ file: resolve(ctx.deps.cwd, f), load: () => roles.loadRoleFileDetailed(resolve(ctx.deps.cwd, f), opts) }))

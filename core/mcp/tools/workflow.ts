@@ -169,9 +169,8 @@ export const workflowStatus = defineTool({
   input: workflowIdInput,
   output: workflowStatusOutput,
   async call({ id }, _extra, { ctx }) {
-    const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
-    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-    return toolResult(readWorkflowStatus(ctx.repoRoot, resolveWorkflowId(ctx.repoRoot, id)) as unknown as Record<string, unknown>);
+    const { workflowStatus: status } = await import('../../app/workflow-views.ts');
+    return toolResult((await status({ id }, mcpDeps(ctx))).read() as unknown as Record<string, unknown>);
   },
 });
 
@@ -182,16 +181,9 @@ export const workflowShow = defineTool({
   startsWork: false,
   input: workflowShowInput,
   output: workflowShowOutput,
-  async call({ id: query, task, diff }, _extra, { ctx }) {
-    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-    const { showTask } = await import('../../workflow/engine/show.ts');
-    const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, query);
-    const view = readWorkflowStatus(ctx.repoRoot, id);
-    const ops = { repoRoot: ctx.repoRoot, env: ctx.deps.env };
-    const tasks = [];
-    for (const taskId of task === undefined ? view.tasks.map((t) => t.id) : [task]) tasks.push(await showTask(ops, id, taskId, { diff: diff === true }));
-    return toolResult({ workflow_id: id, status: view.status, tasks } as unknown as Record<string, unknown>);
+  async call({ id, task, diff }, _extra, { ctx }) {
+    const { workflowShow: show } = await import('../../app/workflow-views.ts');
+    return toolResult((await show({ id, ...(task === undefined ? {} : { task }), diff: diff === true }, mcpDeps(ctx))) as unknown as Record<string, unknown>);
   },
 });
 

@@ -66,10 +66,12 @@ async function trickyRepo(): Promise<string> {
 
 const selections: Array<{ include: string[]; exclude?: string[] }> = [
   { include: ['**/*'] },
+  { include: ['**', 'a.ts'] },
   { include: ['**/*.ts'], exclude: ['pkg/**'] },
   { include: ['pkg/**', '*.txt'] },
   { include: ['sub/rooted.txt', 'space name/*'] },
   { include: ['**/*.md', '!docs/**'] },
+  { include: ['linked-folder/index.ts', 'linked-folder/deeper/**'] },
 ];
 
 describe('glob packer: git list and walk', () => {

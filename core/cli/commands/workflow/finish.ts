@@ -1,5 +1,7 @@
 /** `supervisor workflow finish <id> [--into <branch>] [--squash]`: hand a passed workflow's result on, never touching a checkout. */
+import { fromCliContext } from '../../../app/deps.ts';
 import { defineCommand } from '../../command.ts';
+import { flagArg, stringArg } from '../read-args.ts';
 
 export default defineCommand({
   command: 'finish [id]',
@@ -11,10 +13,11 @@ export default defineCommand({
       .option('into', { type: 'string', describe: 'The branch to move (created when it does not exist); without it, the command that merges the branch is printed' })
       .option('squash', { type: 'boolean', default: false, describe: 'One commit with the whole change instead of a merge' }),
   async run(args, ctx) {
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const { finishWorkflow, renderFinish } = await import('../../../workflow/engine/finish.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined);
-    const outcome = await finishWorkflow({ repoRoot: ctx.repoRoot, env: ctx.deps.env }, id, { ...(typeof args.into === 'string' ? { into: args.into } : {}), squash: args.squash === true });
+    const { workflowFinish } = await import('../../../app/workflow-views.ts');
+    const { renderFinish } = await import('../../../workflow/engine/finish.ts');
+    const into = stringArg(args, 'into');
+    const id = stringArg(args, 'id');
+    const outcome = await workflowFinish({ ...(id === undefined ? {} : { id }), ...(into === undefined ? {} : { into }), squash: flagArg(args, 'squash') }, fromCliContext(ctx));
     ctx.out(ctx.options.json ? JSON.stringify(outcome, null, 2) : renderFinish(outcome));
     return 0;
   },

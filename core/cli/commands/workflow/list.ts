@@ -1,4 +1,5 @@
 /** `supervisor workflow list`: every workflow recorded in this repository, newest first. */
+import { fromCliContext } from '../../../app/deps.ts';
 import { defineCommand } from '../../command.ts';
 
 export default defineCommand({
@@ -6,9 +7,9 @@ export default defineCommand({
   describe: 'Workflows recorded in this repository, newest first, with their status',
   example: { command: '$0 workflow list --json', describe: 'every workflow of this repository with its status, as JSON' },
   async run(_args, ctx) {
-    const { listWorkflows } = await import('../../../workflow/engine/status.ts');
+    const { workflowList } = await import('../../../app/workflow-views.ts');
     const { renderWorkflowList } = await import('../../../workflow/engine/render.ts');
-    const items = listWorkflows(ctx.repoRoot);
+    const items = await workflowList(fromCliContext(ctx));
     if (ctx.options.json) ctx.out(JSON.stringify(items, null, 2));
     else ctx.show(renderWorkflowList(items));
     return 0;

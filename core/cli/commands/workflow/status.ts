@@ -1,6 +1,8 @@
 /** `supervisor workflow status [<id>] [--watch]`: a workflow's tasks and state (default: the newest). */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fromCliContext } from '../../../app/deps.ts';
 import { defineCommand } from '../../command.ts';
+import { flagArg, stringArg } from '../read-args.ts';
 import type { CliContext } from '../../context.ts';
 import { numberOption, positive } from '../../numbers.ts';
 
@@ -17,16 +19,17 @@ export default defineCommand({
       'With --watch: seconds between redraws (default 1)',
     ),
   async run(args, ctx) {
-    const { readWorkflowStatus, renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
+    const { renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
+    const { workflowStatus } = await import('../../../app/workflow-views.ts');
     const { sanitizeTerminal } = await import('../../../text/sanitize-terminal.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined);
+    const id = stringArg(args, 'id');
+    const status = await workflowStatus(id === undefined ? {} : { id }, fromCliContext(ctx));
     const render = () => {
-      const view = readWorkflowStatus(ctx.repoRoot, id);
+      const view = status.read();
       // Task issues and reasons quote what CLIs said: neutralised before they reach a terminal.
       return { view, text: ctx.options.json ? JSON.stringify(view, null, 2) : sanitizeTerminal(renderWorkflowStatus(view)) };
     };
-    if (!args.watch) {
+    if (!flagArg(args, 'watch')) {
       if (ctx.options.json) ctx.out(render().text);
       else ctx.show(render().text);
       return 0;
