@@ -117,7 +117,9 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   try {
     const tipAtStart = await knownTip(engine.ops, engine.integration);
     const { created, head } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
-    engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    engine.store.append('worktree_ready', { task: record.task.id, path: worktree, created });
+    // Set-up is shown with the round it prepares.
+    record.round = startRound(record);
     const setup = await setUpSlot(engine, record, worktree, created);
     if (setup === 'halted') return;
     if (setup) return finish(engine, record, 'error', [setup]);
@@ -142,9 +144,9 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
     return false;
   }
   const id = engine.workflow.id;
-  // An approval was of the work as it was then: a later round (a merge conflict resolved) is asked about again.
-  const again = record.approvedBy ? ` again (${record.approvedBy} approved the work before round ${record.round} changed it)` : '';
-  record.approvedBy = null;
+  // An approval was of the work as it was then: a later worker round (a merge conflict resolved) is asked about again.
+  const stale = record.fold.staleApproval;
+  const again = stale ? ` again (${stale.by} approved round ${stale.round}'s work; round ${record.round} changed it)` : '';
   setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person${again}: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
   return true;
 }
@@ -153,7 +155,7 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
 async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
   const tip = await integrationTip(engine.ops, engine.integration);
   const conflicts = await startConflictMerge(engine.ops, worktree, tip);
-  engine.store.event('conflict', { task: record.task.id, files, tip });
+  engine.store.append('conflict', { task: record.task.id, files, tip });
   notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
   return { tip, conflicts: conflicts.length ? conflicts : files };
 }
@@ -185,6 +187,14 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   return { result, passed: [], saved: result.git_range?.split('..')[1] ?? start };
 }
 
+/** The round a task starts at: a rejected round's next, an approved round itself, else where it stood (at least 1). */
+function startRound(record: TaskRecord): number {
+  const decision = record.decision;
+  if (decision?.decision === 'rejected') return decision.round + 1;
+  if (decision?.decision === 'approved') return decision.round;
+  return Math.max(record.round, 1);
+}
+
 async function rounds(engine: Engine, record: TaskRecord, worktree: string, startHead: string | null): Promise<void> {
   const { task } = record;
   const maxRounds = engine.options.maxRounds ?? task.max_rounds;
@@ -192,24 +202,22 @@ async function rounds(engine: Engine, record: TaskRecord, worktree: string, star
   record.feedback = null;
   let conflicts: string[] = [];
   let conflictTip: string | null = null;
-  let round = Math.max(record.round, 1);
+  let round = startRound(record);
   let known = startHead;
+  // The decision holds (state.ts) until the merge or the worker's next run acts on it.
   const decision = record.decision;
-  record.decision = null;
   if (decision?.decision === 'rejected') {
     feedback = [{ role: `person: ${decision.by}`, issues: decision.issues }];
-    round = record.round + 1;
   } else if (decision?.decision === 'approved') {
     // Approved as reviewed: merged without another round (a conflict still gets its round).
     const merged = await integrate(engine, record, known ?? (await headOf(engine.ops, worktree)));
     if (merged.kind === 'done' || merged.kind === 'halted') return;
     if (merged.kind === 'gate_failed') feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
     else ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
-    round = record.round + 1;
+    round = decision.round + 1;
   }
   for (;;) {
     record.round = round;
-    record.rounds = Math.max(record.rounds, round);
     const ran = await workerRound(engine, record, worktree, round, feedback, conflicts, known);
     if ('outcome' in ran) return;
     const { result } = ran;

@@ -59,7 +59,7 @@ function setupSpawner(engine: Engine, worktree: string, env: Record<string, stri
     env,
     self: runDefaults?.peers?.self ?? selfCommand(),
     notice: (message) => notice(engine, `${who.task}: set-up: ${message}`),
-    event: (type, data) => engine.store.event('setup', { task: who.task, step: type, path: worktree, ...data }),
+    event: (type, data) => engine.store.append('setup', { task: who.task, step: type, path: worktree, ...data }),
     cwd: worktree,
     ...worktreeGit(slotOf(engine.ops, worktree)?.git),
     scratchDir,
@@ -88,7 +88,7 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
     graceMs: engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS,
     ...(engine.options.signal ? { signal: engine.options.signal } : {}),
     runProcess: setupSpawner(engine, worktree, env, who),
-    onStep: ({ kind, ...step }) => engine.store.event('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
+    onStep: ({ kind, ...step }) => engine.store.append('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
   });
   if (!result.ok) {
     slots.delete(worktree);

@@ -75,7 +75,7 @@ describe('approval before merge', () => {
     const held = second.tasks.find((t) => t.id === 'held')!;
     assert.equal(held.status, 'awaiting_approval', JSON.stringify(held));
     assert.equal(held.rounds, 2, 'the conflict round ran');
-    assert.match(held.why ?? '', /waiting for a person again \(alice approved the work before round 2 changed it\)/);
+    assert.match(held.why ?? '', /waiting for a person again \(alice approved round 1's work; round 2 changed it\)/);
     decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'bob', issues: [] });
     const third = await resumeWorkflow('wf-test', options);
     assert.equal(third.status, 'pass', JSON.stringify(third.tasks));
