@@ -19,7 +19,7 @@ const strings = v.array(v.string());
 const exitCode = v.nullable(v.number());
 const ts = { ts: text };
 /** Where the workflow's gates ran: a task's candidate merge, or the integration branch's tip. */
-const gatesWhere = { tip: text, on: v.picklist(['candidate', 'integration']), task: v.optional(text) };
+const gatesWhere = { tip: text, on: v.optional(v.picklist(['candidate', 'integration'])), task: v.optional(text) };
 const cliChoice = v.object({ all: v.optional(text), byRole: v.record(v.string(), v.string()) });
 
 /** Every kind's schema, by kind: what each event carries. */
@@ -27,17 +27,18 @@ export const EVENT_SCHEMAS = {
   workflow_started: v.object({
     ...ts,
     kind: v.literal('workflow_started'),
-    workflow_id: text,
-    file: text,
+    // Resume needs the base; the rest is what this version writes (a record may predate it).
+    workflow_id: v.optional(text),
+    file: v.optional(text),
     base: sha,
-    branch: text,
-    jobs: count,
-    max_cost_usd: nullableNumber,
+    branch: v.optional(text),
+    jobs: v.optional(count),
+    max_cost_usd: v.optional(nullableNumber),
     min_run_usd: v.optional(nullableNumber),
     quota_wait_ms: v.optional(nullableNumber),
     max_rounds: v.optional(v.nullable(count)),
     cli: v.optional(v.nullable(cliChoice)),
-    pid: count,
+    pid: v.optional(count),
   }),
   workflow_resumed: v.object({
     ...ts,
@@ -92,7 +93,7 @@ export const EVENT_SCHEMAS = {
     issues: v.optional(strings),
     failure: v.optional(v.looseObject({ class: text, detail: text })),
   }),
-  merged: v.object({ ...ts, kind: v.literal('merged'), task: text, head: text, tip: text, fast_forward: v.boolean(), gated: v.boolean() }),
+  merged: v.object({ ...ts, kind: v.literal('merged'), task: text, head: text, tip: text, fast_forward: v.optional(v.boolean()), gated: v.optional(v.boolean()) }),
   conflict: v.object({ ...ts, kind: v.literal('conflict'), task: text, files: strings, tip: text }),
   gates_started: v.object({ ...ts, kind: v.literal('gates_started'), ...gatesWhere }),
   gates: v.object({ ...ts, kind: v.literal('gates'), ...gatesWhere, command: text, passed: v.boolean(), exit_code: exitCode, output_tail: v.optional(text) }),

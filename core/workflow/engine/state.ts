@@ -200,7 +200,7 @@ function applyTaskEvent(task: TaskFold, e: WorkflowEvent): void {
 
 function applyGates(state: RecordState, e: EventOf<'gates_started' | 'gates' | 'gates_passed'>): void {
   if (e.kind === 'gates_started') {
-    state.gatesRunning = { tip: e.tip, on: e.on, task: e.task ?? null };
+    state.gatesRunning = { tip: e.tip, on: e.on ?? 'integration', task: e.task ?? null };
     return;
   }
   if (e.kind === 'gates_passed') {
@@ -208,7 +208,7 @@ function applyGates(state: RecordState, e: EventOf<'gates_started' | 'gates' | '
     state.gates = { passed: true, failed: null, tip: e.tip };
     return;
   }
-  state.gateRuns.push({ tip: e.tip, on: e.on, task: e.task ?? null, command: e.command, passed: e.passed, exit_code: e.exit_code, output_tail: e.output_tail ?? null });
+  state.gateRuns.push({ tip: e.tip, on: e.on ?? 'integration', task: e.task ?? null, command: e.command, passed: e.passed, exit_code: e.exit_code, output_tail: e.output_tail ?? null });
   if (!e.passed) state.gatesRunning = null;
   if (!e.passed && e.on !== 'candidate') state.gates = { passed: false, failed: e.command, tip: e.tip };
 }
@@ -217,7 +217,7 @@ function applyLifecycle(state: RecordState, e: EventOf<'workflow_started' | 'wor
   const s = state.settings;
   if (e.kind === 'workflow_started') {
     state.started_at = e.ts;
-    Object.assign(s, { base: e.base, branch: e.branch, file: e.file, jobs: e.jobs, max_cost_usd: e.max_cost_usd, min_run_usd: e.min_run_usd ?? null, quota_wait_ms: e.quota_wait_ms ?? null, max_rounds: e.max_rounds ?? null, cli: e.cli ?? null });
+    Object.assign(s, { base: e.base, branch: e.branch ?? null, file: e.file ?? null, jobs: e.jobs ?? null, max_cost_usd: e.max_cost_usd ?? null, min_run_usd: e.min_run_usd ?? null, quota_wait_ms: e.quota_wait_ms ?? null, max_rounds: e.max_rounds ?? null, cli: e.cli ?? null });
     state.finished = false;
   } else if (e.kind === 'workflow_resumed') {
     state.resumes += 1;
