@@ -1,15 +1,16 @@
 /**
  * A person in the loop: a task with `approve: true` waits in `awaiting_approval` after its
  * reviewers pass; `supervisor workflow approve` / `reject` record the decision as an `approval`
- * event (who: the OS user; when: the event's time) and the next resume acts on it (approved →
- * merged; rejected → the issues are the worker's next round's feedback). The decision is
+ * event (who: the OS user; when: the event's time; the round it was about) and the next resume
+ * acts on it (approved → merged; rejected → the issues are the worker's next round's feedback);
+ * it holds until acted on, through any interruption (state.ts). The decision is
  * written while no process runs the workflow, so it never races the engine.
  */
 import { userInfo } from 'node:os';
 import type { Engine, TaskRecord } from './context.ts';
 import { engineErrors } from './errors.ts';
+import { foldEvents } from './state.ts';
 import { WorkflowStore, type WorkflowEvent } from './store.ts';
-import { taskViews } from './task-view.ts';
 
 export interface ApprovalDecision {
   decision: 'approved' | 'rejected';
@@ -28,16 +29,10 @@ export function osUser(env: Record<string, string | undefined> = process.env): s
   }
 }
 
-export function approvalFromEvent(event: WorkflowEvent): ApprovalDecision | null {
-  if (event.decision !== 'approved' && event.decision !== 'rejected') return null;
-  return { decision: event.decision, by: typeof event.by === 'string' ? event.by : 'unknown', issues: Array.isArray(event.issues) ? event.issues.map(String) : [] };
-}
-
 /** `--approve-all`: the decision is recorded like a person's, naming the flag. */
 export function approveAllDecision(engine: Engine, record: TaskRecord): ApprovalDecision {
   const decision: ApprovalDecision = { decision: 'approved', by: `${osUser(engine.options.env)} (--approve-all)`, issues: [] };
-  engine.store.event('approval', { task: record.task.id, ...decision });
-  record.approvedBy = decision.by;
+  engine.store.append('approval', { task: record.task.id, ...decision, round: record.round });
   return decision;
 }
 
@@ -59,13 +54,12 @@ export function decideTasks(repoRoot: string, id: string, tasks: string[], decis
 }
 
 function decideLocked(store: WorkflowStore, id: string, tasks: string[], decision: ApprovalDecision): WorkflowEvent[] {
-  const events = store.events();
-  const views = new Map(taskViews(store.plan(), events).map((t) => [t.id, t]));
+  const state = foldEvents(store.plan(), store.events());
   for (const task of tasks) {
-    const view = views.get(task);
-    if (!view) throw engineErrors.taskNotFound(id, task, [...views.keys()]);
-    if (view.status !== 'awaiting_approval') throw engineErrors.notAwaiting(id, task, view.status, [...views.values()].filter((t) => t.status === 'awaiting_approval').map((t) => t.id));
+    const fold = state.tasks.get(task);
+    if (!fold) throw engineErrors.taskNotFound(id, task, [...state.tasks.keys()]);
+    if (fold.status !== 'awaiting_approval') throw engineErrors.notAwaiting(id, task, fold.status, [...state.tasks.values()].filter((t) => t.status === 'awaiting_approval').map((t) => t.id));
   }
   if (decision.decision === 'rejected' && !decision.issues.some((i) => i.trim())) throw engineErrors.rejectWithoutIssues(id);
-  return [...new Set(tasks)].map((task) => store.event('approval', { task, ...decision }));
+  return [...new Set(tasks)].map((task) => store.append('approval', { task, decision: decision.decision, by: decision.by, issues: decision.issues, round: state.tasks.get(task)!.round }));
 }

@@ -12,9 +12,9 @@ import type { GitOps } from './git-ops.ts';
 import type { CostLedger } from './ledger.ts';
 import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
-import type { ApprovalDecision } from './approval.ts';
+import type { Clock } from './clock.ts';
 import type { EventHooks } from './event-hooks.ts';
-import type { WorkflowRunRecord } from './task-view.ts';
+import type { Decision, RecordState, RunEntry, TaskFold } from './state.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
 
 export type { CliChoice } from '../run-plan.ts';
@@ -28,6 +28,8 @@ export interface ProgressEvent {
   cli?: string;
   cost_usd: number;
   reason?: string;
+  /** The task's state as the record had it when this process took the workflow over (resume, approve, retry). */
+  restored?: boolean;
 }
 
 export interface WorkflowRunOptions {
@@ -68,25 +70,33 @@ export interface WorkflowRunOptions {
   /** Extra RunRoleOptions for every run (grace and backoff knobs, tests' peers). */
   runDefaults?: Partial<RunRoleOptions>;
   now?: () => Date;
+  /** The engine's clock and sleeps (default: the system's; `now` alone sets the time only). */
+  clock?: Clock;
 }
 
+/**
+ * A task as the engine drives it. Its state, why, runs and decision are the record's (state.ts,
+ * changed only by events); round and issues are what its next state change will record.
+ */
 export interface TaskRecord {
   task: WorkflowTask;
   branch: string;
-  state: TaskState;
+  /** The task's part of the record's state. */
+  readonly fold: TaskFold;
+  readonly state: TaskState;
   /** The round running now, or the last one run. */
   round: number;
-  rounds: number;
   issues: string[];
-  runs: (WorkflowRunRecord & { input_tokens: number | null; output_tokens: number | null; cost_known: boolean })[];
+  /** Every run of the task, as recorded (run_finished). */
+  readonly runs: RunEntry[];
   /** Exit code of the run that made the task fail (3, 4 ...), for the workflow's exit code. */
   failedExitCode: number | null;
   /** A person's decision not acted on yet (approval.ts): approved → merge, rejected → one more worker round. */
-  decision: ApprovalDecision | null;
-  /** Who approved the task's merge (its Supervisor-Approved-By trailer). */
-  approvedBy: string | null;
+  readonly decision: Decision | null;
+  /** Who approved the task's merge (its Supervisor-Approved-By trailer), while the approval holds. */
+  readonly approvedBy: string | null;
   /** Why the task is in its state: the reason of its last state change (which run, gate, conflict, budget). */
-  why: string | null;
+  readonly why: string | null;
   /** Where resume picks the task up: a finished worker round whose commit is on the branch, and the reviewers that passed it. */
   resumeAt: ResumePoint | null;
   /** The feedback the next worker round starts with (resume: the last round's reviewers' issues). */
@@ -122,7 +132,8 @@ export interface Engine {
   /** The merge queue: candidates tested, time waiting for the queue and in the gates. */
   queue: { candidates: number; waited_ms: number; gates_ms: number };
   notices: string[];
-  gates: { passed: boolean | null; failed: string | null; tip?: string };
+  /** The record's state: every event this workflow wrote, applied (state.ts). */
+  state: RecordState;
   /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
   slots: string[];
   freeSlots: string[];
@@ -132,11 +143,42 @@ export interface Engine {
   integrationLock: Promise<unknown>;
   runRole: (options: RunRoleOptions) => Promise<RunResult>;
   hooks: EventHooks;
+  /** The one source of the time (clock.ts). */
+  clock: Clock;
+}
+
+/** A task record whose state is the record's (`fold`). */
+export function taskRecord(task: WorkflowTask, branch: string, fold: TaskFold): TaskRecord {
+  return {
+    task,
+    branch,
+    fold,
+    get state() {
+      return fold.status;
+    },
+    round: fold.round,
+    issues: [...fold.issues],
+    get runs() {
+      return fold.runs;
+    },
+    failedExitCode: null,
+    get decision() {
+      return fold.decision;
+    },
+    get approvedBy() {
+      return fold.decision?.decision === 'approved' ? fold.decision.by : null;
+    },
+    get why() {
+      return fold.why;
+    },
+    resumeAt: null,
+    feedback: null,
+  };
 }
 
 export function notice(engine: Engine, message: string): void {
   engine.notices.push(message);
-  engine.store.event('notice', { message });
+  engine.store.append('notice', { message });
   engine.options.onNotice?.(message);
 }
 
@@ -145,9 +187,8 @@ export function taskCost(record: TaskRecord): number {
 }
 
 export function setState(engine: Engine, record: TaskRecord, state: TaskState, extra: { role?: string; cli?: string; reason?: string; retry?: boolean } = {}): void {
-  record.state = state;
-  record.why = extra.reason ?? (state === 'running' ? `running ${extra.role ?? 'a run'} in round ${record.round}` : null);
-  engine.store.event('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(record.why ? { reason: record.why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}), ...(extra.retry ? { retry: true } : {}) });
+  const why = extra.reason ?? (state === 'running' ? `running ${extra.role ?? 'a run'} in round ${record.round}` : null);
+  engine.store.append('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(why ? { reason: why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}), ...(extra.retry ? { retry: true } : {}) });
   const { retry: _retry, ...shown } = extra;
   engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...shown });
 }

@@ -61,6 +61,12 @@ export const engineErrors = {
       details: { workflow_id: id, file, problem },
       hint: `Other workflows are not affected. Look at the file, or remove the folder ${file.slice(0, file.lastIndexOf('/'))} and its branches (supervisor/wf/${id}*) to forget this workflow.`,
     }),
+  /** The engine was about to write an event its own schema refuses: a bug of ours, stopped before it reaches the record. */
+  badEvent: (id: string, problem: string) =>
+    new SupervisorError('WORKFLOW_BAD_EVENT', `The workflow ${id}'s engine tried to record an event that is not well-formed: ${problem}`, {
+      details: { workflow_id: id, problem },
+      hint: 'This is a bug in supervisor; please report it with the command you ran.',
+    }),
   badCliOption: (value: string) =>
     new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),
 };

@@ -7,16 +7,6 @@
 import type { Engine } from './context.ts';
 import { integrationTip } from './integration-ref.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
-import type { WorkflowEvent } from './store.ts';
-
-/** The last verdict the event log holds, with the tip it was about. */
-export function restoreGates(engine: Engine, events: WorkflowEvent[]): void {
-  for (const event of events) {
-    if (typeof event.tip !== 'string') continue;
-    if (event.kind === 'gates_passed') engine.gates = { passed: true, failed: null, tip: event.tip };
-    else if (event.kind === 'gates' && event.passed === false && event.on !== 'candidate') engine.gates = { passed: false, failed: String(event.command), tip: event.tip };
-  }
-}
 
 /** Runs the gates on the final tip unless their verdict on it is known (and the workflow was not halted). */
 export async function finalGates(engine: Engine): Promise<void> {
@@ -24,6 +14,6 @@ export async function finalGates(engine: Engine): Promise<void> {
   // Checked against the engine's record (restored when a CLI moved it): the gates judge the workflow's tip, not a CLI's.
   const tip = await integrationTip(engine.ops, engine.integration);
   if (tip === engine.base && ![...engine.tasks.values()].every((r) => r.state === 'integrated')) return;
-  if (engine.gates.tip === tip && engine.gates.passed !== null) return;
+  if (engine.state.gates.tip === tip && engine.state.gates.passed !== null) return;
   await runGatesOnIntegration(engine, tip);
 }

@@ -109,7 +109,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   }
   // Compare-and-swap: created only if still missing (the all-zero old value), moved only from the value read.
   await gitOrThrow(ops.repoRoot, ['update-ref', '-m', `supervisor workflow finish ${id}`, `refs/heads/${into}`, next, current ?? (await zeroId(ops))], ops.env);
-  store.event('handed_on', { into, action, commit: next, from: current, tip });
+  store.append('handed_on', { into, action, commit: next, from: current, tip });
   return { ...outcome, action, commit: next };
 }
 

@@ -26,10 +26,11 @@ export async function runGatesAt(engine: Engine, commit: string, why: { task?: s
   if (setup === 'halted') return { passed: null };
   if (setup) {
     notice(engine, `the workflow gates' worktree could not be set up: ${setup}`);
+    engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command: `set-up: ${setup.split('\n')[0]}`, passed: false, exit_code: null, output_tail: setup.slice(-OUTPUT_TAIL) });
     return { passed: false, command: `set-up: ${setup.split('\n')[0]}`, exitCode: null, timedOut: false, output: setup };
   }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
-  engine.store.event('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
+  engine.store.append('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
   // SECURITY I2: the gates run what workers wrote: in the workflow's sandbox (flag, else the roles'), allowlisted environment, nothing outlives them.
   const executor = await workflowCommands(engine, { purpose: 'gate', cwd, env, id: `gates-${why.on}-${commit.slice(0, 12)}`, who: 'workflow gates' });
   try {
@@ -49,10 +50,10 @@ async function gateEach(engine: Engine, executor: ConfinedExecutor, commit: stri
     if (proc.interrupted) return { passed: null };
     const passed = proc.exitCode === 0 && !proc.timedOut;
     const output = `${proc.stdout}${proc.stderr}`.slice(-OUTPUT_TAIL);
-    engine.store.event('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command, passed, exit_code: proc.exitCode, ...(passed ? {} : { output_tail: output }) });
+    engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command, passed, exit_code: proc.exitCode, ...(passed ? {} : { output_tail: output }) });
     if (!passed) return { passed: false, command, exitCode: proc.exitCode, timedOut: proc.timedOut, output };
   }
-  engine.store.event('gates_passed', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
+  engine.store.append('gates_passed', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
   return { passed: true };
 }
 
@@ -61,10 +62,7 @@ export async function runGatesOnIntegration(engine: Engine, tip: string): Promis
   if (!engine.workflow.gates.length) return;
   const verdict = await runGatesAt(engine, tip, { on: 'integration' });
   if (verdict.passed === null) return;
-  if (verdict.passed) {
-    engine.gates = { passed: true, failed: null, tip };
-    return;
-  }
-  engine.gates = { passed: false, failed: verdict.command, tip };
+  // The verdict is the record's (gates_passed, gates): state.ts keeps the last one.
+  if (verdict.passed) return;
   notice(engine, `workflow gate \`${verdict.command}\` failed on ${engine.integration} at ${tip.slice(0, 7)} (${verdict.timedOut ? 'timed out' : `exit ${verdict.exitCode}`})`);
 }

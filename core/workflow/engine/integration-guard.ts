@@ -7,26 +7,12 @@
 import { notice, setState, type Engine } from './context.ts';
 import { allInLine, isAncestor, revParse } from './git-ops.ts';
 import { integrationTip, type IntegrationMoved } from './integration-ref.ts';
+import { mergedHeads } from './state.ts';
 
 export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved): void {
-  engine.store.event('integration_moved', { branch: moved.branch, found: moved.found, restored: moved.restored, record: moved.record });
+  engine.store.append('integration_moved', { branch: moved.branch, found: moved.found, restored: moved.restored, record: moved.record });
   const what = moved.found ? `was moved to ${moved.found.slice(0, 12)}` : 'was deleted';
   notice(engine, `the integration branch ${moved.branch} ${what} by something other than the workflow engine (a CLI?); restored it to ${moved.restored.slice(0, 12)} from the engine's record ${moved.record}`);
-}
-
-/**
- * The commit each task landed as, from the `merged` events (this run's and earlier ones'): the
- * task's own commit on the integration line (`tip`: its merge commit, or its squashed commit,
- * whose parent is not the task's head), else the head that was merged.
- */
-function mergedHeads(engine: Engine): Map<string, string> {
-  const heads = new Map<string, string>();
-  for (const event of engine.store.events()) {
-    if (event.kind !== 'merged' || typeof event.task !== 'string') continue;
-    const landed = typeof event.tip === 'string' ? event.tip : event.head;
-    if (typeof landed === 'string') heads.set(event.task, landed);
-  }
-  return heads;
 }
 
 /** At the end: the branch where the engine left it, and every integrated task's work in it. */
@@ -37,7 +23,8 @@ export async function guardIntegration(engine: Engine): Promise<void> {
   } catch (error) {
     notice(engine, `the integration branch ${engine.integration} could not be checked or restored: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const heads = mergedHeads(engine);
+  // The commit each task landed as (its merge or squashed commit on the integration line).
+  const heads = mergedHeads(engine.state);
   const integrated = [...engine.tasks.values()].filter((r) => r.state === 'integrated');
   const landed = integrated.map((r) => heads.get(r.task.id));
   // The common case in one git: every task's commit is in the tip (nothing reachable from them is not).

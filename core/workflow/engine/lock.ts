@@ -5,6 +5,7 @@
  * process, is seen as stale and taken over. The lock file appears whole (written beside it,
  * then hard-linked into place), so a reader never judges a half-written lock.
  */
+import { systemNow } from './clock.ts';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -94,7 +95,7 @@ function removeStale(file: string, judged: string): void {
 }
 
 /** Takes the workflow's lock, or throws WORKFLOW_BUSY naming the process that holds it. */
-export function acquireWorkflowLock(dir: string, workflowId: string, now: () => Date = () => new Date()): WorkflowLock {
+export function acquireWorkflowLock(dir: string, workflowId: string, now: () => Date = systemNow): WorkflowLock {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   const owner: LockOwner = { pid: process.pid, start_time: startTimeOf(process.pid), acquired_at: now().toISOString() };

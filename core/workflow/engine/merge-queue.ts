@@ -27,9 +27,9 @@ function gateFeedback(verdict: { command: string; exitCode: number | null; timed
 
 export async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<Integration> {
   setState(engine, record, 'integrating', { reason: `round ${record.round} passed review; waiting for the merge queue` });
-  const asked = Date.now();
+  const asked = engine.clock.now();
   return withIntegrationLock(engine, async () => {
-    engine.queue.waited_ms += Date.now() - asked;
+    engine.queue.waited_ms += engine.clock.now() - asked;
     const { task } = record;
     const message = taskMergeMessage({
       workflowId: engine.workflow.id,
@@ -51,18 +51,17 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
     if (gated) {
       engine.queue.candidates += 1;
       setState(engine, record, 'integrating', { reason: `testing candidate ${built.commit.slice(0, 7)} (${task.id} merged on ${tip.slice(0, 7)}) with the workflow's gates` });
-      const t0 = Date.now();
+      const t0 = engine.clock.now();
       const verdict = await runGatesAt(engine, built.commit, { task: task.id, on: 'candidate' });
-      engine.queue.gates_ms += Date.now() - t0;
+      engine.queue.gates_ms += engine.clock.now() - t0;
       if (verdict.passed === null) return { kind: 'halted' };
       if (!verdict.passed) {
         const reason = `gate \`${verdict.command}\` failed on candidate ${built.commit.slice(0, 7)} (round ${record.round}, ${verdict.timedOut ? 'timed out' : `exit ${verdict.exitCode}`}); ${engine.integration} did not move`;
         return { kind: 'gate_failed', command: verdict.command, feedback: gateFeedback(verdict, built.commit), reason };
       }
-      engine.gates = { passed: true, failed: null, tip: built.commit };
     }
     await moveIntegration(engine.ops, engine.integration, built.commit, tip, message);
-    engine.store.event('merged', { task: task.id, head, tip: built.commit, fast_forward: built.fastForward, gated });
+    engine.store.append('merged', { task: task.id, head, tip: built.commit, fast_forward: built.fastForward, gated });
     record.issues = [];
     setState(engine, record, 'integrated', { reason: `merged into ${engine.integration} at ${built.commit.slice(0, 7)} in round ${record.round}${gated ? ' after its gates passed' : ''}` });
     if (!gated) await runGatesOnIntegration(engine, built.commit);

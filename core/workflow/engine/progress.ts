@@ -54,7 +54,8 @@ function renderTable(rows: Row[], now: number): string[] {
 /** Lines per state change (not a terminal), or a live table (a terminal). */
 export function createProgressView(write: (text: string) => void, isTTY: boolean, taskIds: string[], now: () => number = Date.now): ProgressView {
   // Reasons and notices quote model and plan text: through the one sanitiser, as every workflow output.
-  if (!isTTY) return { update: (event) => write(`${sanitizeTerminal(describeProgress(event))}\n`), note: (line) => write(`${sanitizeTerminal(line)}\n`), stop: () => {} };
+  // A task's state as taken over from the record (resume, approve, retry) is a line only on the table.
+  if (!isTTY) return { update: (event) => (event.restored ? undefined : write(`${sanitizeTerminal(describeProgress(event))}\n`)), note: (line) => write(`${sanitizeTerminal(line)}\n`), stop: () => {} };
   const rows = new Map<string, Row>(taskIds.map((task) => [task, { task, state: 'pending', round: 0, role: '', cli: '', cost: 0, since: null, done: null }]));
   let drawn = 0;
   const draw = (above = '') => {

@@ -5,6 +5,7 @@
  * backoff; the run is then tried again. Past the quota wait (--quota-wait) the workflow ends
  * `stopped` with the reason, resumable.
  */
+import { systemClock } from './clock.ts';
 import type { RunResult } from '../../engine/run-role.ts';
 
 export const DEFAULT_QUOTA_WAIT_MS = 5 * 60 * 1000;
@@ -42,7 +43,7 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, second: 100
  * The wait the CLI asked for, in ms from `now`: `retry-after: 30`, `retry after 2 minutes`,
  * `try again in 5m`, or claude's `usage limit reached|<reset, epoch seconds>`; null when it says none.
  */
-export function learnedWaitMs(detail: string, now = Date.now()): number | null {
+export function learnedWaitMs(detail: string, now: number = systemClock.now()): number | null {
   const reset = detail.match(/limit reached\|(\d{10})\b/i);
   if (reset) return Math.max(0, Number(reset[1]) * 1000 - now);
   const match = detail.match(/(?:retry[- ]after|try again in)[:\s]+(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)?\b/i);

@@ -9,41 +9,19 @@
 import { EXIT } from '../../errors.ts';
 import type { Engine, ResumePoint, TaskRecord } from './context.ts';
 import { revParse } from './git-ops.ts';
-import type { WorkflowEvent } from './store.ts';
+import { runsSinceStart, type RunEntry } from './state.ts';
 import { EMPTY_CHANGE } from './worker-change.ts';
 
-interface FinishedRun {
-  role: string;
-  round: number;
-  status: string;
-  gitRange: string | null;
-  issues: string[];
-}
-
-function finishedRuns(events: WorkflowEvent[], task: string): FinishedRun[] {
-  // Only runs after the task's last (re)start: a retry counts its rounds anew.
-  let from = 0;
-  events.forEach((e, i) => {
-    if (e.kind === 'task_state' && e.task === task && e.state === 'pending' && e.retry === true) from = i;
-  });
-  // A run stopped by Ctrl-C, a hang-up or TERM was caught mid-way: it runs again.
+/** The runs of the task's last (re)start that finished; one stopped by Ctrl-C, a hang-up or TERM was caught mid-way: it runs again. */
+function finishedRuns(record: TaskRecord): RunEntry[] {
   const stopped = [EXIT.interrupted, EXIT.hangup, EXIT.terminated] as number[];
-  return events
-    .slice(from)
-    .filter((e) => e.kind === 'run_finished' && e.task === task && typeof e.run_id === 'string' && !stopped.includes(Number(e.exit_code)))
-    .map((e) => ({
-      role: String(e.role),
-      round: Number(e.round),
-      status: String(e.status),
-      gitRange: typeof e.git_range === 'string' ? e.git_range : null,
-      issues: Array.isArray(e.issues) ? e.issues.map(String) : [],
-    }));
+  return runsSinceStart(record.fold).filter((r) => !stopped.includes(r.exit_code));
 }
 
-/** Sets the task's resume point (and the feedback its next round starts with) from the events. */
-export async function findResumePoint(engine: Engine, record: TaskRecord, events: WorkflowEvent[]): Promise<void> {
+/** Sets the task's resume point (and the feedback its next round starts with) from the record's runs. */
+export async function findResumePoint(engine: Engine, record: TaskRecord): Promise<void> {
   const { task } = record;
-  const runs = finishedRuns(events, task.id);
+  const runs = finishedRuns(record);
   const worker = runs.filter((r) => r.role === task.worker).at(-1);
   if (!worker) return;
   const after = runs.filter((r) => r.round === worker.round && r.role !== task.worker);
@@ -54,16 +32,16 @@ export async function findResumePoint(engine: Engine, record: TaskRecord, events
     record.feedback = [{ role: gaps.role, issues: gaps.issues.length ? gaps.issues : [`${gaps.role} did not pass the change`] }];
     return;
   }
-  if (worker.status === 'gaps' || (worker.status === 'pass' && !worker.gitRange)) {
+  if (worker.status === 'gaps' || (worker.status === 'pass' && !worker.git_range)) {
     // Judged by the worker's own answer, or a pass with no change of its own: the next round
     // starts with that, as it would have without the interruption (run-task.ts).
     record.round = worker.round + 1;
     record.feedback = [{ role: task.worker, issues: worker.status === 'gaps' ? (worker.issues.length ? worker.issues : ['the worker reported gaps']) : [EMPTY_CHANGE] }];
     return;
   }
-  if (worker.status !== 'pass' || !worker.gitRange) return;
+  if (worker.status !== 'pass' || !worker.git_range) return;
   const head = await revParse(engine.ops, `refs/heads/${record.branch}`);
-  const workerHead = worker.gitRange.split('..')[1];
+  const workerHead = worker.git_range.split('..')[1];
   if (!head || head !== workerHead) return;
   const passed = task.reviewers.filter((role) => after.some((r) => r.role === role && r.status === 'pass'));
   const point: ResumePoint = { round: worker.round, head, passed };

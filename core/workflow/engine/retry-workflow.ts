@@ -57,7 +57,6 @@ async function reopenTask(engine: Engine, record: TaskRecord, fresh: boolean): P
     await gitOrThrow(engine.ops.repoRoot, ['update-ref', '-m', 'supervisor workflow retry --fresh', '-d', `refs/heads/${record.branch}`, old], engine.ops.env);
   }
   record.round = 0;
-  record.rounds = 0;
   record.issues = [];
   record.failedExitCode = null;
   record.resumeAt = null;
@@ -75,7 +74,7 @@ export function retryWorkflow(id: string, names: string[], options: Omit<Workflo
     extra: { retry: true, tasks: names, fresh },
     prepare: async (engine) => {
       const chosen = chosenTasks(engine, names);
-      engine.store.event('notice', { message: `retry: ${chosen.map((r) => r.task.id).join(', ')}${fresh ? ' (fresh)' : ''}` });
+      engine.store.append('notice', { message: `retry: ${chosen.map((r) => r.task.id).join(', ')}${fresh ? ' (fresh)' : ''}` });
       for (const record of chosen) await reopenTask(engine, record, fresh);
     },
   });

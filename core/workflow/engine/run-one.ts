@@ -42,22 +42,11 @@ function reserve(engine: Engine): { id: number; budget: number | undefined } | n
 
 /** Waits out a quota pause before a run starts; false when the workflow halted meanwhile. */
 async function waitForQuota(engine: Engine): Promise<boolean> {
-  while (!engine.halt && !engine.options.signal?.aborted && Date.now() < engine.quota.until) {
-    await sleep(Math.min(engine.quota.until - Date.now(), 250), engine.options.signal);
+  const { clock } = engine;
+  while (!engine.halt && !engine.options.signal?.aborted && clock.now() < engine.quota.until) {
+    await clock.sleep(Math.min(engine.quota.until - clock.now(), 250), engine.options.signal);
   }
   return !engine.halt && !engine.options.signal?.aborted;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -66,7 +55,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 function pauseForQuota(engine: Engine, record: TaskRecord, role: string, result: RunResult): boolean {
   const detail = result.failure?.detail ?? 'a rate limit';
-  const now = Date.now();
+  const now = engine.clock.now();
   const next = nextPause(engine.quota, detail, now, engine.options.quotaWaitMs ?? DEFAULT_QUOTA_WAIT_MS);
   if (!next) {
     haltStopped(engine, `${record.task.id} (${role}): the CLI's quota or rate limit did not lift within the quota wait of ${Math.round((engine.options.quotaWaitMs ?? DEFAULT_QUOTA_WAIT_MS) / 1000)}s (${detail}); resume later`);
@@ -75,7 +64,7 @@ function pauseForQuota(engine: Engine, record: TaskRecord, role: string, result:
   const fresh = next.until > engine.quota.until;
   engine.quota = next;
   if (fresh) {
-    engine.store.event('quota_pause', { task: record.task.id, role, run_id: result.run_id, until: new Date(next.until).toISOString(), wait_ms: next.until - now, detail });
+    engine.store.append('quota_pause', { task: record.task.id, role, run_id: result.run_id, until: new Date(next.until).toISOString(), wait_ms: next.until - now, detail });
     notice(engine, `${record.task.id} (${role}): quota or rate limit (${detail}); no new run starts for ${Math.ceil((next.until - now) / 1000)}s, then the run is tried again`);
   }
   return true;
@@ -84,9 +73,9 @@ function pauseForQuota(engine: Engine, record: TaskRecord, role: string, result:
 /** A run that ended without a quota failure ends the streak; a pause that was on is announced over. */
 function quotaLifted(engine: Engine): void {
   if (engine.quota.since === null) return;
-  const waited = Date.now() - engine.quota.since;
+  const waited = engine.clock.now() - engine.quota.since;
   engine.quota = noPause();
-  engine.store.event('quota_resumed', { waited_ms: waited });
+  engine.store.append('quota_resumed', { waited_ms: waited });
   notice(engine, `the quota pause is over after ${Math.round(waited / 1000)}s: runs start again`);
 }
 
@@ -141,7 +130,7 @@ async function runOnce(
     onEvent: (event) => {
       if (event.kind !== 'run_started') return;
       started.run_id = String(event.run_id);
-      engine.store.event('run_started', { task: record.task.id, role, round: record.round, run_id: event.run_id, cli: event.cli });
+      engine.store.append('run_started', { task: record.task.id, role, round: record.round, run_id: String(event.run_id), cli: typeof event.cli === 'string' ? event.cli : null });
     },
     onNotice: (message) => notice(engine, `${record.task.id} (${role}, round ${record.round}): ${message}`),
   };
@@ -153,7 +142,7 @@ async function runOnce(
     if (options.signal?.aborted) return { kind: 'halted' };
     const message = error instanceof Error ? error.message : String(error);
     const exitCode = isSupervisorError(error) ? error.exitCode : EXIT.usage;
-    engine.store.event('run_finished', { task: record.task.id, role, round: record.round, run_id: started.run_id, status: 'error', exit_code: exitCode, error: message });
+    engine.store.append('run_finished', { task: record.task.id, role, round: record.round, run_id: started.run_id, status: 'error', exit_code: exitCode, error: message });
     return { kind: 'failed', exitCode, issue: `${role} could not run: ${message}` };
   }
   const cost = result.metrics.cost_usd;
@@ -161,22 +150,7 @@ async function runOnce(
   if (result.metrics.cost_known === false && engine.ledger.hasCeiling && engine.ledger.unknownCostRuns === 1) {
     notice(engine, `the cost ceiling cannot be enforced: ${result.cli} does not report what a run costs (run ${result.run_id}); runs of unknown cost are counted as unknown, not as $0`);
   }
-  record.runs.push({
-    run_id: result.run_id,
-    role,
-    round: record.round,
-    cli: result.cli,
-    status: result.status,
-    exit_code: result.exit_code,
-    cost_usd: cost,
-    started_at: result.started_at,
-    finished_at: result.finished_at,
-    input_tokens: result.metrics.input_tokens,
-    output_tokens: result.metrics.output_tokens,
-    duration_ms: result.metrics.duration_ms,
-    cost_known: result.metrics.cost_known,
-  });
-  engine.store.event('run_finished', {
+  engine.store.append('run_finished', {
     task: record.task.id,
     role,
     round: record.round,

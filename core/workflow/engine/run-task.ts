@@ -19,12 +19,11 @@ import { integrationTip, knownTip } from './integration-ref.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, afterWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
 import { slotWorktree } from './names.ts';
-import { reviewerPrompt, workerPrompt, type WorkerRound } from './prompts.ts';
+import { reviewerPrompt, workerPrompt } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
 import { claimedFilesMismatch, EMPTY_CHANGE, emptyChange } from './worker-change.ts';
 import { setUpSlot, slotExclude, slotHasSetup } from './slot-setup.ts';
-
-type Feedback = WorkerRound['feedback'];
+import { next, startRound, startStep, type Feedback, type LoopState, type Outcome, type Step } from './round-step.ts';
 
 function finish(engine: Engine, record: TaskRecord, state: 'gaps' | 'error' | 'blocked', issues: string[], exitCode: number | null = null, reason?: string): void {
   record.issues = issues;
@@ -117,7 +116,9 @@ export async function runTask(engine: Engine, record: TaskRecord): Promise<void>
   try {
     const tipAtStart = await knownTip(engine.ops, engine.integration);
     const { created, head } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
-    engine.store.event('worktree_ready', { task: record.task.id, path: worktree, created });
+    engine.store.append('worktree_ready', { task: record.task.id, path: worktree, created });
+    // Set-up is shown with the round it prepares.
+    record.round = startRound(record.decision, record.round);
     const setup = await setUpSlot(engine, record, worktree, created);
     if (setup === 'halted') return;
     if (setup) return finish(engine, record, 'error', [setup]);
@@ -142,9 +143,9 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
     return false;
   }
   const id = engine.workflow.id;
-  // An approval was of the work as it was then: a later round (a merge conflict resolved) is asked about again.
-  const again = record.approvedBy ? ` again (${record.approvedBy} approved the work before round ${record.round} changed it)` : '';
-  record.approvedBy = null;
+  // An approval was of the work as it was then: a later worker round (a merge conflict resolved) is asked about again.
+  const stale = record.fold.staleApproval;
+  const again = stale ? ` again (${stale.by} approved round ${stale.round}'s work; round ${record.round} changed it)` : '';
   setState(engine, record, 'awaiting_approval', { reason: `reviewers passed; waiting for a person${again}: supervisor workflow approve ${id} ${record.task.id} (or reject ${id} ${record.task.id} --issues ...)` });
   return true;
 }
@@ -153,7 +154,7 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
 async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
   const tip = await integrationTip(engine.ops, engine.integration);
   const conflicts = await startConflictMerge(engine.ops, worktree, tip);
-  engine.store.event('conflict', { task: record.task.id, files, tip });
+  engine.store.append('conflict', { task: record.task.id, files, tip });
   notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
   return { tip, conflicts: conflicts.length ? conflicts : files };
 }
@@ -185,88 +186,91 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   return { result, passed: [], saved: result.git_range?.split('..')[1] ?? start };
 }
 
+/**
+ * One worker round and its judgement: the worker (or the round resume found finished), the
+ * slot checked, a conflict round's merge checked, then the worker's own gaps, an empty change,
+ * or the reviewers. `feedback` in the result: the round's verdict; `stop`: the task ended here.
+ */
+async function workRound(engine: Engine, record: TaskRecord, worktree: string, step: Extract<Step, { do: 'work' }>, conflictTip: string | null, known: string | null): Promise<{ stop: true } | { stop: false; feedback: Feedback; head: string }> {
+  const { task } = record;
+  const { round } = step;
+  record.round = round;
+  const ran = await workerRound(engine, record, worktree, round, step.feedback, step.conflicts, known);
+  if ('outcome' in ran) return { stop: true };
+  const { result } = ran;
+  let mismatch: string | null = null;
+  if (result) {
+    await checkWorkerRange(engine, record, worktree, result);
+    mismatch = claimedFilesMismatch(result);
+    if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
+  }
+  const { head, left } = await afterWork(engine, worktree, ran.saved);
+  if (left) {
+    await keepLeftovers(engine, record, worktree, left);
+    return { stop: true };
+  }
+  if (conflictTip) {
+    const problem = await conflictResolved(engine, head, conflictTip, step.conflicts);
+    if (problem) {
+      finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
+      return { stop: true };
+    }
+  }
+  const tip = await knownTip(engine.ops, engine.integration);
+  const base = await mergeBase(engine.ops, tip, head);
+  const empty = (result !== null && emptyChange(result)) || base === head;
+  if (result && result.status === 'gaps') return { stop: false, head, feedback: [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }] };
+  if (empty) {
+    // Nothing to review or merge: the worker's pass is not believed.
+    notice(engine, `${task.id}: round ${round}: the worker passed with no change of its own (nothing to review or merge)`);
+    return { stop: false, head, feedback: [{ role: task.worker, issues: [EMPTY_CHANGE] }] };
+  }
+  const reviewed = await review(engine, record, worktree, head, `${base}..${head}`, ran.passed, mismatch);
+  if ('outcome' in reviewed) {
+    stopOn(engine, record, reviewed.outcome, reviewed.outcome.kind === 'ran' ? reviewed.outcome.result.role : (task.reviewers[0] ?? 'reviewer'));
+    return { stop: true };
+  }
+  return { stop: false, head, feedback: reviewed.feedback };
+}
+
+/** The merge queue's verdict as the loop's outcome. */
+async function mergeOutcome(engine: Engine, record: TaskRecord, head: string): Promise<Outcome> {
+  const merged = await integrate(engine, record, head);
+  if (merged.kind === 'done') return { kind: 'merged' };
+  return merged;
+}
+
+/**
+ * The executor of the round loop (round-step.ts decides, this does the I/O): from the task's
+ * first step (a decision, a resume point, a retry) until a step ends it.
+ */
 async function rounds(engine: Engine, record: TaskRecord, worktree: string, startHead: string | null): Promise<void> {
   const { task } = record;
-  const maxRounds = engine.options.maxRounds ?? task.max_rounds;
-  let feedback: Feedback = record.feedback ?? [];
+  let state: LoopState = { round: record.round, maxRounds: engine.options.maxRounds ?? task.max_rounds, approve: task.approve === true, branch: record.branch, conflictTip: null };
+  let step = startStep(record.decision, record.round, record.feedback ?? []);
   record.feedback = null;
-  let conflicts: string[] = [];
-  let conflictTip: string | null = null;
-  let round = Math.max(record.round, 1);
+  if (step.do === 'work') state = { ...state, round: step.round };
+  // The slot's HEAD as the engine's own git left it (null: ask): reviewers' edits are reset to it, a conflict merge leaves HEAD on it.
   let known = startHead;
-  const decision = record.decision;
-  record.decision = null;
-  if (decision?.decision === 'rejected') {
-    feedback = [{ role: `person: ${decision.by}`, issues: decision.issues }];
-    round = record.round + 1;
-  } else if (decision?.decision === 'approved') {
-    // Approved as reviewed: merged without another round (a conflict still gets its round).
-    const merged = await integrate(engine, record, known ?? (await headOf(engine.ops, worktree)));
-    if (merged.kind === 'done' || merged.kind === 'halted') return;
-    if (merged.kind === 'gate_failed') feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
-    else ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
-    round = record.round + 1;
-  }
   for (;;) {
-    record.round = round;
-    record.rounds = Math.max(record.rounds, round);
-    const ran = await workerRound(engine, record, worktree, round, feedback, conflicts, known);
-    if ('outcome' in ran) return;
-    const { result } = ran;
-    let mismatch: string | null = null;
-    if (result) {
-      await checkWorkerRange(engine, record, worktree, result);
-      mismatch = claimedFilesMismatch(result);
-      if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
-    }
-    const { head, left } = await afterWork(engine, worktree, ran.saved);
-    // Reviewers' edits are reset to it, a conflict merge leaves HEAD on it: the next round starts there.
-    known = head;
-    if (left) return keepLeftovers(engine, record, worktree, left);
-    if (conflictTip) {
-      const problem = await conflictResolved(engine, head, conflictTip, conflicts);
-      if (problem) return finish(engine, record, 'blocked', [`merge conflict with the integration branch: ${problem}`]);
-    }
-    const tip = await knownTip(engine.ops, engine.integration);
-    const base = await mergeBase(engine.ops, tip, head);
-    const range = `${base}..${head}`;
-    const empty = (result !== null && emptyChange(result)) || base === head;
-    if (result && result.status === 'gaps') {
-      feedback = [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }];
-    } else if (empty) {
-      // Nothing to review or merge: the worker's pass is not believed.
-      notice(engine, `${task.id}: round ${round}: the worker passed with no change of its own (nothing to review or merge)`);
-      feedback = [{ role: task.worker, issues: [EMPTY_CHANGE] }];
+    let outcome: Outcome;
+    if (step.do === 'end') return;
+    if (step.do === 'finish') return finish(engine, record, step.state, step.issues, null, step.reason);
+    if (step.do === 'work') {
+      const judged = await workRound(engine, record, worktree, step, state.conflictTip, known);
+      if (judged.stop) return;
+      known = judged.head;
+      outcome = { kind: 'judged', feedback: judged.feedback };
+    } else if (step.do === 'hold') {
+      outcome = holdForApproval(engine, record) ? { kind: 'held' } : { kind: 'approved' };
+    } else if (step.do === 'merge') {
+      record.round = state.round;
+      outcome = await mergeOutcome(engine, record, known ?? (await headOf(engine.ops, worktree)));
     } else {
-      const reviewed = await review(engine, record, worktree, head, range, ran.passed, mismatch);
-      if ('outcome' in reviewed) {
-        if (reviewed.outcome.kind === 'ran') stopOn(engine, record, reviewed.outcome, reviewed.outcome.result.role);
-        else stopOn(engine, record, reviewed.outcome, task.reviewers[0] ?? 'reviewer');
-        return;
-      }
-      feedback = reviewed.feedback;
+      const started = await startConflictRound(engine, record, worktree, step.files);
+      outcome = { kind: 'conflict_started', tip: started.tip, conflicts: started.conflicts };
     }
-    conflicts = [];
-    if (!feedback.length) {
-      if (holdForApproval(engine, record)) return;
-      const merged = await integrate(engine, record, head);
-      if (merged.kind === 'done' || merged.kind === 'halted') return;
-      if (merged.kind === 'gate_failed') {
-        feedback = [{ role: 'workflow-gate', issues: [merged.feedback] }];
-        if (round >= maxRounds) return finish(engine, record, 'gaps', [`[workflow-gate] ${merged.feedback}`], null, merged.reason);
-        setState(engine, record, 'running', { reason: `${merged.reason}; the worker gets round ${round + 1} with the gate's output` });
-        round++;
-        continue;
-      }
-      if (conflictTip) return finish(engine, record, 'blocked', [`merge conflict with the integration branch in: ${merged.files.join(', ')} (after one more round on the new tip); the work stays on ${record.branch}`]);
-      ({ tip: conflictTip, conflicts } = await startConflictRound(engine, record, worktree, merged.files));
-      round++;
-      continue;
-    }
-    if (round >= maxRounds) {
-      const last = feedback.map(({ role }) => role).join(', ');
-      return finish(engine, record, 'gaps', feedback.flatMap(({ role, issues }) => issues.map((i) => `[${role}] ${i}`)), null, `round ${round} of ${maxRounds} (the last) ended with gaps from ${last}`);
-    }
-    round++;
+    ({ state, step } = next(state, outcome));
+    if (outcome.kind === 'gate_failed' && step.do === 'work') setState(engine, record, 'running', { reason: `${outcome.reason}; the worker gets round ${step.round} with the gate's output` });
   }
 }

@@ -14,7 +14,7 @@ import { errors } from '../../errors.ts';
 import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
 import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
-import { notice, setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
+import { notice, setState, taskCost, taskRecord, type Engine, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { removeWorktree, type GitOps } from './git-ops.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
@@ -25,17 +25,15 @@ import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
 import { finalGates } from './final-gates.ts';
 import { CostLedger, DEFAULT_MIN_RUN_USD } from './ledger.ts';
-import { sumMetrics, taskViews } from './task-view.ts';
+import { sumMetrics, taskViewsOf } from './task-view.ts';
 import { noPause } from './quota.ts';
-import { lastSettings, restore } from './restore.ts';
+import { replay, restore } from './restore.ts';
+import { applyEvent, foldEvents, initialState } from './state.ts';
 import { claimId } from './claim-id.ts';
+import { clockOf } from './clock.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
-
-function newRecord(workflowId: string, task: WorkflowTask): TaskRecord {
-  return { task, branch: taskBranch(workflowId, task.id), state: 'pending', round: 0, rounds: 0, issues: [], runs: [], failedExitCode: null, decision: null, approvedBy: null, why: null, resumeAt: null, feedback: null };
-}
 
 /** `workflow run` needs a repository with a commit; refused as `run` refuses what it cannot work in. */
 async function checkRepository(options: WorkflowRunOptions): Promise<void> {
@@ -47,6 +45,7 @@ async function checkRepository(options: WorkflowRunOptions): Promise<void> {
 function makeEngine(options: WorkflowRunOptions, id: string, base: string, store: WorkflowStore, runRole: Engine['runRole']): Engine {
   const workflow = { ...options.workflow, id };
   const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
+  const state = initialState(workflow);
   const engine: Engine = {
     options: { ...options, workflow },
     workflow,
@@ -56,7 +55,7 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     integration: integrationBranch(id),
     base,
     jobs: Math.max(1, Math.floor(options.jobs ?? workflow.jobs ?? DEFAULT_JOBS)),
-    tasks: new Map(workflow.tasks.map((t) => [t.id, newRecord(id, t)])),
+    tasks: new Map(workflow.tasks.map((t: WorkflowTask) => [t.id, taskRecord(t, taskBranch(id, t.id), state.tasks.get(t.id)!)])),
     ledger: new CostLedger(maxCost ?? null, options.minRunUsd ?? DEFAULT_MIN_RUN_USD),
     maxCostUsd: maxCost ?? null,
     halt: null,
@@ -64,15 +63,18 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     quota: noPause(),
     queue: { candidates: 0, waited_ms: 0, gates_ms: 0 },
     notices: [],
-    gates: { passed: null, failed: null },
+    state,
     slots: [],
     freeSlots: [],
     generation: 0,
     integrationLock: Promise.resolve(),
     runRole,
     hooks: attachHooks(store, options, workflow),
+    clock: clockOf(options),
   };
   engine.ops.onIntegrationMoved = (moved) => reportIntegrationMoved(engine, moved);
+  // Every event this process writes is applied as it is written: the engine's state is the record's.
+  store.onApplied = (event) => applyEvent(state, event);
   return engine;
 }
 
@@ -100,7 +102,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     const id = store.id;
     const engine = makeEngine(options, id, base, store, options.runRole ?? (await defaultRunRole()));
     store.create(engine.workflow);
-    store.event('workflow_started', {
+    store.append('workflow_started', {
       workflow_id: id,
       file: options.workflow.source.file,
       base,
@@ -154,25 +156,27 @@ async function continueLocked(store: WorkflowStore, id: string, options: Omit<Wo
   const { plan: workflow, events, result: finished } = store.read();
   how.check(finished);
   refuseUntrustedPlanCommands(workflow, options.repoRoot, options.planCommandsTrusted ?? options.runDefaults?.trustedRepo === true);
-  const started = lastSettings(events);
-  const cli = (options.cli ?? started.cli ?? undefined) as WorkflowRunOptions['cli'];
+  // The settings a workflow runs with: the start's, then each resume's, then this command's.
+  const settings = foldEvents(workflow, events).settings;
+  const cli = options.cli ?? settings.cli ?? undefined;
   const merged: WorkflowRunOptions = {
     ...options,
     workflow,
-    jobs: options.jobs ?? (started.jobs as number | undefined),
-    maxCostUsd: options.maxCostUsd ?? ((started.max_cost_usd as number | null) ?? undefined),
-    minRunUsd: options.minRunUsd ?? ((started.min_run_usd as number | null) ?? undefined),
-    quotaWaitMs: options.quotaWaitMs ?? ((started.quota_wait_ms as number | null) ?? undefined),
-    maxRounds: options.maxRounds ?? ((started.max_rounds as number | null) ?? undefined),
+    jobs: options.jobs ?? settings.jobs ?? undefined,
+    maxCostUsd: options.maxCostUsd ?? settings.max_cost_usd ?? undefined,
+    minRunUsd: options.minRunUsd ?? settings.min_run_usd ?? undefined,
+    quotaWaitMs: options.quotaWaitMs ?? settings.quota_wait_ms ?? undefined,
+    maxRounds: options.maxRounds ?? settings.max_rounds ?? undefined,
     ...(cli ? { cli } : {}),
   };
-  const engine = makeEngine(merged, id, String(started.base), store, options.runRole ?? (await defaultRunRole()));
-  store.event('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
+  const engine = makeEngine(merged, id, String(settings.base), store, options.runRole ?? (await defaultRunRole()));
+  replay(engine, events);
+  store.append('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
   await openIntegration(engine.ops, engine.integration, engine.base);
-  engine.generation = events.filter((e) => e.kind === 'workflow_resumed').length + 1;
+  engine.generation = engine.state.resumes;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
-  await restore(engine, events);
+  await restore(engine);
   await how.prepare?.(engine);
   options.onStart?.({ workflow_id: id, branch: engine.integration });
   return drive(engine);
@@ -186,8 +190,17 @@ export function resumeWorkflow(id: string, options: Omit<WorkflowRunOptions, 'wo
   });
 }
 
+/** Tasks this process took over as they stand (integrated earlier, awaiting a person): the live table starts from the record. */
+function showRestored(engine: Engine): void {
+  for (const record of engine.tasks.values()) {
+    if (record.state === 'pending' && record.round === 0) continue;
+    engine.options.onProgress?.({ task: record.task.id, state: record.state, round: record.round, cost_usd: taskCost(record), restored: true });
+  }
+}
+
 async function drive(engine: Engine): Promise<WorkflowResult> {
-  const startedAt = engine.options.now?.() ?? new Date();
+  const startedAt = new Date(engine.clock.now());
+  showRestored(engine);
   try {
     try {
       await schedule(engine);
@@ -236,7 +249,7 @@ function statusOf(engine: Engine, tip: string): WorkflowStatus {
     return !engine.halt && records.some((r) => r.state === 'awaiting_approval') ? 'awaiting_approval' : 'stopped';
   }
   // With gates, pass needs them passed on the final tip itself (a kill during the gates, or gates that judged a commit a CLI put there, is no pass).
-  const gatesPassed = engine.gates.passed === true && engine.gates.tip === tip;
+  const gatesPassed = engine.state.gates.passed === true && engine.state.gates.tip === tip;
   if (records.every((r) => r.state === 'integrated') && (engine.workflow.gates.length === 0 || gatesPassed)) return 'pass';
   return 'gaps';
 }
@@ -251,32 +264,32 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     // Caught mid-run by Ctrl-C, the ceiling or a quota: pending again, resumable.
     setState(engine, record, 'pending', { reason: `${status}: ${engine.haltReason ?? (status === 'interrupted' ? `interrupted in round ${record.round}` : 'the workflow stopped')}; resume continues it from ${record.branch}` });
   }
-  if (status === 'gaps' && engine.gates.passed === false) notice(engine, `the workflow's gate \`${engine.gates.failed}\` fails on ${engine.integration}`);
-  // Read once, after the last state change above: the task views and the retries both come from it.
-  const events = engine.store.events();
-  const tasks = taskViews(engine.workflow, events);
+  const gates = engine.state.gates;
+  if (status === 'gaps' && gates.passed === false) notice(engine, `the workflow's gate \`${gates.failed}\` fails on ${engine.integration}`);
+  // The record's state after the last state change above: the task views and the retries both come from it.
+  const tasks = taskViewsOf(engine.workflow, engine.state);
   const failedCodes = [...engine.tasks.values()].filter((r) => r.state === 'error').map((r) => r.failedExitCode ?? 1);
   const onlyErrors = [...engine.tasks.values()].every((r) => ['integrated', 'error', 'skipped'].includes(r.state));
   const result: WorkflowResult = {
     workflow_id: engine.workflow.id,
     name: engine.workflow.name,
     status,
-    exit_code: workflowExitCode(status, onlyErrors && engine.gates.passed !== false ? failedCodes : [], engine.options.signal?.reason),
+    exit_code: workflowExitCode(status, onlyErrors && gates.passed !== false ? failedCodes : [], engine.options.signal?.reason),
     branch: engine.integration,
     git_range: `${engine.base}..${tip}`,
     tasks,
-    gates: { passed: engine.gates.passed, failed: engine.gates.failed },
+    gates: { passed: gates.passed, failed: gates.failed },
     budget: engine.ledger.summary(),
     merge_queue: { gates_on: engine.workflow.gates.length ? (engine.workflow.gates_on ?? 'merge') : null, ...engine.queue },
     stop_reason: status === 'stopped' ? engine.haltReason : null,
-    retries: events.filter((e) => e.kind === 'workflow_resumed' && e.retry === true).map((e) => ({ at: e.ts, tasks: (e.tasks as string[]) ?? [], fresh: e.fresh === true })),
+    retries: engine.state.retries.map((r) => ({ ...r, tasks: [...r.tasks] })),
     metrics: sumMetrics(tasks),
     notices: engine.notices,
     state_dir: engine.store.dir,
     started_at: startedAt.toISOString(),
-    finished_at: (engine.options.now?.() ?? new Date()).toISOString(),
+    finished_at: new Date(engine.clock.now()).toISOString(),
   };
   engine.store.writeResult(result);
-  engine.store.event('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.slots.length });
+  engine.store.append('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.slots.length });
   return result;
 }

@@ -10,8 +10,9 @@ import type { GitOps } from './git-ops.ts';
 import { mergeBase, revParse } from './git-ops.ts';
 import { engineErrors } from './errors.ts';
 import { integrationBranch } from './names.ts';
-import { WorkflowStore, type WorkflowEvent } from './store.ts';
-import { taskViews, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
+import { foldEvents, type TaskFold } from './state.ts';
+import { WorkflowStore } from './store.ts';
+import { taskViewsOf, type WorkflowRunRecord, type WorkflowTaskView } from './task-view.ts';
 
 /** The diff shown at most (bytes); the rest is cut with a notice. */
 export const DIFF_CAP_BYTES = 200_000;
@@ -48,8 +49,6 @@ export interface TaskShow extends WorkflowTaskView {
   diff: TaskDiff | null;
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
-
 function roundsOf(repoRoot: string, view: WorkflowTaskView): TaskRound[] {
   const byRound = new Map<number, TaskRound>();
   for (const run of view.runs) {
@@ -68,11 +67,10 @@ function roundsOf(repoRoot: string, view: WorkflowTaskView): TaskRound[] {
 }
 
 /** The task's change: its head against where it left the integration branch (before its own merge). */
-async function taskDiff(ops: GitOps, id: string, view: WorkflowTaskView, events: WorkflowEvent[], cap: number): Promise<TaskDiff | null> {
-  const merged = [...events].reverse().find((e) => e.kind === 'merged' && e.task === view.id);
-  const head = typeof merged?.head === 'string' ? merged.head : await revParse(ops, `refs/heads/${view.branch}`);
+async function taskDiff(ops: GitOps, id: string, view: WorkflowTaskView, merged: TaskFold['merged'], cap: number): Promise<TaskDiff | null> {
+  const head = merged ? merged.head : await revParse(ops, `refs/heads/${view.branch}`);
   if (!head) return null;
-  const other = typeof merged?.tip === 'string' && merged.tip !== head ? await revParse(ops, `${merged.tip}^1`) : await revParse(ops, `refs/heads/${integrationBranch(id)}`);
+  const other = merged && merged.tip !== head ? await revParse(ops, `${merged.tip}^1`) : await revParse(ops, `refs/heads/${integrationBranch(id)}`);
   const base = other ? await mergeBase(ops, other, head).catch(() => head) : head;
   const diff = await git(ops.repoRoot, ['-c', 'core.quotePath=false', 'diff', '--no-ext-diff', '--no-textconv', '--stat', '--patch', `${base}..${head}`], ops.env);
   const bytes = Buffer.byteLength(diff.stdout);
@@ -87,10 +85,9 @@ export async function showTask(ops: GitOps, id: string, taskId: string, options:
   const plan = store.plan();
   const task = plan.tasks.find((t) => t.id === taskId);
   if (!task) throw engineErrors.taskNotFound(id, taskId, plan.tasks.map((t) => t.id));
-  const events = store.events();
-  const view = taskViews(plan, events).find((t) => t.id === taskId)!;
-  const merges = new Set(events.filter((e) => e.kind === 'merged' && e.task === taskId).map((e) => String(e.tip)));
-  const mine = events.filter((e) => e.task === taskId);
+  const state = foldEvents(plan, store.events());
+  const view = taskViewsOf(plan, state).find((t) => t.id === taskId)!;
+  const fold = state.tasks.get(taskId)!;
   return {
     workflow_id: id,
     ...view,
@@ -100,11 +97,9 @@ export async function showTask(ops: GitOps, id: string, taskId: string, options:
     reviewers: task.reviewers,
     approve: task.approve === true,
     round_details: roundsOf(ops.repoRoot, view),
-    gates: events
-      .filter((e) => e.kind === 'gates' && merges.has(String(e.tip)))
-      .map((e) => ({ command: String(e.command), passed: e.passed === true, exit_code: typeof e.exit_code === 'number' ? e.exit_code : null, output_tail: typeof e.output_tail === 'string' ? e.output_tail : null, tip: String(e.tip) })),
-    conflicts: mine.filter((e) => e.kind === 'conflict').map((e) => ({ files: strings(e.files), tip: String(e.tip), at: e.ts })),
-    approvals: mine.filter((e) => e.kind === 'approval').map((e) => ({ decision: String(e.decision), by: String(e.by), issues: strings(e.issues), at: e.ts })),
-    diff: options.diff === false ? null : await taskDiff(ops, id, view, events, options.cap ?? DIFF_CAP_BYTES),
+    gates: state.gateRuns.filter((g) => g.tip === fold.merged?.tip).map(({ command, passed, exit_code, output_tail, tip }) => ({ command, passed, exit_code, output_tail, tip })),
+    conflicts: fold.conflicts.map((c) => ({ ...c, files: [...c.files] })),
+    approvals: fold.approvals.map((a) => ({ ...a, issues: [...a.issues] })),
+    diff: options.diff === false ? null : await taskDiff(ops, id, view, fold.merged, options.cap ?? DIFF_CAP_BYTES),
   };
 }

@@ -37,7 +37,7 @@ export async function slotBroken(engine: Engine, record: TaskRecord, worktree: s
   const where = await setAside(engine.ops, worktree, keptDir(engine), null, engine.ops.env);
   const issue = `workspace_broken: the task's worktree slot is no longer the worktree supervisor made (${problem}); nothing more was run in it, it is kept at ${where}, and your checkout was not touched`;
   notice(engine, `${record.task.id}: ${issue}; a fresh slot serves the next task`);
-  engine.store.event('slot_set_aside', { task: record.task.id, path: where, reason: 'workspace_broken', problem });
+  engine.store.append('slot_set_aside', { task: record.task.id, path: where, reason: 'workspace_broken', problem });
   if (record.state === 'integrated') return;
   record.issues = [issue, ...record.issues.filter((i) => !i.startsWith('workspace_broken:'))];
   record.failedExitCode = EXIT.cliFailed;
@@ -94,7 +94,7 @@ export async function keepLeftovers(engine: Engine, record: TaskRecord, worktree
   const where = await setAside(engine.ops, worktree, keptDir(engine), engine.options.repoRoot, engine.ops.env);
   const issue = `work the commit cannot hold is left in the task's worktree: ${left}; not integrated, so nothing is lost: the worktree is kept at ${where} (branch ${record.branch})`;
   notice(engine, `${record.task.id}: ${issue}`);
-  engine.store.event('slot_set_aside', { task: record.task.id, path: where, reason: 'uncommitted_work', left });
+  engine.store.append('slot_set_aside', { task: record.task.id, path: where, reason: 'uncommitted_work', left });
   record.issues = [issue];
   record.failedExitCode = null;
   setState(engine, record, 'gaps', { reason: issue });

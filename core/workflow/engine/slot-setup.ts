@@ -62,7 +62,7 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
     graceMs,
     ...(engine.options.signal ? { signal: engine.options.signal } : {}),
     runProcess: executor.spawn,
-    onStep: ({ kind, ...step }) => engine.store.event('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
+    onStep: ({ kind, ...step }) => engine.store.append('setup', { task: who.task, step: kind, path: worktree, ...step, ...('output' in step ? { output: step.output.slice(-8000) } : {}) }),
   }).finally(() => executor.close(graceMs));
   if (!result.ok) {
     slots.delete(worktree);

@@ -9,6 +9,7 @@
  * task that was integrated there, else it is detached). A slot that fails is set aside:
  * moved out of the slots folder unchanged (no git runs on it), named, never used again.
  */
+import { systemClock } from './clock.ts';
 import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -100,7 +101,7 @@ export async function setAside(owner: object, path: string, keptDir: string, rep
   set.add(path);
   forgetSlot(owner, path);
   if (!existsSync(path)) return path;
-  const target = join(keptDir, `${basename(path)}-${Date.now().toString(36)}`);
+  const target = join(keptDir, `${basename(path)}-${systemClock.now().toString(36)}`);
   try {
     await mkdir(keptDir, { recursive: true });
     if (repoRoot === null) await rename(path, target);

@@ -1,6 +1,6 @@
 /**
  * The shapes the engine's own state files must have when read back (`plan.json`, `result.json`,
- * each line of `events.jsonl`). The files are ours, but anything may have written them since:
+ * each line of `events.jsonl` is checked by events.ts). The files are ours, but anything may have written them since:
  * a full disk, a kill at the wrong moment, a person's editor, a CLI. What the engine relies on
  * is checked; fields it does not know are kept (other parts of the engine add their own).
  */
@@ -49,11 +49,6 @@ export const resultShape = v.looseObject({
   started_at: v.string(),
   finished_at: v.string(),
 });
-
-export const eventShape = v.looseObject({ ts: v.string(), kind: v.pipe(v.string(), v.minLength(1)) });
-
-/** What `workflow_started` must carry for a resume: the base the integration branch started from. */
-export const startedShape = v.looseObject({ kind: v.literal('workflow_started'), base: v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/)) });
 
 /** "at /tasks/2/id: Invalid type: Expected string but received undefined", for the first issue. */
 export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {

@@ -9,8 +9,9 @@ import { engineErrors } from './errors.ts';
 import type { WorkflowSummary } from './render.ts';
 import { formatUsd } from '../../money.ts';
 import { shortRunId } from './short-ids.ts';
-import { listWorkflowIds, WorkflowStore, type WorkflowEvent } from './store.ts';
-import { sumMetrics, taskViews, type WorkflowMetrics, type WorkflowTaskView } from './task-view.ts';
+import { foldEvents } from './state.ts';
+import { listWorkflowIds, WorkflowStore } from './store.ts';
+import { sumMetrics, taskViewsOf, type WorkflowMetrics, type WorkflowTaskView } from './task-view.ts';
 
 export interface WorkflowStatusView {
   workflow_id: string;
@@ -25,15 +26,6 @@ export interface WorkflowStatusView {
   metrics: WorkflowMetrics;
 }
 
-function lastFinished(events: WorkflowEvent[]): boolean {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const kind = events[i]!.kind;
-    if (kind === 'workflow_finished') return true;
-    if (kind === 'workflow_started' || kind === 'workflow_resumed') return false;
-  }
-  return false;
-}
-
 export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatusView {
   const store = new WorkflowStore(repoRoot, id);
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(repoRoot));
@@ -41,20 +33,20 @@ export function readWorkflowStatus(repoRoot: string, id: string): WorkflowStatus
   const owner = store.owner();
   // Its owner may be between writing plan.json and its first event; otherwise no events is corruption.
   const events = owner && !existsSync(store.eventsFile) ? [] : store.events();
-  const started = events.find((e) => e.kind === 'workflow_started');
-  const tasks = taskViews(plan, events);
+  const state = foldEvents(plan, events);
+  const tasks = taskViewsOf(plan, state);
   const result = store.result();
   let status: string;
   if (owner) status = 'running';
-  else if (lastFinished(events) && result) status = result.status;
+  else if (state.finished && result) status = result.status;
   else status = 'killed';
   return {
     workflow_id: id,
     name: plan.name,
     status,
     file: plan.source.file,
-    branch: typeof started?.branch === 'string' ? started.branch : null,
-    started_at: started?.ts ?? null,
+    branch: state.settings.branch,
+    started_at: state.started_at,
     tasks,
     metrics: sumMetrics(tasks),
   };

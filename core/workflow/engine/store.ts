@@ -17,28 +17,14 @@ import { engineErrors } from './errors.ts';
 import { acquireWorkflowLock, lockOwner, type LockOwner, type WorkflowLock } from './lock.ts';
 import { workflowPaths, workflowsDir } from './names.ts';
 import type { WorkflowResult } from './result.ts';
-import { describeIssue, eventShape, planShape, resultShape, startedShape } from './state-shapes.ts';
+import { describeIssue, planShape, resultShape } from './state-shapes.ts';
+import { systemNow } from './clock.ts';
+import { EVENT_SCHEMAS, parseEvent, type EventData, type EventKind, type EventOf, type TaskState, type WorkflowEvent } from './events.ts';
 
-export const TASK_STATES = ['pending', 'running', 'awaiting_approval', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
-export type TaskState = (typeof TASK_STATES)[number];
-
-/** What a `task_state` event must carry for the task records to be rebuilt from it. */
-const taskStateShape = v.looseObject({ task: v.string(), state: v.picklist(TASK_STATES) });
+export { TASK_STATES, type TaskState, type WorkflowEvent } from './events.ts';
 
 /** The states a task ends in (it does not run again in this workflow). */
 export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'error', 'blocked', 'skipped'];
-
-export interface WorkflowEvent {
-  ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'setup' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished'
-    // A slot set aside (workspace_broken, or work the commit cannot hold); the integration branch found moved and restored.
-    | 'slot_set_aside' | 'integration_moved'
-    // A person's decision on a task awaiting approval (approval.ts); the result handed on (finish.ts).
-    | 'approval' | 'handed_on'
-    // The merge queue's gates on a candidate or the tip (gates_started, gates_passed); quota pauses (ledger).
-    | 'gates_started' | 'gates_passed' | 'quota_pause' | 'quota_resumed';
-  [key: string]: unknown;
-}
 
 /**
  * Each workflow's folder is git-ignored by itself (an older `.supervisor/.gitignore` does not
@@ -63,7 +49,7 @@ export class WorkflowStore {
   /** Whether this process has checked the events file's tail before its first append. */
   private tailChecked = false;
 
-  constructor(repoRoot: string, workflowId: string, now: () => Date = () => new Date()) {
+  constructor(repoRoot: string, workflowId: string, now: () => Date = systemNow) {
     this.id = workflowId;
     this.dir = workflowPaths(repoRoot, workflowId).dir;
     this.eventsFile = join(this.dir, 'events.jsonl');
@@ -81,13 +67,20 @@ export class WorkflowStore {
     writeJsonAtomic(join(this.dir, 'plan.json'), workflow);
   }
 
-  event(kind: WorkflowEvent['kind'], data: Record<string, unknown> = {}): WorkflowEvent {
-    const event: WorkflowEvent = { ts: this.now().toISOString(), kind, ...data };
+  /** Told of every event once it is on disk, before onEvent: the engine's reducer (state.ts). */
+  onApplied: ((event: WorkflowEvent) => void) | null = null;
+
+  /** The one way an event is written: checked against its kind's schema, on disk, then told. */
+  append<K extends EventKind>(kind: K, data: EventData<K>): EventOf<K> {
+    const written = v.safeParse(EVENT_SCHEMAS[kind], { ts: this.now().toISOString(), kind, ...data });
+    if (!written.success) throw engineErrors.badEvent(this.id, `${kind}: ${describeIssue(written.issues)}`);
+    const event = written.output as EventOf<K>;
     if (!this.tailChecked) {
       dropCutTail(this.eventsFile);
       this.tailChecked = true;
     }
     appendFileSync(this.eventsFile, `${JSON.stringify(event)}\n`);
+    this.onApplied?.(event);
     this.onEvent?.(event);
     return event;
   }
@@ -118,16 +111,11 @@ export class WorkflowStore {
         if (cut) continue;
         throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not JSON (${(error as Error).message})`);
       }
-      const parsed = v.safeParse(eventShape, value);
-      if (!parsed.success) throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not an event (${describeIssue(parsed.issues)})`);
-      const state = parsed.output.kind === 'task_state' ? v.safeParse(taskStateShape, value) : null;
-      if (state && !state.success) throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not a task state (${describeIssue(state.issues)})`);
-      events.push(parsed.output as WorkflowEvent);
+      const parsed = parseEvent(value);
+      if (!parsed.ok) throw engineErrors.corrupt(this.id, file, `line ${i + 1} is not an event the engine writes (${parsed.problem})`);
+      events.push(parsed.event);
     }
-    const started = events.find((e) => e.kind === 'workflow_started');
-    if (!started) throw engineErrors.corrupt(this.id, file, text.trim() ? 'no workflow_started event' : 'empty or missing: the record of the workflow\'s start is gone');
-    const check = v.safeParse(startedShape, started);
-    if (!check.success) throw engineErrors.corrupt(this.id, file, `the workflow_started event is not what the engine wrote (${describeIssue(check.issues)})`);
+    if (!events.some((e) => e.kind === 'workflow_started')) throw engineErrors.corrupt(this.id, file, text.trim() ? 'no workflow_started event' : 'empty or missing: the record of the workflow\'s start is gone');
     return events;
   }
 

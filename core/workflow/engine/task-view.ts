@@ -1,13 +1,14 @@
 /**
  * The one shape of a task that `workflow status --json`, `workflow run --json` and
- * `result.json` share, folded from the plan and events.jsonl (the ledger is the truth: a
+ * `result.json` share, derived from the record's state (state.ts) (the ledger is the truth: a
  * running workflow and a finished one are read the same way). Money is summed in micro-dollars
  * (core/money.ts): JSON carries dollars to six decimals, exact as written.
  */
 import { toMicros, fromMicros } from '../../money.ts';
 import type { Workflow } from '../model.ts';
 import { taskBranch } from './names.ts';
-import type { WorkflowEvent } from './store.ts';
+import type { WorkflowEvent } from './events.ts';
+import { foldEvents, type RecordState, type TaskFold } from './state.ts';
 
 export interface WorkflowRunRecord {
   run_id: string;
@@ -77,80 +78,43 @@ export function addMetrics(into: WorkflowMetrics, add: WorkflowMetrics): Workflo
   };
 }
 
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-interface Fold {
-  view: WorkflowTaskView;
-  micros: number;
-}
-
-function runOf(e: WorkflowEvent, cli: string | null): WorkflowRunRecord {
-  const cost = num(e.cost_usd);
+/** One task as the record's state says it is now. */
+function viewOf(plan: Workflow, fold: TaskFold): WorkflowTaskView {
+  const task = plan.tasks.find((t) => t.id === fold.id)!;
+  const metrics = emptyMetrics();
+  let micros = 0;
+  for (const run of fold.runs) {
+    micros += toMicros(run.cost_usd ?? 0);
+    metrics.cost_known &&= run.cost_known;
+    metrics.input_tokens += run.input_tokens ?? 0;
+    metrics.output_tokens += run.output_tokens ?? 0;
+    metrics.runs += 1;
+    metrics.duration_ms += run.duration_ms;
+  }
+  metrics.cost_usd = fromMicros(micros);
   return {
-    run_id: String(e.run_id),
-    role: String(e.role),
-    round: num(e.round) ?? 0,
-    cli: str(e.cli) ?? cli,
-    status: String(e.status),
-    exit_code: num(e.exit_code) ?? 0,
-    cost_usd: cost === null ? null : fromMicros(toMicros(cost)),
-    duration_ms: num(e.duration_ms) ?? 0,
-    started_at: str(e.started_at) ?? e.ts,
-    finished_at: str(e.finished_at) ?? e.ts,
+    id: fold.id,
+    title: task.title,
+    status: fold.status,
+    rounds: fold.rounds,
+    branch: taskBranch(plan.id, fold.id),
+    issues: [...fold.issues],
+    metrics,
+    runs: fold.runs.map(({ run_id, role, round, cli, status, exit_code, cost_usd, duration_ms, started_at, finished_at }) => ({ run_id, role, round, cli, status, exit_code, cost_usd, duration_ms, started_at, finished_at })),
+    depends_on: [...task.depends_on],
+    why: fold.why,
+    current: fold.status === 'running' && fold.current ? { ...fold.current } : null,
   };
 }
 
-function apply(fold: Fold, e: WorkflowEvent, startedCli: Map<string, string | null>): void {
-  const { view } = fold;
-  if (e.kind === 'task_state') {
-    view.status = String(e.state);
-    const round = num(e.round);
-    if (round !== null) view.rounds = Math.max(view.rounds, round);
-    view.issues = Array.isArray(e.issues) ? e.issues.map(String) : [];
-    view.why = str(e.reason);
-  } else if (e.kind === 'run_started') {
-    const runId = str(e.run_id);
-    const cli = str(e.cli);
-    if (runId) startedCli.set(runId, cli);
-    view.current = { role: String(e.role), run_id: runId, round: num(e.round) ?? 0, cli, started_at: e.ts };
-  } else if (e.kind === 'run_finished') {
-    const runId = str(e.run_id);
-    if (view.current && (runId === null || view.current.run_id === runId)) view.current = null;
-    if (runId === null) return;
-    const run = runOf(e, startedCli.get(runId) ?? null);
-    view.runs.push(run);
-    const m = view.metrics;
-    fold.micros += toMicros(run.cost_usd ?? 0);
-    m.cost_known &&= e.cost_known !== false;
-    m.input_tokens += num(e.input_tokens) ?? 0;
-    m.output_tokens += num(e.output_tokens) ?? 0;
-    m.runs += 1;
-    m.duration_ms += run.duration_ms;
-  }
+/** Every task of the plan, as the record's state says it is now. */
+export function taskViewsOf(plan: Workflow, state: RecordState): WorkflowTaskView[] {
+  return [...state.tasks.values()].map((fold) => viewOf(plan, fold));
 }
 
 /** Every task of the plan, as the events say it is now. */
-export function taskViews(plan: Workflow, events: WorkflowEvent[]): WorkflowTaskView[] {
-  const folds = new Map<string, Fold>(
-    plan.tasks.map((t) => [
-      t.id,
-      {
-        micros: 0,
-        view: { id: t.id, title: t.title, status: 'pending', rounds: 0, branch: taskBranch(plan.id, t.id), issues: [], metrics: emptyMetrics(), runs: [], depends_on: [...t.depends_on], why: null, current: null },
-      },
-    ]),
-  );
-  const startedCli = new Map<string, string | null>();
-  for (const e of events) {
-    const fold = typeof e.task === 'string' ? folds.get(e.task) : undefined;
-    if (fold) apply(fold, e, startedCli);
-  }
-  return [...folds.values()].map(({ view, micros }) => {
-    view.metrics.cost_usd = fromMicros(micros);
-    if (view.status !== 'running') view.current = null;
-    return view;
-  });
+export function taskViews(plan: Workflow, events: readonly WorkflowEvent[]): WorkflowTaskView[] {
+  return taskViewsOf(plan, foldEvents(plan, events));
 }
 
 /** The workflow's metrics: its tasks' summed. */

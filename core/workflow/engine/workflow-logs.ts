@@ -53,11 +53,12 @@ export class WorkflowLogFollower {
     // A task's state lines come after its runs' output read in the same poll (they happened after it).
     const states: LogLine[] = [];
     for (const e of events.slice(this.seen)) {
-      if (typeof e.task !== 'string' || (this.task !== undefined && e.task !== this.task)) continue;
-      if (e.kind === 'run_started' && typeof e.run_id === 'string') {
-        this.runs.push({ task: e.task, role: String(e.role), runId: e.run_id, follower: new RunFollower(join(this.runsDir, e.run_id)) });
-      } else if (e.kind === 'task_state' && e.state !== 'running') {
-        states.push({ task: e.task, role: '-', run_id: '', stream: 'workflow', text: `${String(e.state)}${typeof e.reason === 'string' ? ` — ${e.reason}` : ''}` });
+      if (e.kind !== 'run_started' && e.kind !== 'task_state') continue;
+      if (this.task !== undefined && e.task !== this.task) continue;
+      if (e.kind === 'run_started') {
+        this.runs.push({ task: e.task, role: e.role, runId: e.run_id, follower: new RunFollower(join(this.runsDir, e.run_id)) });
+      } else if (e.state !== 'running') {
+        states.push({ task: e.task, role: '-', run_id: '', stream: 'workflow', text: `${e.state}${e.reason !== undefined ? ` — ${e.reason}` : ''}` });
       }
     }
     this.seen = events.length;

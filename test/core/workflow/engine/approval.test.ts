@@ -12,6 +12,7 @@ import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import { decideTasks } from '../../../../core/workflow/engine/approval.ts';
 import { resumeWorkflow, runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
+import type { ProgressEvent } from '../../../../core/workflow/engine/context.ts';
 import { WorkflowStore } from '../../../../core/workflow/engine/store.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
@@ -41,7 +42,12 @@ describe('approval before merge', () => {
 
     decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'alice', issues: [] });
     decideTasks(repo, 'wf-test', ['sent-back'], { decision: 'rejected', by: 'alice', issues: ['name the flag --force'] });
-    const second = await resumeWorkflow('wf-test', options);
+    const progress: ProgressEvent[] = [];
+    const second = await resumeWorkflow('wf-test', { ...options, onProgress: (e) => progress.push(e) });
+    // The live table starts from the record: free (integrated earlier) is shown integrated, not pending.
+    assert.deepEqual(progress.find((e) => e.task === 'free'), { task: 'free', state: 'integrated', round: 1, cost_usd: 0, restored: true });
+    // Set-up and the runs of the rejected task are shown at the round they prepare (2), never round 0 or 1.
+    assert.deepEqual([...new Set(progress.filter((e) => e.task === 'sent-back' && e.state === 'running').map((e) => e.round))], [2]);
     // sent-back ran again with the person's issue and waits again.
     assert.equal(second.status, 'awaiting_approval', JSON.stringify(second.tasks, null, 2));
     assert.equal(byId(second).held!.status, 'integrated');
@@ -75,7 +81,7 @@ describe('approval before merge', () => {
     const held = second.tasks.find((t) => t.id === 'held')!;
     assert.equal(held.status, 'awaiting_approval', JSON.stringify(held));
     assert.equal(held.rounds, 2, 'the conflict round ran');
-    assert.match(held.why ?? '', /waiting for a person again \(alice approved the work before round 2 changed it\)/);
+    assert.match(held.why ?? '', /waiting for a person again \(alice approved round 1's work; round 2 changed it\)/);
     decideTasks(repo, 'wf-test', ['held'], { decision: 'approved', by: 'bob', issues: [] });
     const third = await resumeWorkflow('wf-test', options);
     assert.equal(third.status, 'pass', JSON.stringify(third.tasks));

@@ -24,8 +24,8 @@ async function started(): Promise<WorkflowStore> {
   roots.push(root);
   const store = new WorkflowStore(root, 'wf-test');
   store.create(workflow([task('a')]));
-  store.event('workflow_started', { workflow_id: 'wf-test', base: 'a'.repeat(40), pid: process.pid });
-  store.event('task_state', { task: 'a', state: 'integrated', round: 1 });
+  store.append('workflow_started', { workflow_id: 'wf-test', file: 'plan.md', base: 'a'.repeat(40), branch: 'supervisor/wf/wf-test', jobs: 1, max_cost_usd: null, pid: process.pid });
+  store.append('task_state', { task: 'a', state: 'integrated', round: 1 });
   return store;
 }
 
@@ -65,7 +65,7 @@ describe('workflow store: state read back', () => {
     writeFileSync(events.eventsFile, `${lines.split('\n')[0]}\n{not json\n${lines.split('\n')[1]}\n`);
     assert.throws(() => events.events(), corruptIn(events, 'events.jsonl', /line 2 is not JSON/));
     writeFileSync(events.eventsFile, `${lines.split('\n')[0]}\n{"ts":"x","kind":"task_state","task":"a","state":"done-ish"}\n`);
-    assert.throws(() => events.events(), corruptIn(events, 'events.jsonl', /line 2 is not a task state \(at \/state/));
+    assert.throws(() => events.events(), corruptIn(events, 'events.jsonl', /line 2 is not an event the engine writes \(task_state event at \/state/));
   });
 
   it('an empty events.jsonl is corrupt (else every task would look pending and run again)', async () => {
@@ -79,7 +79,7 @@ describe('workflow store: state read back', () => {
     appendFileSync(store.eventsFile, '{"ts":"2026-01-01T00:00:00.000Z","kind":"task_st');
     assert.deepEqual(store.events().map((e) => e.kind), ['workflow_started', 'task_state']);
     const next = new WorkflowStore(join(store.dir, '..', '..', '..'), 'wf-test');
-    next.event('workflow_resumed', { pid: process.pid });
+    next.append('workflow_resumed', { workflow_id: 'wf-test', pid: process.pid });
     assert.deepEqual(next.events().map((e) => e.kind), ['workflow_started', 'task_state', 'workflow_resumed']);
   });
 

@@ -5,7 +5,7 @@ import type { WorkflowEvent } from '../../../../core/workflow/engine/store.ts';
 import { sumMetrics, taskViews } from '../../../../core/workflow/engine/task-view.ts';
 import { task, workflow } from './_workflow.ts';
 
-const ev = (kind: WorkflowEvent['kind'], data: Record<string, unknown>, ts = '2026-11-25T10:00:00.000Z'): WorkflowEvent => ({ ts, kind, ...data });
+const ev = (kind: WorkflowEvent['kind'], data: Record<string, unknown>, ts = '2026-11-25T10:00:00.000Z'): WorkflowEvent => ({ ts, kind, ...data }) as WorkflowEvent;
 
 describe('taskViews', () => {
   const plan = workflow([task('a'), task('b', { depends_on: ['a'] })]);
