@@ -26,7 +26,10 @@ function runGroup(runId: string, pgid: number): number[] {
   return members.some((pid) => tagged.has(pid)) ? [-pgid] : [];
 }
 
-const cgroupName = trackingGroupName;
+/** The run's tracking cgroup: named as the executor names it (gates and set-up start in the same one). */
+function cgroupName(runId: string): string {
+  return trackingGroupName(runId);
+}
 
 /** The prefix that starts a process in the run's cgroup (made on first use); [] where none can be made. */
 export function runCgroupPrefix(runId: string): string[] {
