@@ -4,6 +4,7 @@
  * running workflow and a finished one are read the same way). Money is summed in micro-dollars
  * (core/money.ts): JSON carries dollars to six decimals, exact as written.
  */
+import type { CostSource } from '../../pricing/price-metrics.ts';
 import { toMicros, fromMicros } from '../../money.ts';
 import type { Workflow } from '../model.ts';
 import { taskBranch } from './names.ts';
@@ -27,6 +28,8 @@ export interface WorkflowMetrics {
   cost_usd: number;
   /** Every run reported its cost (else cost_usd is a lower bound). */
   cost_known: boolean;
+  /** `price-table` when a run's cost was computed from its tokens, `cli` when every known cost was reported, null when none is known. */
+  cost_source: CostSource | null;
   input_tokens: number;
   output_tokens: number;
   runs: number;
@@ -63,18 +66,24 @@ export interface WorkflowTaskView {
 }
 
 export function emptyMetrics(): WorkflowMetrics {
-  return { cost_usd: 0, cost_known: true, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 };
+  return { cost_usd: 0, cost_known: true, cost_source: null, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 };
 }
 
 export function addMetrics(into: WorkflowMetrics, add: WorkflowMetrics): WorkflowMetrics {
   return {
     cost_usd: fromMicros(toMicros(into.cost_usd) + toMicros(add.cost_usd)),
     cost_known: into.cost_known && add.cost_known,
+    cost_source: joinCostSource(into.cost_source, add.cost_source),
     input_tokens: into.input_tokens + add.input_tokens,
     output_tokens: into.output_tokens + add.output_tokens,
     runs: into.runs + add.runs,
     duration_ms: into.duration_ms + add.duration_ms,
   };
+}
+
+/** Where a sum's cost came from: the price table as soon as one part's did. */
+function joinCostSource(a: CostSource | null, b: CostSource | null): CostSource | null {
+  return a === 'price-table' || b === 'price-table' ? 'price-table' : (a ?? b);
 }
 
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -123,6 +132,7 @@ function apply(fold: Fold, e: WorkflowEvent, startedCli: Map<string, string | nu
     const m = view.metrics;
     fold.micros += toMicros(run.cost_usd ?? 0);
     m.cost_known &&= e.cost_known !== false;
+    m.cost_source = joinCostSource(m.cost_source, e.cost_source === 'price-table' || e.cost_source === 'cli' ? e.cost_source : run.cost_usd === null ? null : 'cli');
     m.input_tokens += num(e.input_tokens) ?? 0;
     m.output_tokens += num(e.output_tokens) ?? 0;
     m.runs += 1;
