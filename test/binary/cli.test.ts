@@ -24,6 +24,19 @@ describe('the single binary, alone in a folder, without node', binarySuite(), ()
     assert.equal(run.stdout.trim(), VERSION);
   });
 
+  it('no command\'s --help shows an option twice (-f, -o, -w did: an option and its alias were both listed)', async () => {
+    const { commands } = await import('../../core/cli/commands/index.ts');
+    type Def = { command: string; describe: unknown; subcommands?: Def[] };
+    const leaves = (defs: Def[], path: string[] = []): string[][] =>
+      defs.filter((d) => d.describe !== false).flatMap((d) => (d.subcommands?.length ? leaves(d.subcommands, [...path, d.command.split(' ')[0]!]) : [[...path, d.command.split(' ')[0]!]]));
+    for (const words of leaves(commands as Def[])) {
+      const run = await box.run([...words, '--help']);
+      assert.equal(run.code, 0, `${words.join(' ')}: ${run.stderr}`);
+      const flags = [...run.stdout.matchAll(/^\s+(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!);
+      assert.deepEqual(flags.filter((f, i) => flags.indexOf(f) !== i), [], `${words.join(' ')} --help:\n${run.stdout}`);
+    }
+  });
+
   it('prints help listing the commands', async () => {
     const run = await box.run(['--help']);
     assert.equal(run.code, 0, run.stderr);
