@@ -27,8 +27,14 @@ const GLOBAL_OPTIONS = ['json', 'debug', 'repo', 'plugin', 'user-plugins', 'trus
 
 /** A command's help lists its own options first, then the global ones under their own heading. */
 function ownOptionsFirst(parser: Argv): Argv {
-  const { key } = (parser as unknown as { getOptions(): { key: Record<string, boolean> } }).getOptions();
-  const own = Object.keys(key).filter((name) => !GLOBAL_OPTIONS.includes(name) && !/[A-Z]/.test(name) && name !== 'h' && name !== '$0');
+  const { key, alias } = (parser as unknown as { getOptions(): { key: Record<string, boolean>; alias: Record<string, string[]> } }).getOptions();
+  // An option and its alias (-f for --follow) are one entry: grouped twice, help showed it twice.
+  const aliasOf = new Set<string>();
+  const own = Object.keys(key).filter((name) => {
+    if (GLOBAL_OPTIONS.includes(name) || /[A-Z]/.test(name) || name === 'h' || name === '$0' || aliasOf.has(name)) return false;
+    for (const other of alias[name] ?? []) aliasOf.add(other);
+    return true;
+  });
   const positionals = (parser as unknown as { getGroups(): Record<string, string[]> }).getGroups()['Positionals:'] ?? [];
   const options = own.filter((name) => !positionals.includes(name));
   return (options.length ? parser.group(options, 'Options:') : parser).group(GLOBAL_OPTIONS, 'Global options:');

@@ -30,6 +30,8 @@ export interface AlwaysIncludeSource {
   /** The role's context: `default_ignores: false` and `gitignore: false` turn those exclusions off. */
   context: Readonly<Record<string, unknown>>;
   env: Record<string, string | undefined>;
+  /** Number the lines of the files (context.line_numbers). */
+  lineNumbers?: boolean;
 }
 
 async function expand(source: AlwaysIncludeSource, pattern: string, notices: string[]): Promise<string[]> {
@@ -70,7 +72,7 @@ export async function packAlwaysInclude(source: AlwaysIncludeSource, patterns: s
       seen.add(path);
       const read = await source.reader.read(path, MAX_ALWAYS_INCLUDE_SIZE - total);
       if (read.kind === 'text') {
-        sections.push(renderFileSection(path, read.content));
+        sections.push(renderFileSection(path, read.content, { lineNumbers: source.lineNumbers === true }));
         files.push(path);
         total += read.bytes;
       } else if (read.kind === 'tooLarge') {

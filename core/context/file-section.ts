@@ -31,8 +31,23 @@ export function renderFence(content: string, info = ''): string {
   return `${fence}${info}\n${content}\n${fence}`;
 }
 
-export function renderFileSection(path: string, content: string): string {
-  return `### ${inlinePath(path)}\n\n${renderFence(content)}\n`;
+/** How a file's text is shown: with line numbers ("  12 | code") for roles that cite file:line (context.line_numbers). */
+export interface FileTextOptions {
+  lineNumbers?: boolean;
+}
+
+/** Each line prefixed with its 1-based number, right-aligned: what a reviewer cites as file:line. */
+export function numberLines(content: string): string {
+  const lines = content.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const width = String(lines.length).length;
+  return lines.map((line, i) => `${String(i + 1).padStart(width)} |${line ? ` ${line}` : ''}`).join('\n');
+}
+
+const shown = (content: string, options?: FileTextOptions) => (options?.lineNumbers ? numberLines(content) : content);
+
+export function renderFileSection(path: string, content: string, options?: FileTextOptions): string {
+  return `### ${inlinePath(path)}\n\n${renderFence(shown(content, options))}\n`;
 }
 
 /** A section that stands in for a file's content ("[File exceeds size limit]", ...). */
@@ -58,12 +73,12 @@ function xmlContent(content: string, tag: string): string {
 }
 
 /** Files under "## {heading}" (markdown), or as <file path="..."> elements in a <{tag}> element (xml). */
-export function renderFiles(files: readonly FileText[], style: 'markdown' | 'xml', heading: string, tag: string): string {
+export function renderFiles(files: readonly FileText[], style: 'markdown' | 'xml', heading: string, tag: string, options?: FileTextOptions): string {
   if (style === 'xml') {
-    const body = files.map((f) => `<file path="${attr(f.path)}">\n${xmlContent(f.content, tag)}\n</file>`);
+    const body = files.map((f) => `<file path="${attr(f.path)}">\n${xmlContent(shown(f.content, options), tag)}\n</file>`);
     return [`<${tag}>`, ...body, `</${tag}>`].join('\n');
   }
-  return renderUnderHeading(`## ${heading}`, files.map((f) => renderFileSection(f.path, f.content)));
+  return renderUnderHeading(`## ${heading}`, files.map((f) => renderFileSection(f.path, f.content, options)));
 }
 
 /** The seeds' "## Test Output" from "test_output": underscores to spaces, Python's str.title(). */

@@ -52,6 +52,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
   const reader = readerOf(host);
   const targetPaths = targets.map((t) => t.path);
   const context = opts.role.context;
+  const lineNumbers = context.line_numbers === true;
   const include = [...strings(context.include), ...(opts.include ?? [])];
   const exclude = [...strings(context.exclude), ...(opts.exclude ?? [])].map(checkPattern);
   const resolved = resolvePatterns(include);
@@ -67,13 +68,14 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
     targets: targetPaths,
     context: { ...context, include, exclude },
     style: opts.style ?? (context.style === 'xml' ? 'xml' : 'markdown'),
+    lineNumbers,
     git,
   });
 
   const parts = new Map<string, MergedPart>();
   // Each target is read once: for its part and for $TARGET_IMPORTS.
   const [always, targetFiles] = await Promise.all([
-    packAlwaysInclude({ guard, reader, context, env: host.env }, strings(context.always_include)),
+    packAlwaysInclude({ guard, reader, context, env: host.env, lineNumbers }, strings(context.always_include)),
     readAll(reader, targetPaths, 'target', host),
   ]);
   const sources = targetFiles.flatMap(({ path, read }): TargetSource[] => (read.kind === 'text' ? [{ path, content: read.content }] : []));
@@ -82,7 +84,7 @@ export async function gatherParts(opts: PackOptions, host: PackerHost, targets: 
     resolved.targetImports ? resolveTargetImports(guard, sources) : Promise.resolve([]),
     wantsGit ? runPackerChecked(host, GIT_DIFF_PACKER, request([], [...always.files, ...targetPaths])) : undefined,
   ]);
-  const target = renderFileList(targetFiles.filter((t) => !always.files.includes(t.path)));
+  const target = renderFileList(targetFiles.filter((t) => !always.files.includes(t.path)), undefined, { lineNumbers });
   if (always.content) parts.set('always_include', { content: always.content, files: always.files });
   always.warnings.forEach(host.warn);
   always.notices.forEach(host.notice);

@@ -5,7 +5,7 @@
  * the targets by packing's first step, the imports by their resolver.
  */
 import { MARKERS } from './constants.ts';
-import { renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
+import { renderFileMarker, renderFileSection, renderUnderHeading, type FileTextOptions } from './file-section.ts';
 import type { TextRead } from './safe-read.ts';
 
 export interface FileListPart {
@@ -20,14 +20,14 @@ export interface ReadFile {
   read: TextRead;
 }
 
-function renderOne({ path, read }: ReadFile): string {
-  if (read.kind === 'text') return renderFileSection(path, read.content);
+function renderOne({ path, read }: ReadFile, options?: FileTextOptions): string {
+  if (read.kind === 'text') return renderFileSection(path, read.content, options);
   const marker = read.kind === 'tooLarge' ? MARKERS.fileTooLarge : read.kind === 'secret' ? MARKERS.secretLeftOut : MARKERS.couldNotRead;
   return renderFileMarker(path, marker);
 }
 
 /** The files under `heading` (default "## Target Files"), each listed once. */
-export function renderFileList(files: readonly ReadFile[], heading = '## Target Files'): FileListPart {
+export function renderFileList(files: readonly ReadFile[], heading = '## Target Files', options?: FileTextOptions): FileListPart {
   if (files.length === 0) return { content: '', files: [] };
-  return { content: renderUnderHeading(heading, files.map(renderOne)), files: files.map((f) => f.path) };
+  return { content: renderUnderHeading(heading, files.map((f) => renderOne(f, options))), files: files.map((f) => f.path) };
 }

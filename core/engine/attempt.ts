@@ -15,6 +15,8 @@ import { clip, processFailure, readAnswer } from './answer.ts';
 import type { GateOutcome } from './feedback.ts';
 import { runGates } from './gates.ts';
 import type { AttemptMetrics } from './metrics.ts';
+import { loadPriceTable } from '../pricing/price-table.ts';
+import { priceMetrics } from '../pricing/price-metrics.ts';
 import type { PreparedRun } from './prepare.ts';
 import { adapterContext, buildRequest, cliEnv, commandEnv, commandFor, runEnv } from './request.ts';
 import { failureGroup } from './retry-policy.ts';
@@ -131,7 +133,8 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     return { ...base, failure: early, metrics: { metrics: null, ran: proc.spawnError === undefined, processDurationMs: proc.durationMs } };
   }
   const extraction = await extract(env, proc, request, actx);
-  const metrics: AttemptMetrics = { metrics: extraction.metrics, ran: true, processDurationMs: proc.durationMs };
+  const priced = priceMetrics(extraction.metrics, prepared.adapterName, loadPriceTable(prepared.sandbox.homeDir));
+  const metrics: AttemptMetrics = { metrics: priced.metrics, costSource: priced.costSource, ran: true, processDurationMs: proc.durationMs };
   if (early) {
     log.event('cli_failed', { attempt, failure: early });
     return { ...base, failure: early, metrics };

@@ -5,6 +5,7 @@
  * made-up total. An attempt whose CLI never started costs nothing and counts as known.
  */
 import type { Metrics } from '../plugin/contracts.ts';
+import type { CostSource } from '../pricing/price-metrics.ts';
 
 export interface RunMetrics {
   input_tokens: number | null;
@@ -12,8 +13,10 @@ export interface RunMetrics {
   cached_tokens: number | null;
   /** Summed known cost in USD; null when no attempt reported one. */
   cost_usd: number | null;
-  /** Every attempt that ran reported its cost. */
+  /** Every attempt that ran reported its cost, or its tokens were priced by the price table. */
   cost_known: boolean;
+  /** `cli`: every cost as the CLI reported it; `price-table`: at least one computed from tokens and list prices; null: unknown. */
+  cost_source: CostSource | null;
   /** The cost ceiling of this run (null: none). */
   max_cost_usd: number | null;
   /** Wall time of the whole run. */
@@ -29,6 +32,8 @@ export interface RunMetrics {
 export interface AttemptMetrics {
   /** What the adapter read; null when there was nothing to read. */
   metrics: Metrics | null;
+  /** Where `metrics.costUsd` came from (null: unknown); absent: the CLI's. */
+  costSource?: CostSource | null;
   /** The CLI process started (false: binary not found). */
   ran: boolean;
   processDurationMs: number;
@@ -50,6 +55,7 @@ export function sumMetrics(attempts: AttemptMetrics[], runDurationMs: number, ma
     cached_tokens: sum(all.map((m) => m?.cachedTokens)),
     cost_usd: ran.length === 0 ? 0 : cost === null ? null : Math.round(cost * 1e6) / 1e6,
     cost_known: all.every((m) => typeof m?.costUsd === 'number'),
+    cost_source: costSource(ran),
     max_cost_usd: maxCostUsd,
     duration_ms: runDurationMs,
     cli_duration_ms: ran.reduce((total, a) => total + a.processDurationMs, 0),
@@ -58,6 +64,13 @@ export function sumMetrics(attempts: AttemptMetrics[], runDurationMs: number, ma
     model: last?.model ?? null,
     session_id: last?.sessionId ?? null,
   };
+}
+
+/** `price-table` when any attempt's cost came from it, `cli` when every cost was reported, null when none is known. */
+function costSource(ran: AttemptMetrics[]): CostSource | null {
+  if (ran.length === 0) return 'cli';
+  if (ran.some((a) => a.costSource === 'price-table')) return 'price-table';
+  return ran.some((a) => typeof a.metrics?.costUsd === 'number') ? 'cli' : null;
 }
 
 /** Known cost so far (for the ceiling); unknown costs count as 0 but are flagged elsewhere. */

@@ -58,7 +58,7 @@ export function renderResult(result: RunResult, cwd: string): string {
     ? `${m.cost_usd === null ? 'unknown' : `$${m.cost_usd.toFixed(4)}`} before the interruption (the attempt cut off reported no cost)`
     : m.cost_usd === null
       ? `unknown (${result.cli} reported none)`
-      : formatCost(m.cost_usd, m.cost_known);
+      : `${formatCost(m.cost_usd, m.cost_known)}${m.cost_source === 'price-table' ? ' (from tokens at list prices: the price table)' : ''}`;
   lines.push(`tokens: ${formatTokens(m.input_tokens, m.output_tokens, m.cached_tokens)}   cost: ${cost}${m.max_cost_usd === null ? '' : ` (ceiling $${m.max_cost_usd})`}`);
   lines.push(`run: ${result.run_id}   log: ${relative(cwd, result.run_dir) || '.'}`);
   return lines.join('\n');

@@ -24,6 +24,7 @@ const resultShape = v.looseObject({
     cached_tokens: v.optional(count),
     cost_usd: count,
     cost_known: v.boolean(),
+    cost_source: v.optional(v.nullable(v.picklist(['cli', 'price-table']))),
     max_cost_usd: v.optional(count),
   }),
   git_range: v.nullable(v.string()),

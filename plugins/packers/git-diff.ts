@@ -12,7 +12,7 @@
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, gitSafetyArgs, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { definePlugin, gitSafetyArgs, SupervisorError, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
 import { scanTexts, splitDiff } from './_diff-files.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 
@@ -100,6 +100,14 @@ export default definePlugin({
   description: 'The staged diff (git diff --cached), optionally the unstaged one, and $CHANGED_FILES in full',
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;
+    // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'".
+    const inside = await git(ctx, request, ['rev-parse', '--is-inside-work-tree']);
+    if (!inside.ok || inside.stdout.trim() !== 'true') {
+      throw new SupervisorError('NOT_A_REPOSITORY', `${request.repoRoot} is not a git repository: the git-diff packer has no change to pack`, {
+        hint: 'Run it inside a git checkout (or give one with --repo), or pack files instead: --target <file> with context.packer: glob.',
+        details: { file: request.repoRoot },
+      });
+    }
     const notices: string[] = [];
     const diffs: string[] = [];
     // What "the change" is: a reviewed commit range, else the staged change. Every diff and name
@@ -141,7 +149,7 @@ export default definePlugin({
         notices.push(...skippedNotices('git-diff', report));
         if (report.files.length) {
           const files = report.files.map((f) => f.path);
-          parts.push({ key: 'changed_files', content: renderFiles(report.files, request.style, 'Changed Files', 'changed_files'), files });
+          parts.push({ key: 'changed_files', content: renderFiles(report.files, request.style, 'Changed Files', 'changed_files', { lineNumbers: request.lineNumbers === true }), files });
         }
       }
     }

@@ -72,7 +72,7 @@ export default definePlugin({
     const paths = await selectFiles(request, ctx.env);
     if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [] };
     const report = await ctx.readFiles(paths);
-    const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files') : '';
+    const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files', { lineNumbers: request.lineNumbers === true }) : '';
     return {
       parts: content ? [{ key: 'files', content, files: report.files.map((f) => f.path) }] : [],
       notices: skippedNotices('glob', report),

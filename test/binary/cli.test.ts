@@ -24,6 +24,34 @@ describe('the single binary, alone in a folder, without node', binarySuite(), ()
     assert.equal(run.stdout.trim(), VERSION);
   });
 
+  it('no command\'s --help shows an option twice (-f, -o, -w did: an option and its alias were both listed)', async () => {
+    const { commands } = await import('../../core/cli/commands/index.ts');
+    type Def = { command: string; describe: unknown; subcommands?: Def[] };
+    const leaves = (defs: Def[], path: string[] = []): string[][] =>
+      defs.filter((d) => d.describe !== false).flatMap((d) => (d.subcommands?.length ? leaves(d.subcommands, [...path, d.command.split(' ')[0]!]) : [[...path, d.command.split(' ')[0]!]]));
+    for (const words of leaves(commands as Def[])) {
+      const run = await box.run([...words, '--help']);
+      assert.equal(run.code, 0, `${words.join(' ')}: ${run.stderr}`);
+      const flags = [...run.stdout.matchAll(/^ {2}(?:-\w, | {4})(--[\w-]+)/gm)].map((m) => m[1]!);
+      assert.deepEqual(flags.filter((f, i) => flags.indexOf(f) !== i), [], `${words.join(' ')} --help:\n${run.stdout}`);
+    }
+  });
+
+  it('run of a reviewer outside a git repository is NOT_A_REPOSITORY (git said "unknown option `cached\'")', async () => {
+    const { tempDir } = await import('../helpers/git-repo.ts');
+    const run = await box.run(['run', 'reviewer', '--cli', 'replay', '--task', 'Review', '--json'], { cwd: await tempDir('sv-no-repo-') });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal((JSON.parse(run.stderr) as { error: { code: string } }).error.code, 'NOT_A_REPOSITORY');
+    assert.doesNotMatch(run.stderr, /unknown option/);
+  });
+
+  it('packs files with line numbers for the reviewer roles (they cite file:line), not for the implementer', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n' });
+    const prompt = async (role: string) => (await box.run(['prompt', role, '--task', 'Look', '--target', 'math.js'], { cwd: repo })).stdout;
+    for (const role of ['reviewer', 'spec-reviewer', 'code-quality-reviewer']) assert.match(await prompt(role), /### math\.js\n\n```\n1 \| export const add[^\n]*\n2 \| export const sub/, role);
+    assert.match(await prompt('implementer'), /### math\.js\n\n```\nexport const add/);
+  });
+
   it('prints help listing the commands', async () => {
     const run = await box.run(['--help']);
     assert.equal(run.code, 0, run.stderr);

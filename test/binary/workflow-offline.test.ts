@@ -5,7 +5,7 @@
  * (patches) on the integration branch, the checkout unchanged.
  */
 import assert from 'node:assert/strict';
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -42,5 +42,16 @@ describe("the README's offline example, from the binary", binarySuite(), () => {
     const text = await readFile(readme, 'utf8');
     assert.match(text, /SUPERVISOR_REPLAY=scripts\/examples\/offline\/replies [^\n]*workflow run scripts\/examples\/offline\/workflow\.yaml --cli replay/);
     assert.match(await readFile(join(example, 'workflow.yaml'), 'utf8'), /workflow run scripts\/examples\/offline\/workflow\.yaml --cli replay/);
+  });
+
+  it('a workflow that ends gaps suggests workflow retry, as the others suggest their next step', async () => {
+    const box = await makeSandbox();
+    const repo = await makeRepo({ 'README.md': '# a clone\n' });
+    const plan = join(repo, '..', `${repo.split('/').pop()}-plan.yaml`);
+    await writeFile(plan, 'name: empty\ntasks:\n  - { id: a, title: A, task: Do a., review: none, max_rounds: 1 }\n');
+    const run = await box.run(['workflow', 'run', plan, '--cli', 'replay'], { cwd: repo });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /: gaps \(exit 1\)/);
+    assert.match(run.stdout, /supervisor workflow retry empty-/);
   });
 });

@@ -53,6 +53,8 @@ export interface PackRequest {
   context: Readonly<Record<string, unknown>>;
   /** Output style. */
   style: 'markdown' | 'xml';
+  /** Number the lines of packed files (the role's `context.line_numbers`): pass it to renderFiles. */
+  lineNumbers?: boolean;
 }
 
 export interface PackResult {

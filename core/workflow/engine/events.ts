@@ -84,6 +84,8 @@ export const EVENT_SCHEMAS = {
     error: v.optional(text),
     cost_usd: v.optional(nullableNumber),
     cost_known: v.optional(v.boolean()),
+    /** `cli`: the CLI reported the cost; `price-table`: computed from its tokens (core/pricing). */
+    cost_source: v.optional(v.nullable(v.picklist(['cli', 'price-table']))),
     input_tokens: v.optional(nullableNumber),
     output_tokens: v.optional(nullableNumber),
     duration_ms: v.optional(v.number()),

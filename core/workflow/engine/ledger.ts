@@ -25,7 +25,7 @@ export interface LedgerSummary {
   reserved_usd: number;
   /** Runs whose CLI did not report a cost. */
   unknown_cost_runs: number;
-  /** False when a run's cost is unknown: the ceiling could not be held for it. */
+  /** False once a run's cost is unknown (ceiling or not): a ceiling could not be held for it. */
   enforced: boolean;
 }
 
@@ -102,7 +102,8 @@ export class CostLedger {
       spent_usd: fromMicros(this.spent),
       reserved_usd: fromMicros(this.reservedTotal),
       unknown_cost_runs: this.unknownRuns,
-      enforced: this.ceiling === null || this.unknownRuns === 0,
+      // Unknown costs make it false with or without a ceiling: nothing could have been held for them.
+      enforced: this.unknownRuns === 0,
     };
   }
 }

@@ -23,6 +23,7 @@ export function renderWorkflowResult(result: WorkflowResult): string {
     lines.push(`  supervisor workflow reject ${result.workflow_id} ${waiting[0]} --issues "<what to fix>"`);
   }
   if (result.status === 'interrupted' || result.status === 'stopped') lines.push(`Resume with: supervisor workflow resume ${result.workflow_id}`);
+  if (result.status === 'gaps') lines.push(`Retry the tasks that were not integrated: supervisor workflow retry ${result.workflow_id}   (see why first: supervisor workflow show ${result.workflow_id} <task>)`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -40,6 +40,15 @@ function reserve(engine: Engine): { id: number; budget: number | undefined } | n
   return null;
 }
 
+/** What a run stopped at its budget reached: the ceiling itself, or only the run's share of it (then fewer jobs or a higher ceiling give a run more). */
+function budgetReached(engine: Engine, budget: number | undefined): string {
+  if (engine.maxCostUsd === null || budget === undefined) return "the role's max_budget_usd is reached: raise it, or set a --max-cost-usd for the workflow";
+  const { min_run_usd } = engine.ledger.summary();
+  const spent = formatUsd(engine.ledger.spentUsd);
+  if (engine.ledger.leftUsd() < min_run_usd) return `the cost ceiling of ${formatUsd(engine.maxCostUsd)} is reached (${spent} spent): resume with a higher --max-cost-usd`;
+  return `that is the run's share of the ceiling of ${formatUsd(engine.maxCostUsd)} (${spent} spent, ${formatUsd(engine.ledger.leftUsd())} left, shared among --jobs ${engine.jobs}), not the ceiling: resume with a higher --max-cost-usd, or fewer --jobs for a larger share`;
+}
+
 /** Waits out a quota pause before a run starts; false when the workflow halted meanwhile. */
 async function waitForQuota(engine: Engine): Promise<boolean> {
   const { clock } = engine;
@@ -148,7 +157,7 @@ async function runOnce(
   const cost = result.metrics.cost_usd;
   engine.ledger.settle(reservation.id, result.metrics.cost_known === false ? null : (cost ?? 0));
   if (result.metrics.cost_known === false && engine.ledger.hasCeiling && engine.ledger.unknownCostRuns === 1) {
-    notice(engine, `the cost ceiling cannot be enforced: ${result.cli} does not report what a run costs (run ${result.run_id}); runs of unknown cost are counted as unknown, not as $0`);
+    notice(engine, `the cost ceiling cannot be enforced: ${result.cli} reported no cost for run ${result.run_id}, and its tokens or its model's price are unknown (see the price table: ~/.supervisor/prices.yaml adds models); runs of unknown cost are counted as unknown, not as $0`);
   }
   engine.store.append('run_finished', {
     task: record.task.id,
@@ -160,6 +169,7 @@ async function runOnce(
     exit_code: result.exit_code,
     cost_usd: cost,
     cost_known: result.metrics.cost_known,
+    cost_source: result.metrics.cost_source ?? null,
     input_tokens: result.metrics.input_tokens,
     output_tokens: result.metrics.output_tokens,
     duration_ms: result.metrics.duration_ms,
@@ -173,7 +183,7 @@ async function runOnce(
   if (result.exit_code === EXIT.interrupted || options.signal?.aborted) return { kind: 'halted' };
   if (result.failure?.class === 'max_budget') {
     // Its budget was its share of the ceiling: the task waits (pending, its branch kept) for a higher one.
-    haltStopped(engine, `${record.task.id} (${role}, round ${record.round}): run ${result.run_id} stopped at its budget of ${formatUsd(budget ?? 0)} (${result.failure.detail}); the ceiling ${engine.maxCostUsd === null ? 'or the role\'s max_budget_usd' : `of ${formatUsd(engine.maxCostUsd)}`} is reached: resume with a higher --max-cost-usd`);
+    haltStopped(engine, `${record.task.id} (${role}, round ${record.round}): run ${result.run_id} stopped at its budget of ${formatUsd(budget ?? 0)} (${result.failure.detail}); ${budgetReached(engine, budget)}`);
     setState(engine, record, 'pending', { reason: `budget: run ${result.run_id} (${role}, round ${record.round}) stopped at its budget of ${formatUsd(budget ?? 0)}; ${record.branch} is kept` });
     return { kind: 'halted' };
   }

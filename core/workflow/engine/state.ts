@@ -5,6 +5,7 @@
  * until it is acted on: an approval until the task is merged or a worker round changes the
  * work, a rejection until the worker's next round starts, so a kill in between loses neither.
  */
+import type { CostSource } from '../../pricing/price-metrics.ts';
 import { fromMicros, toMicros } from '../../money.ts';
 import type { Workflow } from '../model.ts';
 import type { CliChoice } from '../run-plan.ts';
@@ -20,6 +21,7 @@ export interface RunEntry {
   exit_code: number;
   cost_usd: number | null;
   cost_known: boolean;
+  cost_source: CostSource | null;
   input_tokens: number | null;
   output_tokens: number | null;
   duration_ms: number;
@@ -140,6 +142,7 @@ function runEntry(e: EventOf<'run_finished'>, runId: string, cli: string | null)
     exit_code: e.exit_code,
     cost_usd: cost === null ? null : fromMicros(toMicros(cost)),
     cost_known: e.cost_known !== false,
+    cost_source: e.cost_source ?? (cost === null ? null : 'cli'),
     input_tokens: e.input_tokens ?? null,
     output_tokens: e.output_tokens ?? null,
     duration_ms: e.duration_ms ?? 0,

@@ -4,6 +4,7 @@
  * running workflow and a finished one are read the same way). Money is summed in micro-dollars
  * (core/money.ts): JSON carries dollars to six decimals, exact as written.
  */
+import type { CostSource } from '../../pricing/price-metrics.ts';
 import { toMicros, fromMicros } from '../../money.ts';
 import type { Workflow } from '../model.ts';
 import { taskBranch } from './names.ts';
@@ -28,6 +29,8 @@ export interface WorkflowMetrics {
   cost_usd: number;
   /** Every run reported its cost (else cost_usd is a lower bound). */
   cost_known: boolean;
+  /** `price-table` when a run's cost was computed from its tokens, `cli` when every known cost was reported, null when none is known. */
+  cost_source: CostSource | null;
   input_tokens: number;
   output_tokens: number;
   runs: number;
@@ -64,18 +67,24 @@ export interface WorkflowTaskView {
 }
 
 export function emptyMetrics(): WorkflowMetrics {
-  return { cost_usd: 0, cost_known: true, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 };
+  return { cost_usd: 0, cost_known: true, cost_source: null, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 };
 }
 
 export function addMetrics(into: WorkflowMetrics, add: WorkflowMetrics): WorkflowMetrics {
   return {
     cost_usd: fromMicros(toMicros(into.cost_usd) + toMicros(add.cost_usd)),
     cost_known: into.cost_known && add.cost_known,
+    cost_source: joinCostSource(into.cost_source, add.cost_source),
     input_tokens: into.input_tokens + add.input_tokens,
     output_tokens: into.output_tokens + add.output_tokens,
     runs: into.runs + add.runs,
     duration_ms: into.duration_ms + add.duration_ms,
   };
+}
+
+/** Where a sum's cost came from: the price table as soon as one part's did. */
+function joinCostSource(a: CostSource | null, b: CostSource | null): CostSource | null {
+  return a === 'price-table' || b === 'price-table' ? 'price-table' : (a ?? b);
 }
 
 /** One task as the record's state says it is now. */
@@ -86,6 +95,7 @@ function viewOf(plan: Workflow, fold: TaskFold): WorkflowTaskView {
   for (const run of fold.runs) {
     micros += toMicros(run.cost_usd ?? 0);
     metrics.cost_known &&= run.cost_known;
+    metrics.cost_source = joinCostSource(metrics.cost_source, run.cost_source);
     metrics.input_tokens += run.input_tokens ?? 0;
     metrics.output_tokens += run.output_tokens ?? 0;
     metrics.runs += 1;

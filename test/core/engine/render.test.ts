@@ -7,7 +7,8 @@ const base: RunResult = {
   run_id: '20260101-000000-implementer-abcdef', role: 'implementer', base_role: null, cli: 'codex', status: 'error', exit_code: 4,
   output: null, reported_status: null, issues: ['nonzero_exit: codex exited with code 1: boom (stopped: no retries left (max_retries))'],
   failure: { class: 'nonzero_exit', detail: 'codex exited with code 1: boom' }, stop_reason: 'retries_exhausted',
-  metrics: { input_tokens: 10, output_tokens: 2, cached_tokens: null, cost_usd: null, cost_known: false, max_cost_usd: null, duration_ms: 1500, cli_duration_ms: 1000, attempts: 3, turns: null, model: null, session_id: null },
+  metrics: { input_tokens: 10, output_tokens: 2, cached_tokens: null, cost_usd: null, cost_known: false,
+  cost_source: null, max_cost_usd: null, duration_ms: 1500, cli_duration_ms: 1000, attempts: 3, turns: null, model: null, session_id: null },
   git_range: null, branch: null, files_changed: [], worktree: { mode: 'worktree', path: '/r/.supervisor/worktrees/x', kept: false, reason: null },
   run_dir: '/r/.supervisor/runs/x', workflow_id: null, task_id: null, started_at: '', finished_at: '', notices: [],
 };

@@ -43,4 +43,10 @@ describe('CostLedger', () => {
     assert.deepEqual(a.ok && a.budgetUsd, undefined);
     assert.equal(ledger.summary().enforced, true);
   });
+
+  it('without a ceiling, a run of unknown cost makes enforced false all the same (it said true with unknown_cost_runs: 6)', () => {
+    const ledger = new CostLedger(null);
+    ledger.book(null);
+    assert.deepEqual([ledger.summary().unknown_cost_runs, ledger.summary().enforced], [1, false]);
+  });
 });

@@ -196,16 +196,22 @@ describe('workflow engine (offline, replay)', () => {
     assert.equal(result.exit_code, 3);
   });
 
-  it('a CLI that reports no cost (codex) is counted as unknown, not $0, and the ceiling says it cannot be enforced', async () => {
+  it('a CLI that reports tokens but no cost (codex) is priced from the price table; one whose model has no price is counted as unknown, not $0, and the ceiling says it cannot be enforced', async () => {
     const fakeBin = fileURLToPath(new URL('../../../fixtures/bin/', import.meta.url));
     const script = await tempDir('sv-script-');
     const { options } = await setup({ PATH: `${fakeBin}:${process.env.PATH ?? ''}`, FAKE_CLI_SCRIPT: script });
-    const result = await runWorkflow({ ...options, cli: { byRole: {}, all: 'codex' }, maxCostUsd: 1, workflow: workflow([task('a', { reviewers: [] })]) });
-    assert.equal(result.status, 'pass', JSON.stringify(result, null, 2));
-    assert.equal(result.budget.unknown_cost_runs, 1);
-    assert.equal(result.budget.enforced, false);
-    assert.equal(result.metrics.cost_known, false);
-    assert.ok(result.notices.some((n) => /cost ceiling cannot be enforced: codex does not report what a run costs/.test(n)), result.notices.join('\n'));
+    const priced = await runWorkflow({ ...options, cli: { byRole: {}, all: 'codex' }, maxCostUsd: 1, workflow: workflow([task('a', { reviewers: [] })]) });
+    assert.equal(priced.status, 'pass', JSON.stringify(priced, null, 2));
+    assert.deepEqual([priced.budget.unknown_cost_runs, priced.budget.enforced, priced.metrics.cost_known, priced.metrics.cost_source], [0, true, true, 'price-table']);
+    assert.ok(priced.metrics.cost_usd > 0);
+
+    const unknown = await runWorkflow({ ...options, cli: { byRole: {}, all: 'codex' }, maxCostUsd: 1, workflow: workflow([task('b', { reviewers: [], model: 'house-llm-7' })]) });
+    assert.equal(unknown.status, 'pass', JSON.stringify(unknown, null, 2));
+    assert.equal(unknown.budget.unknown_cost_runs, 1);
+    assert.equal(unknown.budget.enforced, false);
+    assert.equal(unknown.metrics.cost_known, false);
+    assert.equal(unknown.metrics.cost_source, null);
+    assert.ok(unknown.notices.some((n) => /cost ceiling cannot be enforced: codex reported no cost/.test(n)), unknown.notices.join('\n'));
   });
 
   it('exit 4 when every failed task failed because its CLI could not run (as run)', async () => {

@@ -32,7 +32,7 @@ async function started(): Promise<WorkflowStore> {
 function result(): WorkflowResult {
   return {
     workflow_id: 'wf-test', name: 'test', status: 'interrupted', exit_code: 130, branch: 'supervisor/wf/wf-test', git_range: 'a..b', tasks: [],
-    gates: { passed: null, failed: null }, metrics: { cost_usd: 0, cost_known: true, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 },
+    gates: { passed: null, failed: null }, metrics: { cost_usd: 0, cost_known: true, cost_source: null, input_tokens: 0, output_tokens: 0, runs: 0, duration_ms: 0 },
     budget: { ceiling_usd: null, min_run_usd: 0.01, spent_usd: 0, reserved_usd: 0, unknown_cost_runs: 0, enforced: true },
     merge_queue: { gates_on: null, candidates: 0, waited_ms: 0, gates_ms: 0 }, stop_reason: null, retries: [],
     notices: [], state_dir: '', started_at: '', finished_at: '',
