@@ -187,6 +187,18 @@ export const errors = {
       details: { path },
       hint: 'Fix the set-up command (the role\'s setup, or --setup) so it passes in a fresh checkout; nothing ran and nothing was committed.',
     }),
+  /** An allowed command that is not a command prefix of plain words (nor "*" alone). */
+  allowedCommandInvalid: (value: string, source: string) =>
+    new SupervisorError('ALLOWED_COMMAND_INVALID', `${source}: the allowed command ${JSON.stringify(value)} is not a command prefix of plain words`, {
+      hint: 'Name a command as you would type it, e.g. "npm test" or "cargo build" (words of letters, digits and ._/@%+=:- separated by single spaces), or "*" alone for any command (sandbox only).',
+      details: { value, source },
+    }),
+  /** SECURITY I4: supervisor's state folder is one a repository could have chosen. */
+  stateDirUnsafe: (path: string, why: string) =>
+    new SupervisorError('STATE_DIR_UNSAFE', `supervisor's state folder ${path} ${why}; supervisor keeps run logs, worktrees and workflow state only where a repository cannot put them`, {
+      hint: 'remove the link or the committed files (git rm -r --cached <path>), then run again; supervisor makes the folder itself',
+      details: { file: path },
+    }),
   workspaceBroken: (path: string, why: string) =>
     new SupervisorError('WORKSPACE_BROKEN', `The run's worktree ${path} is no longer a worktree of this repository on the run's line of commits: ${why}`, {
       details: { path },

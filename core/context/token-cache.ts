@@ -7,6 +7,7 @@
  * (a `.gitignore` of `*` in its folder), and is a cache: unreadable, corrupt or unwritable
  * means counting again, never an error. SUPERVISOR_TOKEN_CACHE=0 turns the disk cache off.
  */
+import { statePaths } from '../engine/state-dir.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ function readEntries(file: string): Map<string, number> {
 
 /** A cache for one tokenizer; `repoRoot` null keeps it in memory only. */
 export function createCountCache(tokenizer: string, repoRoot: string | null, env: Record<string, string | undefined> = process.env): CountCache {
-  const folder = repoRoot && env.SUPERVISOR_TOKEN_CACHE !== '0' ? join(repoRoot, '.supervisor', 'cache') : null;
+  const folder = repoRoot && env.SUPERVISOR_TOKEN_CACHE !== '0' ? stateCache(repoRoot) : null;
   const file = folder ? join(folder, `${tokenizer}-counts.txt`) : null;
   let stored: Map<string, number> | null = null;
   const used = new Map<string, number>();
@@ -85,4 +86,13 @@ export function createCountCache(tokenizer: string, repoRoot: string | null, env
       }
     },
   };
+}
+
+/** The state folder's cache, or none (memory only) when the state folder is refused (SECURITY I4, state-dir.ts). */
+function stateCache(repoRoot: string): string | null {
+  try {
+    return statePaths(repoRoot).cache;
+  } catch {
+    return null;
+  }
 }

@@ -36,6 +36,8 @@ export interface CheckoutState {
   branches: Map<string, string>;
   /** Supervisor's own branches (`supervisor/<run-id>`, `supervisor/wf/...`) → commit. */
   supervisorBranches: Map<string, string>;
+  /** Every other ref (tags, remotes, notes, a CLI's own such as `refs/cline/checkpoints/...`) → object. */
+  otherRefs: Map<string, string>;
   /** Every git question was answered (a git ended by a stop signal leaves the record incomplete). */
   complete: boolean;
 }
@@ -94,16 +96,21 @@ function isSupervisorBranch(short: string): boolean {
   return short.startsWith('supervisor/') && (isRunId(short.slice('supervisor/'.length)) || short.startsWith('supervisor/wf/'));
 }
 
-function readBranches(refs: string): { branches: Map<string, string>; supervisorBranches: Map<string, string> } {
+function readBranches(refs: string): { branches: Map<string, string>; supervisorBranches: Map<string, string>; otherRefs: Map<string, string> } {
   const branches = new Map<string, string>();
   const supervisorBranches = new Map<string, string>();
+  const otherRefs = new Map<string, string>();
   for (const line of refs.split('\n')) {
     const [id, name] = line.split(' ');
     if (!id || !name) continue;
-    const short = name.replace(/^refs\/heads\//, '');
+    if (!name.startsWith('refs/heads/')) {
+      otherRefs.set(name, id);
+      continue;
+    }
+    const short = name.slice('refs/heads/'.length);
     (isSupervisorBranch(short) ? supervisorBranches : branches).set(short, id);
   }
-  return { branches, supervisorBranches };
+  return { branches, supervisorBranches, otherRefs };
 }
 
 /** The main checkout's index file on disk: git replaces it whole on every write (a new inode and change time). */
@@ -130,7 +137,8 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
   const [index, status, refs] = await Promise.all([
     sameIndex ? null : run(['ls-files', '--stage', '-z']),
     run(['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
-    run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
+    // SECURITY I1: every ref, not only branches (a CLI's checkpoints under refs/<its own>/ count).
+    run(['for-each-ref', '--format=%(objectname) %(refname)']),
   ]);
   return {
     ...readStatus(root, status),
@@ -168,7 +176,20 @@ export function compareCheckout(before: CheckoutState, after: CheckoutState, own
   const deleted = [...before.branches.keys()].filter((b) => !after.branches.has(b)).sort();
   if (deleted.length) changes.push(`branches deleted: ${nameList(deleted, SHOWN)}`);
   changes.push(...supervisorBranchChanges(before, after, ownBranches));
+  changes.push(...otherRefChanges(before, after));
   return { changes, createdBranches: created };
+}
+
+/** Refs other than branches created, moved or deleted (tags, a CLI's checkpoints). */
+function otherRefChanges(before: CheckoutState, after: CheckoutState): string[] {
+  const created = [...after.otherRefs.keys()].filter((r) => !before.otherRefs.has(r)).sort();
+  const moved = [...before.otherRefs.keys()].filter((r) => after.otherRefs.has(r) && after.otherRefs.get(r) !== before.otherRefs.get(r)).sort();
+  const deleted = [...before.otherRefs.keys()].filter((r) => !after.otherRefs.has(r)).sort();
+  return [
+    ...(created.length ? [`refs created: ${nameList(created, SHOWN)}`] : []),
+    ...(moved.length ? [`refs moved: ${nameList(moved, SHOWN)}`] : []),
+    ...(deleted.length ? [`refs deleted: ${nameList(deleted, SHOWN)}`] : []),
+  ];
 }
 
 /** Other runs' and workflows' branches deleted, and other runs' branches moved (see the file comment). */

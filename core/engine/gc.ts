@@ -5,7 +5,7 @@
  * unless asked, and leaves workflow branches (`supervisor/wf/...`) alone unless asked and their
  * workflow finished with a pass.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from './git.ts';
 import { boundGit, commonGitDir, linkProblem, type BoundWorktree } from './bound-git.ts';
@@ -76,7 +76,7 @@ async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<
     // the worktree must have, and a worktree whose links no longer agree counts as holding work.
     commonDir ??= await commonGitDir(opts.repoRoot, opts.env);
     const bound: BoundWorktree = { path, gitDir: join(commonDir, 'worktrees', name), commonDir };
-    const status = linkProblem(bound) ? null : await boundGit(bound, opts.env).run(['status', '--porcelain', '-z']);
+    const status = linkProblem(bound) ? null : await boundGit(bound, opts.env).run(['--no-optional-locks', 'status', '--porcelain', '-z']);
     const dirty = status === null || (status.ok && status.stdout.length > 0);
     if (dirty && !opts.includeUnmerged) {
       report.kept.push(item('it holds uncommitted changes (--include-unmerged removes it; the next run commits a killed run\'s work)'));
@@ -112,15 +112,19 @@ function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
  * finished and its integration branch was merged into HEAD or handed on (`workflow finish`):
  * the reason to delete it, or null with the reason to keep it.
  */
-function workflowBranchVerdict(store: WorkflowStore, owner: { workflowId: string; taskId: string | null }, mergedSet: Set<string>): { reason: string; record?: string } | { keep: string } {
+function workflowBranchVerdict(store: WorkflowStore, owner: { workflowId: string; taskId: string | null }, mergedSet: Set<string>, includeUnmerged: boolean): { reason: string; record?: string } | { keep: string } {
   let status: string | null = null;
   let handedOn = false;
+  let taskIds: string[] = [];
   try {
     status = store.result()?.status ?? null;
     handedOn = store.events().some((e) => e.kind === 'handed_on');
+    taskIds = store.plan().tasks.map((t) => t.id);
   } catch {
     return { keep: 'its workflow state cannot be read' };
   }
+  // A branch named like a task branch of the workflow but of no task it has is not the workflow's (a person's `supervisor/wf/<id>--mine`).
+  if (owner.taskId !== null && !taskIds.includes(owner.taskId) && !includeUnmerged) return { keep: `the workflow ${owner.workflowId} has no task ${owner.taskId} (--include-unmerged deletes it)` };
   if (status === null || RESUMABLE.includes(status)) return { keep: 'its workflow has not finished' };
   const integration = integrationBranch(owner.workflowId);
   const record = owner.taskId === null ? { record: recordRef(integration) } : {};
@@ -208,7 +212,7 @@ async function removeWorkflowBranch(opts: GcOptions, report: GcReport, doomed: O
     return keep(isSupervisorError(error) && error.code === 'WORKFLOW_BUSY' ? running : `its workflow cannot be locked: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    const verdict = workflowBranchVerdict(store, owner, mergedSet);
+    const verdict = workflowBranchVerdict(store, owner, mergedSet, opts.includeUnmerged);
     if ('keep' in verdict) return keep(verdict.keep);
     await removeBranch(opts, report, { ...doomed, ...verdict }, keep);
   } finally {
@@ -222,5 +226,17 @@ export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
   const removedWorktrees = await collectWorktrees(opts, report);
   collectRuns(opts, report, cutoff);
   await collectBranches(opts, report, cutoff, removedWorktrees);
+  if (!opts.dryRun) await dropOrphanIndexes(opts);
   return report;
+}
+
+/** Our own index files (own-index.ts) of worktrees git no longer has. */
+async function dropOrphanIndexes(opts: GcOptions): Promise<void> {
+  const common = await commonGitDir(opts.repoRoot, opts.env).catch(() => null);
+  if (!common) return;
+  const folder = join(common, 'supervisor', 'index');
+  if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return;
+  for (const name of readdirSync(folder)) {
+    if (!lstatSync(join(common, 'worktrees', name.replace(/\.lock$/, '')), { throwIfNoEntry: false })) rmSync(join(folder, name), { force: true });
+  }
 }

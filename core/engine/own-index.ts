@@ -49,9 +49,11 @@ export function ownIndexProblem(worktree: Worktree): string | null {
   return null;
 }
 
-/** Whether our index for `worktree` exists (else git must build it from HEAD first). */
+/** Whether our index for `worktree` exists; when not, its folder is made (git then builds it from HEAD). */
 export function hasOwnIndex(worktree: Worktree): boolean {
-  return lstatSync(ownIndexPath(worktree), { throwIfNoEntry: false })?.isFile() === true;
+  if (lstatSync(ownIndexPath(worktree), { throwIfNoEntry: false })?.isFile() === true) return true;
+  mkdirSync(folderOf(worktree), { recursive: true });
+  return false;
 }
 
 /**

@@ -108,6 +108,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     userRole: () => peers.loadRole(role.name, { ...roleLoadOptions(registry, options), withoutRepo: true }).catch(() => null),
     ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
     ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+    env: options.env,
   });
   if (options.cli) role = { ...role, cli: options.cli };
   role = withoutSetupFiles(role, options.workspace?.exclude ?? []);

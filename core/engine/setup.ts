@@ -11,11 +11,11 @@
  * changed) is the set-up's, and the caller hands that list to the commit (`excludePaths`) and
  * to the clean-ups, which leave it alone.
  */
-import { cp, lstat, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { isAbsolute, normalize, sep } from 'node:path';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { shellCommand } from '../process/shell-command.ts';
 import { boundGit, type BoundWorktree } from './bound-git.ts';
+import { copyWithoutLinks, plainPathUnder } from './safe-copy.ts';
 import type { GitEnv } from './git.ts';
 
 export const DEFAULT_SETUP_TIMEOUT_S = 900;
@@ -67,30 +67,16 @@ function safeRelative(path: string): string | null {
   return clean;
 }
 
-/** True when no part of `rel` under `root` is a symlink (a copy must not be led outside the checkout). */
-async function noSymlinkOnTheWay(root: string, rel: string): Promise<boolean> {
-  let at = root;
-  for (const part of rel.split(sep)) {
-    at = join(at, part);
-    const info = await lstat(at).catch(() => null);
-    if (!info || info.isSymbolicLink()) return false;
-  }
-  return true;
-}
-
 async function copyFromCheckout(options: SetupOptions): Promise<{ copied: string[]; missing: string[] }> {
   const copied: string[] = [];
   const missing: string[] = [];
   for (const given of options.spec.copy) {
     const rel = safeRelative(given);
-    if (!rel || !(await noSymlinkOnTheWay(options.repoRoot, rel))) {
+    // SECURITY I3: no link followed on either side (safe-copy.ts).
+    if (!rel || !(await plainPathUnder(options.repoRoot, rel, 'exists')) || !(await copyWithoutLinks(options.repoRoot, options.worktree.path, rel))) {
       missing.push(given);
       continue;
     }
-    const target = join(options.worktree.path, rel);
-    await mkdir(dirname(target), { recursive: true });
-    // Symlinks inside a copied folder are copied as links, never followed.
-    await cp(join(options.repoRoot, rel), target, { recursive: true, verbatimSymlinks: true, force: true });
     copied.push(rel);
   }
   return { copied, missing };

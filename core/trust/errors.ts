@@ -19,7 +19,7 @@ export const trustErrors = {
       hint: `Read the set-up commands, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run).`,
     }),
   /** A role file of an untrusted repository doing what only the user may (flags, x-replay outside, a lower sandbox). */
-  untrustedRole: (code: 'ROLE_UNTRUSTED_FLAGS' | 'ROLE_UNTRUSTED_REPLAY' | 'ROLE_UNTRUSTED_SANDBOX', role: string, file: string, what: string, repoRoot: string) =>
+  untrustedRole: (code: 'ROLE_UNTRUSTED_FLAGS' | 'ROLE_UNTRUSTED_REPLAY' | 'ROLE_UNTRUSTED_SANDBOX' | 'ROLE_UNTRUSTED_COMMANDS' | 'ROLE_UNTRUSTED_CONTEXT', role: string, file: string, what: string, repoRoot: string) =>
     new SupervisorError(code, `Role ${role} from ${file} ${what}, and this repository is not trusted to choose that`, {
       details: { role, file },
       hint: `Read the role file, then trust the repository: supervisor trust ${repoRoot} (or --trust for one run); or use a role of your own (~/.supervisor/roles).`,

@@ -5,11 +5,18 @@
  *   hosts, more of the caller's variables (`env`), larger limits or other plugin options from the
  *   repository's file are refused;
  * - set `flags` (CLI arguments such as --dangerously-skip-permissions or an --mcp-config);
- * - point `x-replay` outside the repository (it would read any file into a run).
- * Each is refused before anything runs, naming the file, like the gates.
+ * - point `x-replay` outside the repository (it would read any file into a run);
+ * - set `allowed_commands` (what the CLI may run);
+ * - weaken what keeps secrets out of the prompt (SECURITY I5): `context.secret_scan`,
+ *   `default_ignores` or `gitignore` false, or `always_include` of a file the default ignores,
+ *   git ignores, or that looks like a secret (`.env*`).
+ * Each is refused before anything runs, naming the file, like the gates. A setting the user's
+ * own role of that name has too is the user's, not the repository's.
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isDefaultIgnored } from '../context/default-ignores.ts';
+import { gitignoredAmong } from '../context/gitignored.ts';
 import type { Role } from '../roles/role.ts';
 import { chooseSandbox, type SandboxChoice } from '../sandbox/policy.ts';
 import { trustErrors } from './errors.ts';
@@ -23,6 +30,31 @@ export interface UntrustedRoleCheck {
   /** --sandbox and --allow-host, as the run got them. */
   flag?: string | Record<string, unknown>;
   allowHosts?: string[];
+  /** The environment git runs with (to ask which files git ignores). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A path that looks like it holds secrets whatever the scan says: `.env`, `.env.local`, `prod.env`. */
+const SECRET_LOOKING = /(^|\/)\.env|\.env$/i;
+
+/**
+ * How the role's context lets secrets into the prompt beyond what the user's own role of that
+ * name does, one phrase each (empty: it does not). SECURITY I5.
+ */
+async function contextWeakening(role: Role, user: Role | null, repoRoot: string, env: Record<string, string | undefined>): Promise<string[]> {
+  const mine = user?.context ?? {};
+  const theirs = role.context;
+  const weakened: string[] = [];
+  for (const key of ['secret_scan', 'default_ignores', 'gitignore'] as const) {
+    if (theirs[key] === false && mine[key] !== false) weakened.push(`${key}: false`);
+  }
+  const own = new Set(mine.always_include ?? []);
+  const added = (theirs.always_include ?? []).filter((path) => !own.has(path));
+  const exact = added.filter((path) => !/[*?[\]{}!]/.test(path)).map((path) => path.replace(/^\.\//, ''));
+  const ignored = await gitignoredAmong(repoRoot, exact, env).catch(() => new Set<string>());
+  const risky = added.filter((path) => SECRET_LOOKING.test(path) || isDefaultIgnored(path.replace(/^\.\//, '')) || ignored.has(path.replace(/^\.\//, '')));
+  if (risky.length) weakened.push(`always_include ${risky.map((p) => JSON.stringify(p)).join(', ')}: ignored by default or by git, or named like a secret`);
+  return weakened;
 }
 
 function real(path: string): string {
@@ -104,9 +136,19 @@ export async function refuseUntrustedRole(check: UntrustedRoleCheck): Promise<vo
     const escape = statSync(target, { throwIfNoEntry: false })?.isDirectory() ? escapeIn(target, repoRoot) : null;
     if (escape) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_REPLAY', role.name, replayFile, `reads x-replay from ${target}, where ${escape} leads outside the repository`, repoRoot);
   }
+  let loaded: Promise<Role | null> | undefined;
+  const userRole = () => (loaded ??= check.userRole());
+  const commandsFile = fromRepo('allowed_commands');
+  const ownCommands = new Set(commandsFile ? ((await userRole())?.allowed_commands ?? []) : []);
+  const theirCommands = role.allowed_commands.filter((c) => !ownCommands.has(c));
+  // SECURITY I4: what the CLI may run is the user's to choose.
+  if (commandsFile && theirCommands.length) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_COMMANDS', role.name, commandsFile, `sets allowed_commands (${theirCommands.map((c) => JSON.stringify(c)).join(', ')})`, repoRoot);
+  const contextFile = fromRepo('context');
+  const weakened = contextFile ? await contextWeakening(role, await userRole(), repoRoot, check.env ?? process.env) : [];
+  if (contextFile && weakened.length) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_CONTEXT', role.name, contextFile, `lets secrets into the prompt (${weakened.join('; ')})`, repoRoot);
   const sandboxFile = fromRepo('sandbox');
   if (!sandboxFile) return;
-  const user = await check.userRole();
+  const user = await userRole();
   const choose = (sandbox: unknown) => chooseSandbox({ role: sandbox ?? undefined, ...(check.flag === undefined ? {} : { flag: check.flag }), allowHosts: check.allowHosts ?? [] });
   const lowered = sandboxLowering(choose(user?.sandbox), choose(role.sandbox));
   if (lowered.length) throw trustErrors.untrustedRole('ROLE_UNTRUSTED_SANDBOX', role.name, sandboxFile, `lowers the sandbox you chose (${lowered.join('; ')})`, repoRoot);

@@ -24,6 +24,7 @@ const defaultsShape = v.strictObject({
   max_rounds: v.optional(rounds),
   setup: v.optional(strings),
   copy: v.optional(strings),
+  allowed_commands: v.optional(strings),
   approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');
 
@@ -40,6 +41,7 @@ const taskShape = v.strictObject({
   gates: v.optional(strings),
   setup: v.optional(strings),
   copy: v.optional(strings),
+  allowed_commands: v.optional(strings),
   max_rounds: v.optional(rounds),
   approve: v.optional(v.boolean('must be true or false')),
 }, 'must be a mapping');

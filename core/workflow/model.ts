@@ -45,6 +45,8 @@ export interface WorkflowTask {
   setup?: string[];
   /** Untracked paths copied from the user's checkout into the worktree before set-up (default: `defaults.copy`). */
   copy?: string[];
+  /** Commands its runs may run, besides the roles' and --allow-command (default: `defaults.allowed_commands`); absent: none. */
+  allowed_commands?: string[];
   /** Worker rounds at most (review gaps send the task back). */
   max_rounds: number;
   /** Held in `awaiting_approval` after its reviewers pass, until a person approves or rejects it. */
@@ -61,6 +63,8 @@ export interface WorkflowDefaults {
   /** Optional (absent in plans recorded before set-up existed): read as []. */
   setup?: string[];
   copy?: string[];
+  /** Commands every task's runs may run (plain words, SECURITY.md); absent: none. */
+  allowed_commands?: string[];
 }
 
 /** How an integrated task lands on the integration branch: a merge commit of its branch, or one squashed commit. */

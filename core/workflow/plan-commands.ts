@@ -10,7 +10,8 @@ import { trustErrors } from '../trust/errors.ts';
 import type { Workflow } from './model.ts';
 
 /** Plan fields, at the workflow's level and each task's, that hold commands to run. Add new ones here. */
-export const PLAN_COMMAND_FIELDS = ['gates', 'setup', 'on_event'] as const;
+// allowed_commands: what a CLI may run is a command the plan chooses too (SECURITY I4).
+export const PLAN_COMMAND_FIELDS = ['gates', 'setup', 'on_event', 'allowed_commands'] as const;
 
 export interface PlanCommand {
   /** JSON pointer into the plan, e.g. `/tasks/2/gates/0`. */

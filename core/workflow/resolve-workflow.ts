@@ -3,6 +3,7 @@
  * chosen (its own `cli`, else its model through the model table, else the defaults'), and the
  * id made stable: `<slug of the name>-<short hash of the normalised plan>` unless the plan names one.
  */
+import { checkAllowedCommands } from '../engine/allowed-commands.ts';
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { cliForModel } from './model-cli.ts';
@@ -48,9 +49,17 @@ function resolveTask(task: WorkflowInput['tasks'][number], defaults: WorkflowDef
     gates: task.gates ?? [],
     ...listed('setup', task.setup ?? defaults.setup),
     ...listed('copy', task.copy ?? defaults.copy),
+    ...allowed(task.allowed_commands ?? defaults.allowed_commands, `task ${task.id}'s allowed_commands`),
     max_rounds: task.max_rounds ?? defaults.max_rounds,
     approve: task.approve ?? defaults.approve,
   };
+}
+
+/** A plan's allowed commands, checked against the grammar (ALLOWED_COMMAND_INVALID); in the model only when given. */
+function allowed(value: string[] | undefined, source: string): { allowed_commands?: string[] } {
+  if (value === undefined) return {};
+  checkAllowedCommands(value, source);
+  return { allowed_commands: [...value] };
 }
 
 /** The short hash of everything that makes the plan what it is (not its id or where it was read from). */
@@ -68,6 +77,7 @@ export function resolveWorkflow(input: WorkflowInput, source: { file: string; re
     approve: input.defaults?.approve ?? false,
     ...listed('setup', input.defaults?.setup ?? input.setup),
     ...listed('copy', input.defaults?.copy ?? input.copy),
+    ...allowed(input.defaults?.allowed_commands, "the plan's defaults.allowed_commands"),
   };
   const models = { ...(input.models ?? {}) };
   const plan = {

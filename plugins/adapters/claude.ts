@@ -5,6 +5,7 @@
  */
 import { definePlugin, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
+import { plainCommands } from './_shared/plain-commands.ts';
 
 function positiveNumber(value: unknown): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -17,7 +18,7 @@ function positiveNumber(value: unknown): number | undefined {
  */
 function allowedToolArgs(commands: readonly string[]): string[] {
   if (commands.includes('*')) return ['--allowedTools', 'Bash'];
-  return commands.flatMap((command) => ['--allowedTools', `Bash(${command}:*)`]);
+  return plainCommands(commands).flatMap((command) => ['--allowedTools', `Bash(${command}:*)`]);
 }
 
 function claudeArgs(request: CommandRequest): string[] {

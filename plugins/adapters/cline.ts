@@ -35,14 +35,18 @@ type RunResult = v.InferOutput<typeof RunResultShape>;
 
 const dataDirOf = (request: CommandRequest) => join(request.scratchDir, 'cline-data');
 
-/** Copies ~/.cline/data/settings (provider, key) into the fresh data dir, with telemetry and auto-update off. */
+/**
+ * Copies ~/.cline/data/settings (provider, key) into the fresh data dir, with telemetry,
+ * auto-update and checkpoints off (cline's checkpoints write refs/cline/checkpoints/... into the
+ * user's repository: SECURITY I1; the checkout guard reports any that still appear).
+ */
 async function prepareDataDir(dataDir: string, home: string | undefined): Promise<void> {
   const settings = join(dataDir, 'settings');
   await mkdir(settings, { recursive: true });
   if (home) await cp(join(home, '.cline', 'data', 'settings'), settings, { recursive: true }).catch(() => {});
   const file = join(settings, 'global-settings.json');
   const current = parseJson(await readFile(file, 'utf8').catch(() => '{}'));
-  await writeFile(file, `${JSON.stringify({ ...(isObject(current) ? current : {}), telemetryOptOut: true, autoUpdateEnabled: false }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ ...(isObject(current) ? current : {}), telemetryOptOut: true, autoUpdateEnabled: false, enableCheckpointsSetting: false }, null, 2)}\n`);
 }
 
 /** The prompt must be ONE argument that contains whitespace and does not read as an option. */

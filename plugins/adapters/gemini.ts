@@ -9,6 +9,7 @@ import { exitText, failure, httpStatusIn, processFailure, stoppedFailure } from 
 import { isObject, jsonLines, lastJsonBlock, lastLine, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, sum, text } from './_shared/metrics.ts';
 import { fitsInArgument } from './_shared/prompt-arg.ts';
+import { plainCommands } from './_shared/plain-commands.ts';
 import { invalidEnvelope, num } from './_shared/shapes.ts';
 
 const ErrorShape = v.looseObject({ type: v.optional(v.string()), message: v.optional(v.string()), code: v.optional(v.union([v.number(), v.string()])) });
@@ -37,7 +38,7 @@ type GeminiError = v.InferOutput<typeof ErrorShape>;
 function approvalArgs(request: CommandRequest): string[] {
   if (request.allowedCommands.includes('*')) return ['--approval-mode', 'yolo'];
   const args = request.allowEdits ? ['--approval-mode', 'auto_edit'] : [];
-  return [...args, ...request.allowedCommands.flatMap((command) => ['--allowed-tools', `run_shell_command(${command})`])];
+  return [...args, ...plainCommands(request.allowedCommands).flatMap((command) => ['--allowed-tools', `run_shell_command(${command})`])];
 }
 
 function geminiArgs(request: CommandRequest): { args: string[]; stdin?: string } {

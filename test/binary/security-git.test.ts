@@ -112,4 +112,11 @@ describe('F01: our git after a CLI follows nothing it planted in the admin folde
     assert.ok(r.branch);
     assert.equal(git(r.worktree.path, 'status', '--porcelain'), '', 'the kept worktree is clean for git run there');
   });
+
+  it('D3: a CLI that writes refs of its own into the user\'s repository (cline\'s checkpoints): escaped_worktree, the ref named', async () => {
+    const repo = await userRepo();
+    const r = await run(repo, `git -C "${repo}" update-ref refs/cline/checkpoints/s1/1 HEAD`, 'none');
+    assert.equal(r.failure?.class, 'escaped_worktree');
+    assert.match(r.failure!.detail, /refs created: refs\/cline\/checkpoints\/s1\/1/);
+  });
 });

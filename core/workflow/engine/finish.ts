@@ -44,6 +44,11 @@ const finishErrors = {
       hint: `Merge it by hand in a checkout of ${into}: git merge ${branch}`,
     }),
   badBranch: (into: string) => new SupervisorError('USAGE', `--into ${into}: not a valid branch name`, { details: { into } }),
+  notABranchName: (into: string, why: string) =>
+    new SupervisorError('WORKFLOW_FINISH_INTO', `--into ${into}: ${why}; --into takes the short name of a branch of yours`, {
+      details: { into },
+      hint: `Name the branch as git branch lists it, e.g. --into main (not refs/heads/main, @, a tag, or a supervisor/ branch)`,
+    }),
 };
 
 /** The worktree (main checkout included) that has `branch` checked out, if any. */
@@ -85,6 +90,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${quote(branch)} && git commit` : `git merge --no-ff ${quote(branch)}` };
   const into = options.into;
   if (!(await git(ops.repoRoot, ['check-ref-format', '--branch', into], ops.env)).ok || into.startsWith('-')) throw finishErrors.badBranch(into);
+  await refuseIntoName(ops, into);
   const outcome = { ...base, into };
   const current = await revParse(ops, `refs/heads/${into}`);
   const worktree = await checkedOutIn(ops, into);
@@ -125,4 +131,12 @@ export function renderFinish(outcome: FinishOutcome): string {
     squashed: `one squashed commit: ${short(outcome.commit)}`,
   };
   return `${outcome.into}: ${what[outcome.action]} (workflow ${outcome.workflow_id}, ${outcome.branch})\n`;
+}
+
+/** `--into` is a plain branch name: not a full refname, `@`/`HEAD`, a tag's name, or one of ours (supervisor/...). */
+async function refuseIntoName(ops: GitOps, into: string): Promise<void> {
+  if (into.startsWith('refs/')) throw finishErrors.notABranchName(into, 'a full refname');
+  if (into === 'HEAD' || into === '@' || into.includes('@{')) throw finishErrors.notABranchName(into, 'a name git resolves to another branch');
+  if (into === 'supervisor' || into.startsWith('supervisor/')) throw finishErrors.notABranchName(into, "a branch of supervisor's own (another run's or workflow's)");
+  if (await revParse(ops, `refs/tags/${into}`)) throw finishErrors.notABranchName(into, 'the name of a tag');
 }

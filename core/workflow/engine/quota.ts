@@ -57,7 +57,9 @@ export function learnedWaitMs(detail: string, now: number = systemClock.now()): 
  */
 export function nextPause(pause: QuotaPause, detail: string, now: number, quotaWaitMs: number): QuotaPause | null {
   const since = pause.since ?? now;
-  const wait = learnedWaitMs(detail, now) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** pause.waits);
+  // The backoff is a floor: a CLI saying `retry-after: 0` would otherwise have us call it in a tight loop.
+  const floor = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** pause.waits);
+  const wait = Math.max(floor, learnedWaitMs(detail, now) ?? 0);
   const until = Math.max(pause.until, now + wait);
   if (until - since > quotaWaitMs) return null;
   return { until, since, waits: pause.waits + 1, detail };

@@ -133,6 +133,7 @@ async function runOnce(
     workflow: { id: engine.workflow.id, task: record.task.id, round: record.round },
     ...(cli ? { cli } : {}),
     ...(model ? { model } : {}),
+    ...(record.task.allowed_commands?.length ? { allowCommands: [...(options.runDefaults?.allowCommands ?? []), ...record.task.allowed_commands] } : {}),
     ...(budget === undefined ? {} : { maxCostUsd: budget }),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -22,6 +22,16 @@ describe("the user's checkout, recorded and compared around a run", () => {
     assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, []);
   });
 
+  it('names refs other than branches created, moved or deleted (a CLI\'s checkpoints, tags): SECURITY I1', async () => {
+    const repo = await dirtyRepo();
+    git(repo, 'tag', 'v1');
+    git(repo, 'tag', 'v0');
+    const before = await recordCheckout(repo);
+    git(repo, 'update-ref', 'refs/cline/checkpoints/s1/1', 'HEAD');
+    git(repo, 'tag', '-d', 'v0');
+    assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, ['refs created: refs/cline/checkpoints/s1/1', 'refs deleted: refs/tags/v0']);
+  });
+
   it('names a file appended to, also one that was already uncommitted, and an untracked file written', async () => {
     const repo = await dirtyRepo();
     const before = await recordCheckout(repo);

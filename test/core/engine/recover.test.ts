@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recoverStaleWorktrees } from '../../../core/engine/recover.ts';
 import { RunLog } from '../../../core/engine/run-log.ts';
@@ -42,7 +42,9 @@ describe('recovering the worktrees of killed runs', () => {
     const { repo, paths, worktree, runDir } = await killedRun(true);
     await writeFiles(worktree, { 'partial.txt': 'half\n' });
     // Another git holds the worktree's index for now: adding fails, the next run may succeed.
-    const indexLock = join(repo, '.git', 'worktrees', ID, 'index.lock');
+    // (Our git uses its own index for the worktree, outside the admin folder: own-index.ts.)
+    const indexLock = join(repo, '.git', 'supervisor', 'index', `${ID}.lock`);
+    mkdirSync(dirname(indexLock), { recursive: true });
     writeFileSync(indexLock, '');
     const failed = await recoverStaleWorktrees(repo, paths, now);
     assert.match(failed.join('\n'), /could not be recovered \(the next run tries again\)/);

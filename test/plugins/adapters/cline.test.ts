@@ -39,7 +39,7 @@ describe('cline adapter: command()', () => {
     await cline.command(request({ scratchDir: scratch }), context({ HOME: home }));
     const settings = join(scratch, 'cline-data', 'settings');
     assert.equal(await readFile(join(settings, 'providers.json'), 'utf8'), '{"lastUsedProvider":"openai-compatible"}');
-    assert.deepEqual(JSON.parse(await readFile(join(settings, 'global-settings.json'), 'utf8')), { theme: 'dark', telemetryOptOut: true, autoUpdateEnabled: false });
+    assert.deepEqual(JSON.parse(await readFile(join(settings, 'global-settings.json'), 'utf8')), { theme: 'dark', telemetryOptOut: true, autoUpdateEnabled: false, enableCheckpointsSetting: false });
   });
 
   it('cline needs the prompt as ONE argument with whitespace that does not read as an option', async () => {

@@ -32,6 +32,14 @@ describe('quota pauses', () => {
     assert.equal(nextPause(noPause(), 'retry-after: 600', 0, 5000), null, 'a reset past the quota wait stops at once');
   });
 
+  it('never waits less than the backoff, even on retry-after: 0 (issue 27, low)', () => {
+    const first = nextPause(noPause(), 'HTTP 429, retry-after: 0', 0, 4000)!;
+    assert.equal(first.until, 1000);
+    const second = nextPause(first, 'HTTP 429, retry-after: 0', 1000, 4000)!;
+    assert.equal(second.until, 3000);
+    assert.equal(nextPause(second, 'HTTP 429, retry-after: 0', 3000, 4000), null, 'three calls in a 4 s quota wait, not dozens');
+  });
+
   it('reads --quota-wait durations', () => {
     assert.deepEqual(['90', '90s', '5m', '1h', '500ms', 'soon'].map(parseDuration), [90_000, 90_000, 300_000, 3_600_000, 500, null]);
   });
