@@ -103,6 +103,8 @@ function readBranches(refs: string): { branches: Map<string, string>; supervisor
   for (const line of refs.split('\n')) {
     const [id, name] = line.split(' ');
     if (!id || !name) continue;
+    // Our own refs (a workflow's integration record) are guarded by their owner (integration-guard.ts).
+    if (name.startsWith('refs/supervisor/')) continue;
     if (!name.startsWith('refs/heads/')) {
       otherRefs.set(name, id);
       continue;

@@ -1,10 +1,12 @@
 /**
  * H01 / I4: trust for a plan's commands is decided at each command from the trust store and
  * where the plan really comes from, never from stored state. A repository that commits
- * `.supervisor/workflows/<id>/plan.json` + `events.jsonl` whose `source.file` points outside it:
- * `workflow resume <id>`, a bare `workflow resume` and MCP `workflow_resume` refuse (exit 2,
- * WORKFLOW_UNTRUSTED_COMMANDS) and run none of its commands. The same state, resumed by the user
- * who started it (their HOME recorded its plan), continues: the control.
+ * `.supervisor/workflows/<id>/plan.json` + `events.jsonl` whose `source.file` points outside it is
+ * refused before any state is read (STATE_DIR_UNSAFE: tracked state, X01); the same files left
+ * untracked (unpacked from an archive, written by a CLI run without a sandbox): `workflow resume
+ * <id>`, a bare `workflow resume` and MCP `workflow_resume` refuse (exit 2,
+ * WORKFLOW_UNTRUSTED_COMMANDS). Neither runs any of its commands. The same state, resumed by the
+ * user who started it (their HOME recorded its plan), continues: the control.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ describe('forged workflow state in a repository', binarySuite(), () => {
   let id: string;
   let original: string;
   let victim: string;
+  let committed: string;
   let strangerHome: string;
   const open: Connection[] = [];
 
@@ -40,14 +43,19 @@ describe('forged workflow state in a repository', binarySuite(), () => {
     assert.equal(existsSync(marker), true, 'the hook runs for its own user');
     await rm(marker);
     await rm(join(original, '.supervisor', 'workflows', id, 'result.json'));
-    // A repository that commits that state, for a stranger to clone.
-    victim = await makeRepo({ 'README.md': '# demo\n' });
-    const state = join(victim, '.supervisor', 'workflows', id);
-    await mkdir(state, { recursive: true });
-    for (const file of ['plan.json', 'events.jsonl']) await cp(join(original, '.supervisor', 'workflows', id, file), join(state, file));
-    assert.match(readFileSync(join(state, 'plan.json'), 'utf8'), new RegExp(`"file": "${plan.replaceAll('/', '\\/')}"`));
-    git(victim, 'add', '-f', '.supervisor');
-    git(victim, 'commit', '-qm', 'workflow state');
+    // A repository that carries that state, for a stranger to clone: untracked, and committed.
+    const carrying = async () => {
+      const repo = await makeRepo({ 'README.md': '# demo\n' });
+      const state = join(repo, '.supervisor', 'workflows', id);
+      await mkdir(state, { recursive: true });
+      for (const file of ['plan.json', 'events.jsonl']) await cp(join(original, '.supervisor', 'workflows', id, file), join(state, file));
+      assert.match(readFileSync(join(state, 'plan.json'), 'utf8'), new RegExp(`"file": "${plan.replaceAll('/', '\\/')}"`));
+      return repo;
+    };
+    victim = await carrying();
+    committed = await carrying();
+    git(committed, 'add', '-f', '.supervisor');
+    git(committed, 'commit', '-qm', 'workflow state');
     strangerHome = await tempDir('sv-stranger-home-');
   });
   after(async () => {
@@ -63,6 +71,16 @@ describe('forged workflow state in a repository', binarySuite(), () => {
       assert.equal(git(victim, 'branch', '--list', 'supervisor/*').trim(), '');
     });
   }
+
+  it('committed state is refused before it is read, and none of its commands runs', async () => {
+    for (const args of [['workflow', 'resume', id], ['workflow', 'resume']]) {
+      const out = await box.run([...args, '--cli', 'replay', '--json'], { cwd: committed, env: { HOME: strangerHome } });
+      assert.equal(out.code, 2, out.stderr);
+      assert.equal((JSON.parse(out.stderr) as { error: { code: string } }).error.code, 'STATE_DIR_UNSAFE');
+      assert.equal(existsSync(marker), false, 'the stored plan\'s on_event ran');
+      assert.equal(git(committed, 'branch', '--list', 'supervisor/*').trim(), '');
+    }
+  });
 
   it('MCP workflow_resume refuses the same way', async () => {
     const connection = await connect(box, victim, { env: { HOME: strangerHome } });

@@ -28,7 +28,8 @@ describe('--target, from the binary', binarySuite(), () => {
     const run = await box.run(['run', 'reviewer', '--cli', 'replay', '--task', 'Review math.js', '--target', 'math.js', '--json'], { cwd: sub, env: { SUPERVISOR_REPLAY: reply } });
     assert.equal(run.code, 0, run.stderr);
     const sent = await readFile(join((JSON.parse(run.stdout) as { run_dir: string }).run_dir, 'prompt.md'), 'utf8');
-    assert.match(sent, /### src\/math\.js\n\n```\nexport const add/);
+    // a reviewer's files carry line numbers (context.line_numbers)
+    assert.match(sent, /### src\/math\.js\n\n```\n1 \| export const add/);
     const printed = await box.run(['prompt', 'reviewer', '--task', 'Review math.js', '--target', 'math.js'], { cwd: sub });
     assert.equal(printed.code, 0, printed.stderr);
     assert.equal(printed.stdout, sent);

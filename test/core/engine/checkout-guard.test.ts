@@ -26,9 +26,14 @@ describe("the user's checkout, recorded and compared around a run", () => {
     const repo = await dirtyRepo();
     git(repo, 'tag', 'v1');
     git(repo, 'tag', 'v0');
+    git(repo, 'update-ref', 'refs/supervisor/integration/flow-1', 'HEAD');
     const before = await recordCheckout(repo);
     git(repo, 'update-ref', 'refs/cline/checkpoints/s1/1', 'HEAD');
     git(repo, 'tag', '-d', 'v0');
+    // a workflow's integration record moves as another task merges: its own guard watches it
+    const merged = git(repo, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'merged').trim();
+    git(repo, 'update-ref', 'refs/supervisor/integration/flow-1', merged);
+    git(repo, 'update-ref', 'refs/supervisor/integration/flow-2', merged);
     assert.deepEqual(compareCheckout(before, await recordCheckout(repo)).changes, ['refs created: refs/cline/checkpoints/s1/1', 'refs deleted: refs/tags/v0']);
   });
 
