@@ -42,7 +42,7 @@ export interface RunInput {
 }
 
 /** A role file outside the repository is the user's own only when the entry point says so (MCP: --trust). */
-async function refuseForeignRoleFile(role: string, deps: AppDeps): Promise<void> {
+export async function refuseForeignRoleFile(role: string, deps: AppDeps): Promise<void> {
   if (!looksLikeRoleFile(role) || deps.outsideFilesAreUsers) return;
   const file = resolve(deps.cwd, role);
   if (insideRepository(file, deps.repoRoot) || (await deps.trust()).trusted) return;
