@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { TokenizerName } from '../context/tokens.ts';
-import type { RunRoleOptions } from '../engine/options.ts';
+import type { RunDeps, RunHooks, RunRequest, RunTuning } from '../engine/options.ts';
 import { looksLikeRoleFile } from '../roles/load-options.ts';
 import { resolveTargets } from '../cli/targets.ts';
 import type { AppDeps } from './deps.ts';
@@ -42,33 +42,25 @@ export interface RunInput {
 }
 
 /** A role file outside the repository is the user's own only when the entry point says so (MCP: --trust). */
-async function refuseForeignRoleFile(role: string, deps: AppDeps): Promise<void> {
+export async function refuseForeignRoleFile(role: string, deps: AppDeps): Promise<void> {
   if (!looksLikeRoleFile(role) || deps.outsideFilesAreUsers) return;
   const file = resolve(deps.cwd, role);
   if (insideRepository(file, deps.repoRoot) || (await deps.trust()).trusted) return;
   throw appErrors.untrustedPath('role file', file, deps.repoRoot);
 }
 
-/** The engine's options for this request (no signal, no event callback). */
-export async function runRequest(input: RunInput, deps: AppDeps): Promise<RunRoleOptions> {
+/** The engine's request, dependencies (tuning inside) and notice hook for this input (no signal, no event callback). */
+export async function runRequest(input: RunInput, deps: AppDeps): Promise<{ request: RunRequest; deps: RunDeps; hooks: RunHooks }> {
   await refuseForeignRoleFile(input.role, deps);
-  return {
+  const request: RunRequest = {
     role: input.role,
     task: input.task,
     targets: await resolveTargets(input.targets, deps.cwd, deps.repoRoot),
     extraContext: input.extraContext ?? {},
-    repoRoot: deps.repoRoot,
-    trustedRepo: (await deps.trust()).trusted,
-    homeDir: deps.homeDir,
-    env: deps.env,
-    registry: await deps.registry(),
     cli: input.cli,
     sandbox: input.sandbox,
     allowHosts: input.allowHosts ?? [],
     passEnv: input.passEnv ?? [],
-    timeoutSec: input.timeoutSec,
-    retries: input.retries,
-    gateTimeoutSec: input.gateTimeoutSec,
     gates: input.gates ?? [],
     allowCommands: input.allowCommands ?? [],
     setup: input.setup ?? [],
@@ -79,7 +71,11 @@ export async function runRequest(input: RunInput, deps: AppDeps): Promise<RunRol
     ...(input.tokenizer === undefined ? {} : { tokenizer: input.tokenizer }),
     ...(input.base === undefined ? {} : { base: input.base }),
     ...(input.review === undefined ? {} : { review: input.review }),
-    ...processTuning(deps.env),
-    onNotice: (message: string) => deps.warn(`notice: ${message}`),
+  };
+  const tuning: RunTuning = { timeoutSec: input.timeoutSec, retries: input.retries, gateTimeoutSec: input.gateTimeoutSec, ...processTuning(deps.env) };
+  return {
+    request,
+    deps: { repoRoot: deps.repoRoot, trustedRepo: (await deps.trust()).trusted, homeDir: deps.homeDir, env: deps.env, registry: await deps.registry(), tuning },
+    hooks: { onNotice: (message: string) => deps.warn(`notice: ${message}`) },
   };
 }

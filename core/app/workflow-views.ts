@@ -38,3 +38,28 @@ export async function workflowFinish(input: { id?: string; into?: string; squash
   const id = await resolveId(input.id, deps);
   return finishWorkflow({ repoRoot: deps.repoRoot, env: deps.env }, id, { ...(input.into === undefined ? {} : { into: input.into }), squash: input.squash === true });
 }
+
+/** One task for `workflow show <id> <task>`: its text, rounds, issues, gates, decisions, change. */
+export async function workflowShowTask(input: { id: string; task: string; diff?: boolean }, deps: AppDeps) {
+  const { showTask } = await import('../workflow/engine/show.ts');
+  const id = await resolveId(input.id, deps);
+  return showTask({ repoRoot: deps.repoRoot, env: deps.env }, id, input.task, input.diff === undefined ? {} : { diff: input.diff });
+}
+
+/**
+ * The output of a workflow's runs, interleaved, each line tagged with task and role (only one
+ * task's with `task`, refused when the plan has no such task); `width` fits the widest tag.
+ */
+export async function workflowLogs(input: { id?: string; task?: string }, deps: AppDeps) {
+  const { WorkflowLogFollower } = await import('../workflow/engine/workflow-logs.ts');
+  const { WorkflowStore } = await import('../workflow/engine/store.ts');
+  const { engineErrors } = await import('../workflow/engine/errors.ts');
+  const { describeLoggedEvent } = await import('../engine/render.ts');
+  const id = await resolveId(input.id, deps);
+  const plan = new WorkflowStore(deps.repoRoot, id).plan();
+  const tasks = plan.tasks.map((t) => t.id);
+  if (input.task !== undefined && !tasks.includes(input.task)) throw engineErrors.taskNotFound(id, input.task, tasks);
+  const follower = new WorkflowLogFollower(deps.repoRoot, id, { ...(input.task === undefined ? {} : { task: input.task }), describe: (item) => describeLoggedEvent(item.event) || null });
+  const width = Math.min(48, Math.max(...plan.tasks.map((t) => t.id.length + Math.max(t.worker.length, ...t.reviewers.map((r) => r.length)) + 3)));
+  return { id, follower, width };
+}

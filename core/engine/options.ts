@@ -1,24 +1,22 @@
-/** What a caller (the `run` command, a script, a test) hands to `runRole` and `dryRunRole`. */
+/**
+ * What a caller (the `run` command, a script, a test) hands to `runRole`: the request (what to
+ * run), its dependencies (where, for whom, with which plugins) with the tuning settings (time
+ * limits, grace, retries' pacing, caps), and hooks (abort, events, notices).
+ */
 import type { TokenizerName } from '../context/tokens.ts';
 import type { Registry } from '../registry.ts';
 import type { BoundWorktree } from './bound-git.ts';
 import type { EnginePeers } from './peers.ts';
 import type { RunEvent } from './run-log.ts';
 
-export interface RunRoleOptions {
+/** What to run: the role on a task, and what the user asked of this run. */
+export interface RunRequest {
   /** Role name (built-in, ~/.supervisor/roles, <repo>/.supervisor/roles). */
   role: string;
   task: string;
   targets?: string[];
   /** --context key=value pairs. */
   extraContext?: Record<string, string>;
-  repoRoot: string;
-  homeDir: string;
-  /** The repository may run its own code: its templates and node_modules/.bin/repomix (core/trust). Default: not. */
-  trustedRepo?: boolean;
-  /** The environment the CLI and gates inherit. */
-  env: Record<string, string | undefined>;
-  registry: Registry;
   /** Adapter to use instead of the role's `cli`. */
   cli?: string;
   /** Sandbox to run the CLI and gates in instead of the role's (a name, or a mapping with name and options). */
@@ -29,10 +27,6 @@ export interface RunRoleOptions {
   passEnv?: string[];
   /** Model name handed to the adapter as the role's `x-model` is (overrides it). */
   model?: string;
-  /** Seconds; overrides the role's config.timeout. */
-  timeoutSec?: number;
-  /** Retries after the first attempt; overrides config.max_retries. */
-  retries?: number;
   /** Extra gate commands, run after the role's own. */
   gates?: string[];
   /** --allow-command: commands the CLI may run, besides the role's `allowed_commands`; "*": any (sandbox only). */
@@ -47,24 +41,8 @@ export interface RunRoleOptions {
   secretScan?: boolean;
   /** Cost ceiling in USD; overrides config.max_cost_usd. */
   maxCostUsd?: number;
-  /** Time between TERM and KILL when ending a process tree. */
-  graceMs?: number;
-  /** First backoff delay after a CLI failure (doubles each time). */
-  backoffMs?: number;
-  /** Consecutive CLI failures that open the circuit breaker. */
-  breakerThreshold?: number;
-  /** Seconds per gate; overrides config.gate_timeout. */
-  gateTimeoutSec?: number;
   /** How prompt tokens are counted (default: the 4-characters estimate). */
   tokenizer?: TokenizerName;
-  /** Bytes kept of each of the CLI's stdout and stderr. */
-  maxOutputBytes?: number;
-  /** Aborting (Ctrl-C) ends the CLI's process tree and finishes the run as interrupted. */
-  signal?: AbortSignal;
-  /** Every run-log event as it is recorded (progress display). */
-  onEvent?: (event: RunEvent) => void;
-  /** One-line notices for the user. */
-  onNotice?: (message: string) => void;
   /** Start the worktree from this commit or branch instead of HEAD (`--base`). */
   base?: string;
   /**
@@ -89,6 +67,75 @@ export interface RunRoleOptions {
     /** What set-up left in it (core/engine/setup.ts): never committed, never packed. */
     exclude?: string[];
   };
+}
+
+/** Time limits and pacing: they change how long and how often, never what runs. */
+export interface RunTuning {
+  /** Seconds; overrides the role's config.timeout. */
+  timeoutSec?: number;
+  /** Retries after the first attempt; overrides config.max_retries. */
+  retries?: number;
+  /** Time between TERM and KILL when ending a process tree. */
+  graceMs?: number;
+  /** First backoff delay after a CLI failure (doubles each time). */
+  backoffMs?: number;
+  /** Consecutive CLI failures that open the circuit breaker. */
+  breakerThreshold?: number;
+  /** Seconds per gate; overrides config.gate_timeout. */
+  gateTimeoutSec?: number;
+  /** Bytes kept of each of the CLI's stdout and stderr. */
+  maxOutputBytes?: number;
+}
+
+/** Where and for whom the run works, and the modules it uses. */
+export interface RunDeps {
+  repoRoot: string;
+  homeDir: string;
+  /** The repository may run its own code: its templates and node_modules/.bin/repomix (core/trust). Default: not. */
+  trustedRepo?: boolean;
+  /** The environment the CLI and gates inherit. */
+  env: Record<string, string | undefined>;
+  registry: Registry;
   /** Replace any neighbour (tests); the rest are the real modules. */
   peers?: Partial<EnginePeers>;
+  tuning?: RunTuning;
+}
+
+/** The caller's hooks into a run. */
+export interface RunHooks {
+  /** Aborting (Ctrl-C) ends the CLI's process tree and finishes the run as interrupted. */
+  signal?: AbortSignal;
+  /** Every run-log event as it is recorded (progress display). */
+  onEvent?: (event: RunEvent) => void;
+  /** One-line notices for the user. */
+  onNotice?: (message: string) => void;
+}
+
+/** The three parts as one (how the engine's own steps and `dryRunRole` read them). */
+export type RunRoleOptions = RunRequest & Omit<RunDeps, 'tuning'> & RunTuning & RunHooks;
+
+const DEPS_KEYS = ['repoRoot', 'homeDir', 'trustedRepo', 'env', 'registry', 'peers'] as const;
+const TUNING_KEYS = ['timeoutSec', 'retries', 'gateTimeoutSec', 'graceMs', 'backoffMs', 'breakerThreshold', 'maxOutputBytes'] as const;
+const HOOK_KEYS = ['signal', 'onEvent', 'onNotice'] as const;
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (from[key] !== undefined) picked[key] = from[key];
+  return picked as Pick<T, K>;
+}
+
+/** The request, its dependencies (tuning inside) and hooks of options given as one object. */
+export function splitRunOptions(options: RunRoleOptions): { request: RunRequest; deps: RunDeps; hooks: RunHooks } {
+  const request: Partial<RunRoleOptions> = { ...options };
+  for (const key of [...DEPS_KEYS, ...TUNING_KEYS, ...HOOK_KEYS]) delete request[key];
+  const { repoRoot, homeDir, env, registry } = options;
+  const tuning = pick(options, TUNING_KEYS);
+  const deps: RunDeps = { ...pick(options, DEPS_KEYS), repoRoot, homeDir, env, registry, ...(Object.keys(tuning).length ? { tuning } : {}) };
+  return { request: { ...request, role: options.role, task: options.task }, deps, hooks: pick(options, HOOK_KEYS) };
+}
+
+/** The three parts as the one object the engine's steps read. */
+export function joinRunOptions(request: RunRequest, deps: RunDeps, hooks: RunHooks = {}): RunRoleOptions {
+  const { tuning, ...where } = deps;
+  return { ...request, ...where, ...tuning, ...hooks };
 }

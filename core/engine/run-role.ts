@@ -17,7 +17,7 @@ import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import type { WorktreeCheck } from './bound-git.ts';
 import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
-import type { RunRoleOptions } from './options.ts';
+import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';
 import { resolvePeers } from './peers.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
 import { nothingToReviewNotice } from './review-notice.ts';
@@ -37,10 +37,13 @@ import type { RunStatus } from './status-map.ts';
 import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
 import { finishWorkspace, logEarlyWorkspace, openLoggedWorkspace } from './run-workspace.ts';
 
-export type { RunRoleOptions } from './options.ts';
+export type { RunDeps, RunHooks, RunRequest, RunRoleOptions, RunTuning } from './options.ts';
+export { splitRunOptions } from './options.ts';
 export type { RunResult } from './result.ts';
 
-export async function runRole(options: RunRoleOptions): Promise<RunResult> {
+/** Runs `request` with `deps` (tuning inside: time limits, grace, retries' pacing), telling `hooks`. */
+export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHooks = {}): Promise<RunResult> {
+  const options = joinRunOptions(request, deps, hooks);
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
   // Asked while the run is prepared (packing is the long part); a run placed early needs it
   // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).

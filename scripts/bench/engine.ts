@@ -50,7 +50,7 @@ async function bench(repo: string, worktree: boolean, env: Record<string, string
   const one = async () => {
     const epoch = Date.now();
     const t0 = performance.now();
-    const result = await runRole({ role: 'reviewer', task: 'Review the change', repoRoot: repo, homeDir: repo, env, registry, worktree });
+    const result = await runRole({ role: 'reviewer', task: 'Review the change', worktree }, { repoRoot: repo, homeDir: repo, env, registry });
     const wall = performance.now() - t0;
     if (result.status !== 'pass') throw new Error(`bench run failed: ${JSON.stringify(result.failure)}`);
     const ev = readEvents(result.run_dir);

@@ -1,10 +1,15 @@
 /** `supervisor gc`: removes old run folders, worktrees of finished runs, and merged `supervisor/*` branches. */
-import { errors } from '../../errors.ts';
+import { fromCliContext } from '../../app/deps.ts';
+import { DEFAULT_GC_AGE as DEFAULT_AGE, type GcInput } from '../../app/gc.ts';
 import type { GcReport } from '../../engine/gc.ts';
-import { parseAge } from '../../text/age.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand, type Args } from '../command.ts';
+import { flagArg, stringArg } from './read-args.ts';
 
-const DEFAULT_AGE = '30d';
+/** argv → the gc use case's input. */
+export function gcInput(args: Args): GcInput {
+  const olderThan = stringArg(args, 'older-than');
+  return { ...(olderThan === undefined ? {} : { olderThan }), dryRun: flagArg(args, 'dry-run'), includeUnmerged: flagArg(args, 'include-unmerged'), includeWorkflows: flagArg(args, 'include-workflows') };
+}
 
 function renderGc(report: GcReport): string {
   const verb = report.dry_run ? 'would remove' : 'removed';
@@ -26,19 +31,8 @@ export default defineCommand({
       .option('include-unmerged', { type: 'boolean', default: false, describe: 'Also delete old branches with unmerged work and worktrees with uncommitted changes' })
       .option('include-workflows', { type: 'boolean', default: false, describe: 'Also consider branches of workflows (supervisor/wf/...) whose workflow finished with a pass' }),
   async run(args, ctx) {
-    const age = typeof args['older-than'] === 'string' ? args['older-than'] : DEFAULT_AGE;
-    const olderThanMs = parseAge(age);
-    if (olderThanMs === null) throw errors.usage(`--older-than expects an age such as 12h, 7d or 2w, got "${age}"`);
-    const { collectGarbage } = await import('../../engine/gc.ts');
-    const report = await collectGarbage({
-      repoRoot: ctx.repoRoot,
-      olderThanMs,
-      now: new Date(),
-      dryRun: args['dry-run'] === true,
-      includeUnmerged: args['include-unmerged'] === true,
-      includeWorkflows: args['include-workflows'] === true,
-      env: ctx.deps.env,
-    });
+    const { gc } = await import('../../app/gc.ts');
+    const report = await gc(gcInput(args), fromCliContext(ctx));
     if (ctx.options.json) ctx.out(JSON.stringify(report, null, 2));
     else ctx.show(renderGc(report));
     return 0;

@@ -5,24 +5,46 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { TokenizerName } from '../../context/tokens.ts';
+import { fromCliContext } from '../../app/deps.ts';
+import type { PackInput } from '../../app/pack.ts';
 import type { PackedContext } from '../../context/types.ts';
-import type { Role } from '../../roles/role.ts';
+import { errors } from '../../errors.ts';
 import { defineCommand, type Args } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { renderTable } from '../table.ts';
 import { readKeyValues } from '../text-arg.ts';
-import { loadRoleArg } from '../role-arg.ts';
-import { resolveTargets } from '../targets.ts';
-import { createRole } from '../../roles/role.ts';
 import { nameList } from '../../text/name-list.ts';
 import { snakeKeys } from '../../text/snake-keys.ts';
+import { flagArg, listArg, onUnlessNo, stringArg } from './read-args.ts';
 
-const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+/** One of a choice option's values (yargs checked it against the same list). */
+function choiceArg<T extends string>(args: Args, name: string, choices: readonly T[]): T | undefined {
+  const value = stringArg(args, name);
+  if (value === undefined) return undefined;
+  const found = choices.find((choice) => choice === value);
+  if (found === undefined) throw errors.usage(`--${name} expects one of ${choices.join(', ')}, got "${value}"`);
+  return found;
+}
 
-/** A role for packing without one: only the flags' context. */
-function adHocRole(repoRoot: string): Role {
-  return createRole({ name: 'pack', description: 'ad-hoc pack', file: repoRoot });
+/** argv → the pack use case's input; `--context key=@file` values are read here (the user's files). */
+export async function packInput(args: Args, ctx: Pick<CliContext, 'deps' | 'options'>): Promise<PackInput> {
+  const role = stringArg(args, 'role');
+  const budget = args.budget;
+  if (budget !== undefined && typeof budget !== 'number') throw errors.usage('--budget expects a number');
+  const style = choiceArg(args, 'style', ['markdown', 'xml'] as const);
+  return {
+    ...(role === undefined ? {} : { role }),
+    packers: listArg(args, 'packer'),
+    include: listArg(args, 'include'),
+    exclude: listArg(args, 'exclude'),
+    targets: listArg(args, 'target'),
+    extraContext: await readKeyValues(listArg(args, 'context'), ctx.deps, 'context'),
+    ...(budget === undefined ? {} : { budgetTokens: budget }),
+    ...(style === undefined ? {} : { style }),
+    tokenizer: choiceArg(args, 'tokenizer', ['chars', 'o200k'] as const) ?? 'chars',
+    secretScan: onUnlessNo(args, 'secret-scan'),
+    countTokens: flagArg(args, 'stats') || ctx.options.json === true,
+  };
 }
 
 /** What the budget left out or cut, a few names per part. */
@@ -53,39 +75,10 @@ function renderPackStats(packed: PackedContext, ms: number, tokenizer: string): 
 
 async function run(args: Args, ctx: CliContext): Promise<number> {
   const started = performance.now();
-  // yargs has checked both against their choices.
-  const tokenizer = args.tokenizer as TokenizerName;
-  const style = args.style as 'markdown' | 'xml' | undefined;
-  const roleName = typeof args.role === 'string' ? args.role : undefined;
-  const role = roleName ? await loadRoleArg(roleName, ctx) : adHocRole(ctx.repoRoot);
-  const include = list(args.include);
-  const extraContext = await readKeyValues(list(args.context), ctx.deps, 'context');
-  const targets = await resolveTargets(list(args.target), ctx.deps.cwd, ctx.repoRoot);
-  const registry = await ctx.registry();
-  const { packFileContext } = await import('../../context/pack.ts');
-  const packed = await packFileContext({
-    role,
-    repoRoot: ctx.repoRoot,
-    trustedRepo: (await ctx.trust()).trusted,
-    targets,
-    extraContext,
-    registry,
-    packers: list(args.packer),
-    // Without a role, an ad-hoc pack with no --include packs the whole repository.
-    include: roleName || include.length || targets.length ? include : ['**/*'],
-    exclude: list(args.exclude),
-    // Checked once, where the role's token_budget is checked too (BUDGET_INVALID).
-    ...(args.budget === undefined ? {} : { budgetTokens: args.budget as number }),
-    ...(style ? { style } : {}),
-    // Without a role there is no template around the files: the whole budget is theirs.
-    reserveTemplate: roleName !== undefined,
-    tokenizer,
-    ...(args['secret-scan'] === false ? { secretScan: false } : {}),
-    env: ctx.deps.env,
-    notice: (message) => ctx.warn(`notice: ${message}`),
-  });
-  // Counts are taken when reported, and only then is the tokenizer needed.
-  if ((args.stats || ctx.options.json) && !packed.countsKnown?.()) await (await import('../../context/tokens.ts')).loadTokenizer(tokenizer);
+  const input = await packInput(args, ctx);
+  const { pack } = await import('../../app/pack.ts');
+  const packed = await pack(input, fromCliContext(ctx));
+  const tokenizer = input.tokenizer;
   // Printed once, with or without --stats.
   for (const warning of packed.warnings) ctx.warn(`warning: ${warning}`);
   const ms = Math.round(performance.now() - started);
@@ -104,9 +97,10 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
         2,
       )
     : packed.text;
-  if (typeof args.output === 'string') await writeFile(resolve(ctx.deps.cwd, args.output), output.endsWith('\n') ? output : `${output}\n`);
+  const outputFile = stringArg(args, 'output');
+  if (outputFile !== undefined) await writeFile(resolve(ctx.deps.cwd, outputFile), output.endsWith('\n') ? output : `${output}\n`);
   else ctx.out(output);
-  if (args.stats) ctx.warn(renderPackStats(packed, ms, tokenizer));
+  if (flagArg(args, 'stats')) ctx.warn(renderPackStats(packed, ms, tokenizer));
   return 0;
 }
 

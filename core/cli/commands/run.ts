@@ -44,11 +44,12 @@ export default defineCommand({
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
     const input = await runInputFromArgs(args, { task, extraContext: await readKeyValues(listArg(args, 'context'), ctx.deps, 'context') });
     const { runRequest } = await import('../../app/run.ts');
-    const options = await runRequest(input, fromCliContext(ctx));
+    const call = await runRequest(input, fromCliContext(ctx));
     const render = await import('../../engine/render.ts');
     if (args['dry-run'] === true) {
       const { dryRunRole } = await import('../../engine/dry-run.ts');
-      const dry = await dryRunRole(options);
+      const { joinRunOptions } = await import('../../engine/options.ts');
+      const dry = await dryRunRole(joinRunOptions(call.request, call.deps, call.hooks));
       if (ctx.options.json) ctx.out(JSON.stringify(dry, null, 2));
       else ctx.show(render.renderDryRun(dry));
       return 0;
@@ -61,8 +62,8 @@ export default defineCommand({
       controller.abort(signal);
     });
     try {
-      const result = await runRole({
-        ...options,
+      const result = await runRole(call.request, call.deps, {
+        ...call.hooks,
         signal: controller.signal,
         onEvent: (event) => {
           const line = render.describeEvent(event);

@@ -4,10 +4,17 @@
  */
 import { EXIT } from '../../errors.ts';
 import type { FollowItem } from '../../engine/run-follow.ts';
-import { defineCommand } from '../command.ts';
+import { fromCliContext } from '../../app/deps.ts';
+import { defineCommand, type Args } from '../command.ts';
+import { flagArg, stringArg } from './read-args.ts';
 import { followUntilEnd } from '../follow.ts';
 
 const POLL_MS = 200;
+
+/** The run id positional (yargs gives it as run-id and runId). */
+export function runIdInput(args: Args): { id: string } {
+  return { id: stringArg(args, 'run-id') ?? stringArg(args, 'runId') ?? '' };
+}
 
 function renderItem(item: FollowItem, describe: (e: FollowItem & { kind: 'event' }) => string): string {
   if (item.kind === 'event') return describe(item);
@@ -27,23 +34,20 @@ export default defineCommand({
       .positional('run-id', { type: 'string' })
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following until the run finishes (or Ctrl-C)' }),
   async run(args, ctx) {
-    const { readRun, alive } = await import('../../engine/runs-store.ts');
-    const { RunFollower } = await import('../../engine/run-follow.ts');
+    const { runsTail } = await import('../../app/runs.ts');
     const { describeLoggedEvent } = await import('../../engine/render.ts');
-    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
-    const follower = new RunFollower(record.summary.run_dir);
+    const { follower, writing } = await runsTail(runIdInput(args), fromCliContext(ctx));
     const print = (items: FollowItem[]) => {
       for (const item of items) {
         if (ctx.options.json) ctx.out(JSON.stringify(item.kind === 'event' ? item.event : { kind: 'output', attempt: item.attempt, stream: item.stream, text: item.text }));
         else ctx.show(renderItem(item, (e) => `${e.event.ts.slice(11, 23)}  ${describeLoggedEvent(e.event)}`));
       }
     };
-    const pid = record.events.find((e) => e.kind === 'run_started')?.pid;
-    if (!args.follow) {
+    if (!flagArg(args, 'follow')) {
       print(follower.poll(true));
       return 0;
     }
-    const code = await followUntilEnd(follower, { pollMs: POLL_MS, onInterrupt: ctx.deps.onInterrupt, print, writing: () => alive(pid), ended: () => follower.finished });
+    const code = await followUntilEnd(follower, { pollMs: POLL_MS, onInterrupt: ctx.deps.onInterrupt, print, writing, ended: () => follower.finished });
     if (code === EXIT.ok && !follower.finished) ctx.warn('notice: the run\'s process is gone and the run did not finish (incomplete)');
     return code;
   },

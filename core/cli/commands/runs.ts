@@ -1,11 +1,24 @@
+import { fromCliContext } from '../../app/deps.ts';
+import { DEFAULT_RUNS_LIMIT as DEFAULT_LIMIT, RUN_STATUSES as STATUSES, type RunsListInput } from '../../app/runs.ts';
 import { errors } from '../../errors.ts';
-import { parseSince } from '../../text/age.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand, type Args } from '../command.ts';
 import { numberOption, positive } from '../numbers.ts';
-import runsTail from './runs-tail.ts';
+import { stringArg } from './read-args.ts';
+import runsTail, { runIdInput } from './runs-tail.ts';
 
-const DEFAULT_LIMIT = 50;
-const STATUSES = ['pass', 'gaps', 'error', 'running', 'incomplete'] as const;
+/** argv → the runs list use case's input. */
+export function runsListInput(args: Args): RunsListInput {
+  const limit = positive(args, 'limit', { integer: true });
+  const status = stringArg(args, 'status');
+  const found = STATUSES.find((s) => s === status);
+  if (status !== undefined && found === undefined) throw errors.usage(`--status expects one of ${STATUSES.join(', ')}, got "${status}"`);
+  const input: RunsListInput = { ...(limit === undefined ? {} : { limit }), ...(found === undefined ? {} : { status: found }) };
+  for (const key of ['role', 'since', 'workflow', 'task'] as const) {
+    const value = stringArg(args, key);
+    if (value !== undefined) input[key] = value;
+  }
+  return input;
+}
 
 const list = defineCommand({
   command: 'list',
@@ -19,24 +32,11 @@ const list = defineCommand({
       .option('workflow', { type: 'string', describe: 'Only runs of this workflow (an id, a unique part of one, or last)' })
       .option('task', { type: 'string', describe: 'With --workflow: only runs of this task' }),
   async run(args, ctx) {
-    const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
-    const since = typeof args.since === 'string' ? parseSince(args.since, new Date()) : undefined;
-    if (since === null) throw errors.usage(`--since expects an age (30m, 12h, 7d, 2w) or a date (2026-11-20), got "${String(args.since)}"`);
-    const { listRuns } = await import('../../engine/runs-store.ts');
+    const input = runsListInput(args);
+    const { runsList } = await import('../../app/runs.ts');
     const { renderRunsList } = await import('../../engine/render.ts');
-    if (typeof args.task === 'string' && typeof args.workflow !== 'string') throw errors.usage('runs list --task needs --workflow <id>: task ids are per workflow');
-    const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-    const workflow = typeof args.workflow === 'string' ? resolveWorkflowId(ctx.repoRoot, args.workflow) : undefined;
-    const runs = listRuns(ctx.repoRoot, {
-      limit,
-      ...(workflow ? { workflow } : {}),
-      ...(typeof args.task === 'string' ? { task: args.task } : {}),
-      ...(typeof args.role === 'string' ? { role: args.role } : {}),
-      ...(typeof args.status === 'string' ? { status: args.status } : {}),
-      ...(since ? { since } : {}),
-      onNotice: (message) => ctx.warn(`notice: ${message}`),
-    });
-    const filtered = ['role', 'status', 'since', 'workflow', 'task'].filter((key) => typeof args[key] === 'string').map((key) => `--${key} ${String(args[key])}`);
+    const runs = await runsList(input, fromCliContext(ctx));
+    const filtered = (['role', 'status', 'since', 'workflow', 'task'] as const).flatMap((key) => (input[key] === undefined ? [] : [`--${key} ${input[key]}`]));
     if (ctx.options.json) ctx.out(JSON.stringify(runs, null, 2));
     else if (!runs.length && filtered.length) ctx.show(`No run matches ${filtered.join(' ')}.`);
     else ctx.show(renderRunsList(runs));
@@ -50,9 +50,9 @@ const show = defineCommand({
   example: { command: '$0 runs show last --json', describe: 'the newest run: its result and every event, as JSON' },
   builder: (y) => y.positional('run-id', { type: 'string' }),
   async run(args, ctx) {
-    const { readRun } = await import('../../engine/runs-store.ts');
+    const { runsShow } = await import('../../app/runs.ts');
     const { renderRunShow } = await import('../../engine/render.ts');
-    const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId), (message) => ctx.warn(`notice: ${message}`));
+    const record = await runsShow(runIdInput(args), fromCliContext(ctx));
     if (ctx.options.json) ctx.out(JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2));
     else ctx.show(renderRunShow(record, ctx.deps.cwd));
     return 0;

@@ -39,14 +39,14 @@ export const run = defineTool({
   output: runOutput,
   async call(input, extra, env) {
     const { runRequest } = await import('../../app/run.ts');
-    const options = await runRequest(runToolInput(input), mcpDeps(env.ctx));
+    const call = await runRequest(runToolInput(input), mcpDeps(env.ctx));
     const { runRole } = await import('../../engine/run-role.ts');
     const { describeEvent } = await import('../../engine/render.ts');
     const report = progressReporter(extra);
     const result = await env.activity.start(
       (signal) =>
-        runRole({
-          ...options,
+        runRole(call.request, call.deps, {
+          ...call.hooks,
           signal,
           onEvent: (event) => {
             if (event.kind === 'run_started') env.resourcesMayHaveChanged();

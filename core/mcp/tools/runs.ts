@@ -2,8 +2,13 @@
 import { runsListInput, runsListOutput, runsShowInput, runsShowOutput } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
 import { toolResult } from '../tool-result.ts';
+import type { RunsListInput } from '../../app/runs.ts';
+import { mcpDeps } from './workflow.ts';
 
-const DEFAULT_LIMIT = 50;
+/** runs_list's arguments → the runs list use case's input. */
+export function runsListToolInput(args: { limit?: number | undefined; role?: string | undefined; status?: RunsListInput['status'] | undefined }): RunsListInput {
+  return { ...(args.limit === undefined ? {} : { limit: args.limit }), ...(args.role ? { role: args.role } : {}), ...(args.status ? { status: args.status } : {}) };
+}
 
 export const runsList = defineTool({
   name: 'runs_list',
@@ -12,9 +17,9 @@ export const runsList = defineTool({
   startsWork: false,
   input: runsListInput,
   output: runsListOutput,
-  async call({ limit, role, status }, _extra, { ctx }) {
-    const { listRuns } = await import('../../engine/runs-store.ts');
-    const runs = listRuns(ctx.repoRoot, { limit: limit ?? DEFAULT_LIMIT, ...(role ? { role } : {}), ...(status ? { status } : {}), onNotice: (message) => ctx.warn(`notice: ${message}`) });
+  async call(args, _extra, { ctx }) {
+    const { runsList: list } = await import('../../app/runs.ts');
+    const runs = await list(runsListToolInput(args), mcpDeps(ctx));
     return toolResult({ runs: runs as unknown as Record<string, unknown>[] });
   },
 });
@@ -27,8 +32,8 @@ export const runsShow = defineTool({
   input: runsShowInput,
   output: runsShowOutput,
   async call({ id }, _extra, { ctx }) {
-    const { readRun } = await import('../../engine/runs-store.ts');
-    const record = readRun(ctx.repoRoot, id, (message) => ctx.warn(`notice: ${message}`));
+    const { runsShow: show } = await import('../../app/runs.ts');
+    const record = await show({ id }, mcpDeps(ctx));
     return toolResult({ ...record.summary, result: record.result, events: record.events } as unknown as Record<string, unknown>);
   },
 });

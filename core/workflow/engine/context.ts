@@ -3,7 +3,7 @@
  * the money spent, and why the workflow is halting (cost ceiling, Ctrl-C). Task state changes
  * go through `setState`, so each one is an event on disk and a progress line.
  */
-import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
+import type { runRole as RunRole, RunRoleOptions } from '../../engine/run-role.ts';
 import { sumUsd } from '../../money.ts';
 import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
@@ -64,7 +64,7 @@ export interface WorkflowRunOptions {
   onStart?: (started: { workflow_id: string; branch: string }) => void;
   onNotice?: (message: string) => void;
   /** The single-step engine (tests may wrap it); default core/engine's runRole. */
-  runRole?: (options: RunRoleOptions) => Promise<RunResult>;
+  runRole?: typeof RunRole;
   /** Whether the plan's own commands (setup, gates, on_event) may run, as the application layer decided (core/app/plan-trust.ts); unset: trusted repository or a plan outside it. */
   planCommandsTrusted?: boolean;
   /** Extra RunRoleOptions for every run (grace and backoff knobs, tests' peers). */
@@ -141,7 +141,7 @@ export interface Engine {
   generation: number;
   /** Serialises merges into the integration branch and the gates that follow. */
   integrationLock: Promise<unknown>;
-  runRole: (options: RunRoleOptions) => Promise<RunResult>;
+  runRole: typeof RunRole;
   hooks: EventHooks;
   /** The one source of the time (clock.ts). */
   clock: Clock;

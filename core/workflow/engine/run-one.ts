@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, isSupervisorError } from '../../errors.ts';
+import { splitRunOptions } from '../../engine/options.ts';
 import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
 import { plannedCli, plannedModel } from '../run-plan.ts';
 import { formatUsd } from '../../money.ts';
@@ -146,7 +147,8 @@ async function runOnce(
   };
   let result: RunResult;
   try {
-    result = await engine.runRole(runOptions);
+    const { request, deps, hooks } = splitRunOptions(runOptions);
+    result = await engine.runRole(request, deps, hooks);
   } catch (error) {
     engine.ledger.settle(reservation.id, 0);
     if (options.signal?.aborted) return { kind: 'halted' };

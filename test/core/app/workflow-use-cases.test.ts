@@ -75,7 +75,7 @@ describe('run use case', () => {
     await writeFile(role, 'extends: reviewer\ngates: ["true"]\n');
     const { runRequest } = await import('../../../core/app/run.ts');
     await assert.rejects(runRequest({ role, task: 'Review', targets: [] }, await appDeps(repo, { outsideFilesAreUsers: false })), (e) => codeOf(e) === 'UNTRUSTED_PATH');
-    const options = await runRequest({ role, task: 'Review', targets: [] }, await appDeps(repo));
-    assert.equal(options.role, role, 'on the command line it is the user\'s own');
+    const call = await runRequest({ role, task: 'Review', targets: [] }, await appDeps(repo));
+    assert.equal(call.request.role, role, 'on the command line it is the user\'s own');
   });
 });

@@ -9,7 +9,7 @@ import { parsers } from '../../../plugins/parsers/index.ts';
 import { parseOutput } from '../../../core/output/parse-output.ts';
 import type { Role } from '../../../core/roles/role.ts';
 import type { EnginePeers } from '../../../core/engine/peers.ts';
-import type { RunRoleOptions } from '../../../core/engine/options.ts';
+import { splitRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from '../../../core/engine/options.ts';
 import { createRole } from '../../../core/roles/role.ts';
 
 export const STATUS_SCHEMA = {
@@ -150,4 +150,10 @@ export function harness(repoRoot: string, steps: CliStep[], opts: { role?: Parti
     ...opts.run,
   };
   return { options, adapter, calls: proc.calls, sleeps };
+}
+
+/** A harness's options as runRole's three arguments: the request, its dependencies (tuning inside), hooks. */
+export function asCall(options: RunRoleOptions): [RunRequest, RunDeps, RunHooks] {
+  const { request, deps, hooks } = splitRunOptions(options);
+  return [request, deps, hooks];
 }

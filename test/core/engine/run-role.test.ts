@@ -7,7 +7,7 @@ import { readEvents } from '../../../core/engine/runs-store.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
-import { answer, editing, envelope, fakeRole, harness } from './_fakes.ts';
+import { answer, asCall, editing, envelope, fakeRole, harness } from './_fakes.ts';
 
 const kinds = (dir: string) => readEvents(dir).map((e) => e.kind);
 const ok = (status = 'SUCCESS', extra: object = {}) => ({ stdout: envelope(answer({ status, ...extra })) });
@@ -17,7 +17,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const h = harness(repo, [ok()]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'pass');
     assert.equal(result.exit_code, 0);
     assert.equal(result.reported_status, 'SUCCESS');
@@ -49,7 +49,7 @@ describe('runRole', () => {
     const repo = await makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
     const before = snapshotCheckout(repo);
     const h = harness(repo, [editing({ 'src/a.ts': 'export const a = 2;\n', 'src/b.ts': 'new\n' }, envelope(answer({ status: 'SUCCESS' })))]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.branch, `supervisor/${result.run_id}`);
     const [base, head] = result.git_range!.split('..');
     assert.equal(base, git(repo, 'rev-parse', 'HEAD').trim());
@@ -64,14 +64,14 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const env = { PATH: process.env.PATH, GIT_AUTHOR_NAME: 'Run Env', GIT_AUTHOR_EMAIL: 'run@env.test' };
     const h = harness(repo, [editing({ 'x.txt': 'x\n' }, envelope(answer({ status: 'SUCCESS' })))], { run: { env } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(git(repo, 'log', '-1', '--format=%an <%ae>', result.branch!).trim(), 'Run Env <run@env.test>');
   });
 
   it('keeps the worktree with keepWorktree', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [ok()], { run: { keepWorktree: true } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.worktree.kept, true);
     assert.ok(existsSync(result.worktree.path));
     git(repo, 'worktree', 'remove', '--force', result.worktree.path);
@@ -80,7 +80,7 @@ describe('runRole', () => {
   it('retries an answer without JSON once, with stricter instructions, then succeeds', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [{ stdout: envelope('I did it, trust me.') }, ok()]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'pass');
     assert.equal(result.metrics.attempts, 2);
     assert.equal(result.metrics.input_tokens, 200);
@@ -99,7 +99,7 @@ describe('runRole', () => {
   it('ends as error (exit 3) after the one stricter retry, whatever max_retries says', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [{ stdout: envelope('nope') }, { stdout: envelope('```json\n{"no_status": 1}\n```') }], { run: { retries: 5 } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'error');
     assert.equal(result.exit_code, 3);
     assert.equal(result.failure?.class, 'invalid_output');
@@ -112,7 +112,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const fail = { exitCode: 1, stdout: envelope(null), stderr: 'upstream error' };
     const h = harness(repo, [fail, fail, fail]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.failure?.class, 'nonzero_exit');
     assert.match(result.failure!.detail, /exited with code 1: upstream error/);
     assert.equal(result.exit_code, 4);
@@ -124,7 +124,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const timeout = { timedOut: true, exitCode: null, signal: 'SIGTERM', stdout: '' };
     const h = harness(repo, [timeout, timeout, timeout], { run: { retries: 10, breakerThreshold: 3 } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.failure?.class, 'timeout');
     assert.equal(result.metrics.attempts, 3);
     assert.match(result.issues.at(-1)!, /circuit breaker/);
@@ -135,7 +135,7 @@ describe('runRole', () => {
   it('does not retry a missing binary', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [{ notFound: true, exitCode: -2, spawnError: 'spawn fake-cli ENOENT' }]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.failure?.class, 'not_found');
     assert.equal(result.exit_code, 4);
     assert.equal(result.metrics.attempts, 1);
@@ -148,7 +148,7 @@ describe('runRole', () => {
     const h = harness(repo, [ok(), editing({ 'fixed.txt': 'ok\n' }, envelope(answer({ status: 'SUCCESS' })))], {
       role: { gates: ['test -f fixed.txt || { echo "fixed.txt is missing"; exit 1; }'] },
     });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'pass');
     assert.equal(result.metrics.attempts, 2);
     assert.match(h.adapter.requests[1]!.prompt, /fixed\.txt is missing/);
@@ -160,7 +160,7 @@ describe('runRole', () => {
   it('ends as gaps when the gate keeps failing (extra --gate commands too)', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [ok(), ok()], { run: { gates: ['exit 7'], retries: 1 } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'gaps');
     assert.equal(result.exit_code, 1);
     assert.equal(result.failure?.class, 'gate_failed');
@@ -170,11 +170,11 @@ describe('runRole', () => {
 
   it('maps the answer status: gaps and error are final answers, not retries', async () => {
     const repo = await makeRepo();
-    const gaps = await runRole(harness(repo, [ok('CHANGES_REQUESTED', { issues: ['fix the test'] })]).options);
+    const gaps = await runRole(...asCall(harness(repo, [ok('CHANGES_REQUESTED', { issues: ['fix the test'] })]).options));
     assert.equal(gaps.status, 'gaps');
     assert.equal(gaps.exit_code, 1);
     assert.deepEqual(gaps.issues, ['fix the test']);
-    const blocked = await runRole(harness(repo, [ok('BLOCKED')], { role: { gates: ['exit 1'] } }).options);
+    const blocked = await runRole(...asCall(harness(repo, [ok('BLOCKED')], { role: { gates: ['exit 1'] } }).options));
     assert.equal(blocked.status, 'error');
     assert.equal(blocked.failure, null);
     assert.equal(blocked.exit_code, 1);
@@ -185,7 +185,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const costly = { exitCode: 1, stdout: envelope(null, { cost: 0.6 }) };
     const h = harness(repo, [costly, costly, costly], { run: { maxCostUsd: 1 }, adapter: { acceptsBudget: true } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.metrics.attempts, 2);
     assert.equal(result.metrics.cost_usd, 1.2);
     assert.equal(result.metrics.max_cost_usd, 1);
@@ -196,7 +196,7 @@ describe('runRole', () => {
   it('says when the CLI reports no cost instead of pretending it was free', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [{ stdout: envelope(answer({ status: 'SUCCESS' }), { cost: null }) }], { run: { maxCostUsd: 1 } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.metrics.cost_usd, null);
     assert.equal(result.metrics.cost_known, false);
     assert.match(result.notices.join('\n'), /reported no cost/);
@@ -221,7 +221,7 @@ describe('runRole', () => {
       controller.abort();
       return { stdout: '', stderr: '', exitCode: null, signal: 'SIGTERM', durationMs: 1, timedOut: false, interrupted: true, truncated: { stdout: false, stderr: false }, notFound: false };
     };
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.exit_code, 130);
     assert.equal(result.failure?.class, 'interrupted');
     assert.equal(result.metrics.attempts, 1);
@@ -234,32 +234,32 @@ describe('runRole', () => {
 
   it('runs in place outside git, and with worktree: false', async () => {
     const plain = await tempDir();
-    const result = await runRole(harness(plain, [editing({ 'out.txt': 'x' }, envelope(answer({ status: 'SUCCESS' })))]).options);
+    const result = await runRole(...asCall(harness(plain, [editing({ 'out.txt': 'x' }, envelope(answer({ status: 'SUCCESS' })))]).options));
     assert.equal(result.worktree.mode, 'in-place');
     assert.equal(result.worktree.reason, 'not a git repository');
     assert.equal(result.files_changed, null);
     assert.ok(existsSync(join(plain, 'out.txt')));
     assert.match(result.notices.join('\n'), /running in place/);
     const repo = await makeRepo();
-    const inPlace = await runRole(harness(repo, [ok()], { run: { worktree: false } }).options);
+    const inPlace = await runRole(...asCall(harness(repo, [ok()], { run: { worktree: false } }).options));
     assert.equal(inPlace.worktree.path, repo);
   });
 
   it("hands the adapter the worktree's git folders as recorded when it was made (none in place)", async () => {
     const repo = await makeRepo();
     const h = harness(repo, [ok()], { run: { keepWorktree: true } });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     const common = realpathSync(join(repo, '.git'));
     assert.deepEqual(h.adapter.requests[0]!.git, { admin: join(common, 'worktrees', basename(result.worktree.path)), common });
     const inPlace = harness(repo, [ok()], { run: { worktree: false } });
-    await runRole(inPlace.options);
+    await runRole(...asCall(inPlace.options));
     assert.equal(inPlace.adapter.requests[0]!.git, undefined);
   });
 
   it('treats an adapter that cannot read the envelope as an unusable answer', async () => {
     const repo = await makeRepo();
     const h = harness(repo, [{ stdout: 'not json at all' }, ok()]);
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'pass');
     assert.match(h.adapter.requests[1]!.prompt, /invalid_envelope/);
   });
@@ -270,7 +270,7 @@ describe('runRole', () => {
       adapter: { acceptsOutputSchema: true },
       role: { name: 'reviewer', flags: ['--x'], extensions: { 'x-model': 'm1' }, config: { timeout: 42, max_turns: 3 } },
     });
-    await runRole(h.options);
+    await runRole(...asCall(h.options));
     const request = h.adapter.requests[0]!;
     assert.ok(request.outputSchema);
     assert.deepEqual(JSON.parse(readFileSync(request.outputSchema.file, 'utf8')), request.outputSchema.schema);
@@ -283,7 +283,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const h = harness(repo, [], { adapter: { command: () => { throw new Error('adapter bug'); } } });
-    await assert.rejects(runRole(h.options), { code: 'PLUGIN_HOOK' });
+    await assert.rejects(runRole(...asCall(h.options)), { code: 'PLUGIN_HOOK' });
     const runs = readdirSync(join(repo, '.supervisor/runs'));
     const events = readEvents(join(repo, '.supervisor/runs', runs[0]!));
     assert.equal(events.at(-1)?.kind, 'run_finished');
@@ -303,7 +303,7 @@ describe('runRole', () => {
         },
       },
     });
-    await assert.rejects(runRole(h.options), { code: 'PLUGIN_HOOK' });
+    await assert.rejects(runRole(...asCall(h.options)), { code: 'PLUGIN_HOOK' });
     const [id] = readdirSync(join(repo, '.supervisor/runs'));
     assert.equal(git(repo, 'show', `supervisor/${id}:draft.txt`), 'first attempt\n');
     const events = kinds(join(repo, '.supervisor/runs', id!));
@@ -316,7 +316,7 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const h = harness(repo, [], { adapter: { bin: '/bin/sh', command: () => ({ args: ['-c', 'true', 'x'.repeat(300_000)] }) }, run: { retries: 0 } });
     h.options.peers!.runProcess = runProcess;
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'error');
     assert.equal(result.exit_code, 4);
     assert.equal(result.failure?.class, 'nonzero_exit');
@@ -329,8 +329,8 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const before = snapshotCheckout(repo);
     const [a, b] = await Promise.all([
-      runRole(harness(repo, [editing({ 'a.txt': 'a' }, envelope(answer({ status: 'SUCCESS' })))]).options),
-      runRole(harness(repo, [editing({ 'b.txt': 'b' }, envelope(answer({ status: 'SUCCESS' })))]).options),
+      runRole(...asCall(harness(repo, [editing({ 'a.txt': 'a' }, envelope(answer({ status: 'SUCCESS' })))]).options)),
+      runRole(...asCall(harness(repo, [editing({ 'b.txt': 'b' }, envelope(answer({ status: 'SUCCESS' })))]).options)),
     ]);
     assert.notEqual(a.run_id, b.run_id);
     assert.deepEqual(a.files_changed, ['a.txt']);
@@ -348,7 +348,7 @@ describe('runRole: the worktree cannot be made', () => {
     h.options.peers!.randomHex = () => 'abcdef';
     const { writeFiles } = await import('../../helpers/git-repo.ts');
     await writeFiles(repo, { [`.supervisor/worktrees/${fixed}/precious.txt`]: 'mine' });
-    await assert.rejects(runRole(h.options), { code: 'WORKTREE_FAILED', exitCode: 2 });
+    await assert.rejects(runRole(...asCall(h.options)), { code: 'WORKTREE_FAILED', exitCode: 2 });
     assert.ok(existsSync(join(repo, `.supervisor/worktrees/${fixed}/precious.txt`)));
     assert.equal(readEvents(join(repo, '.supervisor/runs', fixed)).at(-1)?.kind, 'run_finished');
   });

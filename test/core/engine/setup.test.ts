@@ -16,7 +16,7 @@ import { isSupervisorError } from '../../../core/errors.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
-import { answer, editing, envelope, harness } from './_fakes.ts';
+import { answer, asCall, editing, envelope, harness } from './_fakes.ts';
 
 async function worktreeOf(repo: string) {
   const path = join(await tempDir('sv-setup-wt-'), 'wt');
@@ -69,7 +69,7 @@ describe('run with set-up', () => {
       role: { setup: ['mkdir -p deps && echo lib > deps/lib.txt'] },
       run: { setup: ['echo built > build.out'], gates: ['test -f deps/lib.txt && test -f build.out'] },
     });
-    const result = await runRole(h.options);
+    const result = await runRole(...asCall(h.options));
     assert.equal(result.status, 'pass', JSON.stringify(result.issues));
     assert.deepEqual(result.files_changed, ['app.txt']);
     const files = git(repo, 'ls-tree', '-r', '--name-only', result.branch!).trim().split('\n');
@@ -85,7 +85,7 @@ describe('run with set-up', () => {
     const repo = await makeRepo({ 'README.md': '# r\n' });
     const h = harness(repo, [], { run: { setup: ['echo cannot reach the registry >&2; exit 1'] } });
     let caught: unknown;
-    await runRole(h.options).catch((error: unknown) => (caught = error));
+    await runRole(...asCall(h.options)).catch((error: unknown) => (caught = error));
     assert.ok(isSupervisorError(caught) && caught.code === 'SETUP_FAILED', String(caught));
     assert.equal(caught.exitCode, 2);
     assert.match(caught.message, /`echo cannot reach the registry >&2; exit 1` exited 1; the end of its output:\ncannot reach the registry/);

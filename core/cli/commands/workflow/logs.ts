@@ -1,8 +1,17 @@
 /** `supervisor workflow logs [<id>] [<task>] [-f]`: the runs' output, interleaved, each line tagged with task and role. */
-import { defineCommand } from '../../command.ts';
+import { fromCliContext } from '../../../app/deps.ts';
+import { defineCommand, type Args } from '../../command.ts';
+import { flagArg, stringArg } from '../read-args.ts';
 import { followUntilEnd } from '../../follow.ts';
 
 const POLL_MS = 250;
+
+/** argv → the workflow logs use case's input. */
+export function workflowLogsInput(args: Args): { id?: string; task?: string } {
+  const id = stringArg(args, 'id');
+  const task = stringArg(args, 'task');
+  return { ...(id === undefined ? {} : { id }), ...(task === undefined ? {} : { task }) };
+}
 
 export default defineCommand({
   command: 'logs [id] [task]',
@@ -14,25 +23,16 @@ export default defineCommand({
       .positional('task', { type: 'string', describe: 'Only this task' })
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' }),
   async run(args, ctx) {
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const { WorkflowLogFollower, renderLogLine } = await import('../../../workflow/engine/workflow-logs.ts');
-    const { describeLoggedEvent } = await import('../../../engine/render.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined);
-    const { WorkflowStore } = await import('../../../workflow/engine/store.ts');
-    const { engineErrors } = await import('../../../workflow/engine/errors.ts');
-    const tasks = new WorkflowStore(ctx.repoRoot, id).plan().tasks.map((t) => t.id);
-    const task = typeof args.task === 'string' ? args.task : undefined;
-    if (task !== undefined && !tasks.includes(task)) throw engineErrors.taskNotFound(id, task, tasks);
-    const follower = new WorkflowLogFollower(ctx.repoRoot, id, { ...(task ? { task } : {}), describe: (item) => describeLoggedEvent(item.event) || null });
-    const plan = new WorkflowStore(ctx.repoRoot, id).plan();
-    const width = Math.min(48, Math.max(...plan.tasks.map((t) => t.id.length + Math.max(t.worker.length, ...t.reviewers.map((r) => r.length)) + 3)));
+    const { workflowLogs } = await import('../../../app/workflow-views.ts');
+    const { renderLogLine } = await import('../../../workflow/engine/workflow-logs.ts');
+    const { follower, width } = await workflowLogs(workflowLogsInput(args), fromCliContext(ctx));
     const print = (lines: ReturnType<typeof follower.poll>) => {
       for (const line of lines) {
         if (ctx.options.json) ctx.out(JSON.stringify(line));
         else ctx.show(renderLogLine(line, width));
       }
     };
-    if (!args.follow) {
+    if (!flagArg(args, 'follow')) {
       print(follower.poll(true));
       return 0;
     }

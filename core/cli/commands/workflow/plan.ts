@@ -23,15 +23,13 @@ async function runPlanner(args: Args, task: string, ctx: CliContext): Promise<Ru
     controller.abort();
   });
   try {
-    return await runRole({
+    const request = {
       role: stringArg(args, 'role') ?? 'planner',
       task,
       targets: await resolveTargets(listArg(args, 'target'), ctx.deps.cwd, ctx.repoRoot),
-      repoRoot: ctx.repoRoot,
-      homeDir: ctx.deps.homeDir,
-      env: ctx.deps.env,
-      registry: await ctx.registry(),
       cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
+    };
+    return await runRole(request, { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir, env: ctx.deps.env, registry: await ctx.registry() }, {
       signal: controller.signal,
       onNotice: (message) => ctx.warn(`notice: ${message}`),
       onEvent: (event) => {

@@ -1,5 +1,12 @@
 /** `supervisor workflow show <id> <task> [--diff] [--json]`: one task, round by round, and its change. */
-import { defineCommand } from '../../command.ts';
+import { fromCliContext } from '../../../app/deps.ts';
+import { defineCommand, type Args } from '../../command.ts';
+import { flagArg, stringArg } from '../read-args.ts';
+
+/** argv → the workflow show use case's input (both positionals are required by yargs). */
+export function workflowShowInput(args: Args): { id: string; task: string } {
+  return { id: stringArg(args, 'id') ?? '', task: stringArg(args, 'task') ?? '' };
+}
 
 export default defineCommand({
   command: 'show <id> <task>',
@@ -11,17 +18,15 @@ export default defineCommand({
       .positional('task', { type: 'string', describe: 'The task id' })
       .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" }),
   async run(args, ctx) {
-    const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const { showTask } = await import('../../../workflow/engine/show.ts');
-    const id = resolveWorkflowId(ctx.repoRoot, String(args.id));
-    const show = await showTask({ repoRoot: ctx.repoRoot, env: ctx.deps.env }, id, String(args.task));
+    const { workflowShowTask } = await import('../../../app/workflow-views.ts');
+    const show = await workflowShowTask(workflowShowInput(args), fromCliContext(ctx));
     if (ctx.options.json) {
       ctx.out(JSON.stringify(show, null, 2));
       return 0;
     }
-    if (show.diff?.notice && args.diff === true) ctx.warn(`notice: ${show.diff.notice}`);
+    if (show.diff?.notice && flagArg(args, 'diff')) ctx.warn(`notice: ${show.diff.notice}`);
     const { renderTaskShow } = await import('../../../workflow/engine/render-show.ts');
-    ctx.out(renderTaskShow(show, args.diff === true));
+    ctx.out(renderTaskShow(show, flagArg(args, 'diff')));
     return 0;
   },
 });

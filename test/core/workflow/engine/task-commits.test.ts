@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runRole as realRunRole, type RunRoleOptions } from '../../../../core/engine/run-role.ts';
+import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/engine/run-role.ts';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import { runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
@@ -21,9 +21,9 @@ async function run(merge: 'merge' | 'squash') {
   const options = { repoRoot: repo, homeDir: await tempDir(), env: { ...process.env }, registry, cli: { byRole: {}, all: 'replay' }, runDefaults: { graceMs: 200, backoffMs: 10 } };
   const wf = workflow([task('a', { reviewers: ['spec-reviewer'] }), task('b', { depends_on: ['a'], approve: true })], { merge });
   // The replay worker changes nothing: each worker run finds the task's file written, as a CLI would have.
-  const runRole = async (o: RunRoleOptions) => {
+  const runRole = async (o: RunRequest, deps: RunDeps, hooks?: RunHooks) => {
     if (o.role === 'worker' && o.workspace) await writeFile(join(o.workspace.path, `${o.workflow?.task}.txt`), `done by ${o.workflow?.task}\n`);
-    return realRunRole(o);
+    return realRunRole(o, deps, hooks);
   };
   const result = await runWorkflow({ ...options, workflow: wf, approveAll: true, runRole });
   assert.equal(result.status, 'pass');

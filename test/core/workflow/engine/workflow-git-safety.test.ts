@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runRole as realRunRole, type RunRoleOptions } from '../../../../core/engine/run-role.ts';
+import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/engine/run-role.ts';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import { runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';
@@ -23,7 +23,7 @@ const registry = createRegistry(builtinEntries());
 const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-type Act = (options: RunRoleOptions, repo: string) => void | Promise<void>;
+type Act = (options: RunRequest, repo: string) => void | Promise<void>;
 
 /** A repository with a staged file and a stash (so the index and the stash are in the comparison), and the engine's options with `act` run as each CLI's doing. */
 async function setup(acts: { before?: Act; after?: Act }, repo?: string) {
@@ -37,9 +37,9 @@ async function setup(acts: { before?: Act; after?: Act }, repo?: string) {
   git(repo, 'add', 'staged.txt');
   const snapshot = () => ({ checkout: snapshotCheckout(repo!), refs: userRefs(repo!), stash: git(repo!, 'stash', 'list', '--format=%H') });
   const before = snapshot();
-  const runRole = async (options: RunRoleOptions) => {
+  const runRole = async (options: RunRequest, deps: RunDeps, hooks?: RunHooks) => {
     await acts.before?.(options, repo!);
-    const result = await realRunRole(options);
+    const result = await realRunRole(options, deps, hooks);
     await acts.after?.(options, repo!);
     return result;
   };
@@ -56,9 +56,9 @@ function userRefs(repo: string): string {
   return git(repo, 'for-each-ref', '--format=%(objectname) %(refname)').split('\n').filter((l) => !/ refs\/(heads\/)?supervisor\//.test(l)).join('\n');
 }
 
-const isRole = (options: RunRoleOptions, role: string, taskId: string) => options.role === role && options.workflow?.task === taskId;
+const isRole = (options: RunRequest, role: string, taskId: string) => options.role === role && options.workflow?.task === taskId;
 const adminDir = (slot: string) => readFileSync(join(slot, '.git'), 'utf8').replace(/^gitdir: /, '').trim();
-const worktreeFile = (options: RunRoleOptions, name: string, content: string) => writeFiles(options.workspace!.path, { [name]: content });
+const worktreeFile = (options: RunRequest, name: string, content: string) => writeFiles(options.workspace!.path, { [name]: content });
 
 describe('the workflow engine against a CLI that attacks its git', () => {
   it("a reviewer rewriting its slot's .git file to the user's .git: the task is workspace_broken, the slot set aside, the next task gets a fresh slot, the checkout unchanged", async () => {
