@@ -31,7 +31,7 @@ import { noPause } from './quota.ts';
 import { replay, restore } from './restore.ts';
 import { applyEvent, foldEvents, initialState } from './state.ts';
 import { claimId } from './claim-id.ts';
-import { clockOf } from './clock.ts';
+import { clockOf, dateOf } from './clock.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
@@ -143,7 +143,7 @@ export interface Continuation {
  * orphans ended, stale slots dropped, the task records rebuilt from the events, then scheduled.
  */
 export async function continueWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
-  const store = new WorkflowStore(options.repoRoot, id, options.now);
+  const store = new WorkflowStore(options.repoRoot, id, dateOf(options));
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
   const lock = store.lock();
   try {
