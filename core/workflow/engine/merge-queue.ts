@@ -1,6 +1,6 @@
 /**
  * The gated merge queue: a task is integrated only when the workflow's gates pass on the merged
- * result. One candidate at a time (the integration lock; tasks reach it in DAG order, as a task
+ * result. One candidate at a time (the integration branch's queue; tasks reach it in DAG order, as a task
  * starts only after its dependencies are integrated): the candidate merge commit is built
  * without a checkout (buildTaskCommit), the gates run once in a worktree of it, and only then
  * does the integration branch move, by compare-and-swap (IntegrationBranch.move). A failing gate leaves the
