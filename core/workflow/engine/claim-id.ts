@@ -4,6 +4,7 @@
  * with the command that resumes it, or the process that owns it.
  */
 import { isSupervisorError } from '../../errors.ts';
+import { dateOf } from './clock.ts';
 import type { WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { revParse, type GitOps } from './git-ops.ts';
@@ -72,7 +73,7 @@ function readable<T>(read: () => T): T | null {
 export async function claimId(options: WorkflowRunOptions, ops: GitOps): Promise<{ store: WorkflowStore; lock: WorkflowLock }> {
   for (;;) {
     const id = await freshId(options, ops);
-    const store = new WorkflowStore(options.repoRoot, id, options.now);
+    const store = new WorkflowStore(options.repoRoot, id, dateOf(options));
     const lock = store.lock();
     if (!store.exists()) return { store, lock };
     lock.release();

@@ -27,6 +27,12 @@ export const systemClock: Clock = { now: () => Date.now(), sleep };
 /** The current time as a Date, from the system clock (the default of `now` options). */
 export const systemNow = (): Date => new Date(systemClock.now());
 
+/** The time as a Date, from the clock a workflow runs on (the store's event timestamps). */
+export function dateOf(options: { clock?: Clock; now?: () => Date }): () => Date {
+  const clock = clockOf(options);
+  return () => new Date(clock.now());
+}
+
 /** The clock a workflow runs on: `clock`, else one built on `now` (older option), else the system's. */
 export function clockOf(options: { clock?: Clock; now?: () => Date }): Clock {
   if (options.clock) return options.clock;

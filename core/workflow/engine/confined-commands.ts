@@ -68,7 +68,7 @@ export async function workflowCommands(engine: Engine, input: WorkflowCommandsIn
     notice: (message) => notice(engine, `${input.who}: ${message}`),
     onRefused: (target) => notice(engine, `${input.who}: sandbox ${sandbox.choice.name} refused a connection to ${target}`),
     cwd: input.cwd,
-    ...worktreeGit(slotOf(engine.ops, input.cwd)?.git),
+    ...worktreeGit(slotOf(engine.ops.slots, input.cwd)?.git),
     scratchDir,
     id,
   });

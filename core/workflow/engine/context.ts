@@ -8,7 +8,8 @@ import { sumUsd } from '../../money.ts';
 import type { Registry } from '../../registry.ts';
 import type { Workflow, WorkflowTask } from '../model.ts';
 import type { CliChoice } from '../run-plan.ts';
-import type { GitOps } from './git-ops.ts';
+import type { SlotGitOps } from './git-ops.ts';
+import type { IntegrationBranch } from './integration-ref.ts';
 import type { CostLedger } from './ledger.ts';
 import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
@@ -115,7 +116,8 @@ export interface Engine {
   options: WorkflowRunOptions;
   workflow: Workflow;
   store: WorkflowStore;
-  ops: GitOps;
+  /** Git in the user's repository, with the run's worktree slots (slot-pool.ts). */
+  ops: SlotGitOps;
   paths: WorkflowPaths;
   integration: string;
   base: string;
@@ -134,13 +136,8 @@ export interface Engine {
   notices: string[];
   /** The record's state: every event this workflow wrote, applied (state.ts). */
   state: RecordState;
-  /** Worktree slots made so far (at most `jobs`); free ones wait in `freeSlots`. */
-  slots: string[];
-  freeSlots: string[];
-  /** How many times the workflow was resumed: slot names of this process (see slotWorktree). */
-  generation: number;
-  /** Serialises merges into the integration branch and the gates that follow. */
-  integrationLock: Promise<unknown>;
+  /** The integration branch (`integration`) as this run drives it: its last tip and its one queue. */
+  integrationBranch: IntegrationBranch;
   runRole: typeof RunRole;
   hooks: EventHooks;
   /** The one source of the time (clock.ts). */
@@ -191,11 +188,4 @@ export function setState(engine: Engine, record: TaskRecord, state: TaskState, e
   engine.store.append('task_state', { task: record.task.id, state, round: record.round, ...(extra.role ? { role: extra.role } : {}), ...(why ? { reason: why } : {}), ...(record.issues.length && state !== 'running' ? { issues: record.issues } : {}), ...(extra.retry ? { retry: true } : {}) });
   const { retry: _retry, ...shown } = extra;
   engine.options.onProgress?.({ task: record.task.id, state, round: record.round, cost_usd: taskCost(record), ...shown });
-}
-
-/** Runs `work` alone on the integration branch (merges and gates never overlap). */
-export function withIntegrationLock<T>(engine: Engine, work: () => Promise<T>): Promise<T> {
-  const next = engine.integrationLock.then(work, work);
-  engine.integrationLock = next.catch(() => {});
-  return next;
 }

@@ -5,14 +5,13 @@
  * workflow can be `pass`.
  */
 import type { Engine } from './context.ts';
-import { integrationTip } from './integration-ref.ts';
 import { runGatesOnIntegration } from './integration-gates.ts';
 
 /** Runs the gates on the final tip unless their verdict on it is known (and the workflow was not halted). */
 export async function finalGates(engine: Engine): Promise<void> {
   if (!engine.workflow.gates.length || engine.halt || engine.options.signal?.aborted) return;
   // Checked against the engine's record (restored when a CLI moved it): the gates judge the workflow's tip, not a CLI's.
-  const tip = await integrationTip(engine.ops, engine.integration);
+  const tip = await engine.integrationBranch.tip();
   if (tip === engine.base && ![...engine.tasks.values()].every((r) => r.state === 'integrated')) return;
   if (engine.state.gates.tip === tip && engine.state.gates.passed !== null) return;
   await runGatesOnIntegration(engine, tip);

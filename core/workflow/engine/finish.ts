@@ -7,7 +7,7 @@
 import { git, gitOrThrow } from '../../engine/git.ts';
 import { SupervisorError } from '../../errors.ts';
 import { commitTree, isAncestor, mergedTree, revParse, type GitOps } from './git-ops.ts';
-import { integrationTip, zeroId } from './integration-ref.ts';
+import { IntegrationBranch, zeroId } from './integration-ref.ts';
 import { integrationBranch } from './names.ts';
 import { engineErrors } from './errors.ts';
 import { WorkflowStore } from './store.ts';
@@ -81,7 +81,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   const branch = integrationBranch(id);
   let tip: string;
   try {
-    tip = await integrationTip(ops, branch);
+    tip = await new IntegrationBranch(ops, branch).tip();
   } catch {
     throw engineErrors.notFound(`${id} (its branch ${branch} is gone)`, []);
   }

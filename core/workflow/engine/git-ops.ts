@@ -17,6 +17,7 @@ import { dropOwnIndex } from '../../engine/own-index.ts';
 import type { MergeStyle } from '../model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import type { SlotPool } from './slot-pool.ts';
 import { excludePathspecs } from '../../engine/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
@@ -26,6 +27,11 @@ export interface GitOps {
   env: GitEnv;
   /** Told when the integration branch was found moved or deleted and was restored from the engine's record. */
   onIntegrationMoved?: (moved: IntegrationMoved) => void;
+}
+
+/** The engine's git: its worktree slots are in `slots`. */
+export interface SlotGitOps extends GitOps {
+  slots: SlotPool;
 }
 
 const ref = (branch: string) => `refs/heads/${branch}`;
@@ -66,13 +72,13 @@ export async function mergeBase(ops: GitOps, a: string, b: string): Promise<stri
  * WORKSPACE_BROKEN (no git runs on it). The task keeps the slot for every round. `head`: the
  * commit checked out, as git just made it (null when an existing branch was checked out as it is).
  */
-export async function openTaskWorktree(ops: GitOps, path: string, branch: string, start: string): Promise<{ created: boolean; head: string | null }> {
+export async function openTaskWorktree(ops: SlotGitOps, path: string, branch: string, start: string): Promise<{ created: boolean; head: string | null }> {
   // Few git calls: between waves of tasks this is on the critical path. A new branch is the
   // common case: made by the checkout, and only when it exists already (resume) checked out as it is.
-  if (existsSync(path) && slotOf(ops, path)) {
+  if (existsSync(path) && slotOf(ops.slots, path)) {
     // A free slot was checked after its last CLI; the forced checkout of a branch of ours moves
     // nothing else, wherever the slot's HEAD was pointed meanwhile.
-    const { bound, slot } = checkedSlotGit(ops, path, ops.env);
+    const { bound, slot } = checkedSlotGit(ops.slots, path, ops.env);
     if ((await bound.run(['checkout', '-q', '-f', '-b', branch, start])).ok) {
       slot.branch = branch;
       return { created: false, head: start };
@@ -86,7 +92,7 @@ export async function openTaskWorktree(ops: GitOps, path: string, branch: string
   const tip = await ensureBranch(ops, branch, start);
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', path, branch]);
-  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
+  recordSlot(ops.slots, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
   return { created: true, head: tip };
 }
 
@@ -113,8 +119,8 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
  * checked out elsewhere) and clean: after Ctrl-C, a failure or a crash, a merge in progress and
  * stray files go. No ref moves: only the slot's HEAD, index and files change.
  */
-export async function releaseWorktree(ops: GitOps, path: string, keep: readonly string[] = []): Promise<string | null> {
-  const checked = await checkSlot(ops, path, ops.env);
+export async function releaseWorktree(ops: SlotGitOps, path: string, keep: readonly string[] = []): Promise<string | null> {
+  const checked = await checkSlot(ops.slots, path, ops.env);
   if (checked.problem !== null) return checked.problem;
   const { bound, slot } = checked;
   await bound.run(['checkout', '-q', '-f', '--detach']);
@@ -133,8 +139,8 @@ function keepPathspecs(keep: readonly string[]): string[] {
  * puts the branch back at `to` (a reviewer's commits go), after checking the slot: its
  * branch is the task's own and no symbolic ref, so the reset moves nothing else.
  */
-export async function resetWorktree(ops: GitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
-  const { bound, head } = await verifiedSlot(ops, path, ops.env);
+export async function resetWorktree(ops: SlotGitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
+  const { bound, head } = await verifiedSlot(ops.slots, path, ops.env);
   // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
   const status = await bound.run(['status', '--porcelain']);
   if (status.ok && status.stdout === '' && head === to) return;
@@ -143,19 +149,19 @@ export async function resetWorktree(ops: GitOps, path: string, to: string, keep:
 }
 
 /** The slot's HEAD commit, after checking the slot (WORKSPACE_BROKEN when it fails). */
-export async function headOf(ops: GitOps, path: string): Promise<string> {
-  return (await verifiedSlot(ops, path, ops.env)).head;
+export async function headOf(ops: SlotGitOps, path: string): Promise<string> {
+  return (await verifiedSlot(ops.slots, path, ops.env)).head;
 }
 
 /**
  * Removes a worktree of ours through the repository (never through the folder's own `.git`).
  * A slot set aside stays.
  */
-export async function removeWorktree(ops: GitOps, path: string): Promise<void> {
-  if (isSetAside(ops, path)) return;
-  const slot = slotOf(ops, path);
+export async function removeWorktree(ops: SlotGitOps, path: string): Promise<void> {
+  if (isSetAside(ops.slots, path)) return;
+  const slot = slotOf(ops.slots, path);
   if (slot) dropOwnIndex(slot.git);
-  forgetSlot(ops, path);
+  forgetSlot(ops.slots, path);
   const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
   if (removed.ok) return;
   await rm(path, { recursive: true, force: true });
@@ -244,8 +250,8 @@ export async function integratedTaskIds(ops: GitOps, base: string, branch: strin
  * git bound to it), leaving the conflict markers for the worker's extra round. Returns the
  * conflicting files.
  */
-export async function startConflictMerge(ops: GitOps, path: string, tip: string): Promise<string[]> {
-  const { bound } = await verifiedSlot(ops, path, ops.env);
+export async function startConflictMerge(ops: SlotGitOps, path: string, tip: string): Promise<string[]> {
+  const { bound } = await verifiedSlot(ops.slots, path, ops.env);
   const merged = await bound.run([...IDENTITY, 'merge', '--no-ff', '--no-edit', tip]);
   if (merged.ok) return [];
   const names = await bound.run(['diff', '--name-only', '--diff-filter=U']);
@@ -265,9 +271,9 @@ export async function filesWithMarkers(ops: GitOps, commit: string, files: strin
  * but nothing is run on a git dir they may have rewritten). True when it was made anew;
  * `keep` (what set-up made there) survives the clean.
  */
-export async function detachedWorktreeAt(ops: GitOps, path: string, commit: string, keep: readonly string[] = []): Promise<boolean> {
+export async function detachedWorktreeAt(ops: SlotGitOps, path: string, commit: string, keep: readonly string[] = []): Promise<boolean> {
   if (existsSync(path)) {
-    const checked = slotOf(ops, path) ? await checkSlot(ops, path, ops.env) : null;
+    const checked = slotOf(ops.slots, path) ? await checkSlot(ops.slots, path, ops.env) : null;
     if (checked && checked.problem === null) {
       const moved = await checked.bound.run(['checkout', '-q', '--detach', '-f', commit]);
       if (moved.ok) {
@@ -279,6 +285,6 @@ export async function detachedWorktreeAt(ops: GitOps, path: string, commit: stri
   }
   await mkdir(dirname(path), { recursive: true });
   await addWorktree(ops, ['-q', '--detach', path, commit]);
-  recordSlot(ops, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
+  recordSlot(ops.slots, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
   return true;
 }

@@ -6,7 +6,7 @@
  */
 import { notice, setState, type Engine } from './context.ts';
 import { allInLine, isAncestor, revParse } from './git-ops.ts';
-import { integrationTip, type IntegrationMoved } from './integration-ref.ts';
+import type { IntegrationMoved } from './integration-ref.ts';
 import { mergedHeads } from './state.ts';
 
 export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved): void {
@@ -19,7 +19,7 @@ export function reportIntegrationMoved(engine: Engine, moved: IntegrationMoved):
 export async function guardIntegration(engine: Engine): Promise<void> {
   let tip: string | null = null;
   try {
-    tip = await integrationTip(engine.ops, engine.integration);
+    tip = await engine.integrationBranch.tip();
   } catch (error) {
     notice(engine, `the integration branch ${engine.integration} could not be checked or restored: ${error instanceof Error ? error.message : String(error)}`);
   }

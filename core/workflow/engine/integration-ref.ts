@@ -12,6 +12,8 @@ import { git, type GitEnv } from '../../engine/git.ts';
 interface RefOps {
   repoRoot: string;
   env: GitEnv;
+  /** The repository's all-zero object id, once asked (zeroId). */
+  zero?: Promise<string>;
   /** Told when the branch was found moved or deleted and was put back. */
   onIntegrationMoved?: (moved: IntegrationMoved) => void;
 }
@@ -26,33 +28,6 @@ export interface IntegrationMoved {
   restored: string;
 }
 
-/** Where this process last left each integration branch (per GitOps). */
-const lastTips = new WeakMap<object, Map<string, string>>();
-const zeroIds = new WeakMap<object, Promise<string>>();
-
-/** Per GitOps and branch: the chain every read-check-restore and move of that branch waits on. */
-const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
-
-/**
- * One at a time per branch within this process. A move updates the refs on disk before it
- * updates `lastTips`, and git's ref transaction is not atomic for readers (each ref file is
- * renamed in turn): a check running beside a move would see the branch or its record moved and
- * "restore" a merge the engine just made.
- */
-function serial<T>(ops: RefOps, branch: string, work: () => Promise<T>): Promise<T> {
-  let map = queues.get(ops);
-  if (!map) queues.set(ops, (map = new Map()));
-  const next = (map.get(branch) ?? Promise.resolve()).then(work, work);
-  map.set(branch, next.catch(() => {}));
-  return next;
-}
-
-function tips(ops: RefOps): Map<string, string> {
-  let map = lastTips.get(ops);
-  if (!map) lastTips.set(ops, (map = new Map()));
-  return map;
-}
-
 /**
  * `refs/supervisor/integration/<id>` for the branch `supervisor/wf/<id>`. Not
  * `refs/supervisor/wf/<id>`: git tries `refs/<name>` before `refs/heads/<name>`, so that would
@@ -64,12 +39,8 @@ export function recordRef(branch: string): string {
 
 /** The all-zero object id of the repository's object format (40 digits for SHA-1, 64 for SHA-256). */
 export function zeroId(ops: RefOps): Promise<string> {
-  let id = zeroIds.get(ops);
-  if (!id) {
-    id = git(ops.repoRoot, ['rev-parse', '--show-object-format'], ops.env).then((r) => '0'.repeat(r.ok && r.stdout.trim() === 'sha256' ? 64 : 40));
-    zeroIds.set(ops, id);
-  }
-  return id;
+  ops.zero ??= git(ops.repoRoot, ['rev-parse', '--show-object-format'], ops.env).then((r) => '0'.repeat(r.ok && r.stdout.trim() === 'sha256' ? 64 : 40));
+  return ops.zero;
 }
 
 /**
@@ -95,69 +66,115 @@ async function swap(ops: RefOps, moves: { ref: string; next: string; old: string
   if (!result.ok) throw new Error(`git update-ref failed: ${result.stderr.trim()}`);
 }
 
-/**
- * Makes the branch and its record at `base` (new workflow), or takes them as they are
- * (resume: the branch is checked against the record by integrationTip). A branch without a
- * record (a workflow of an earlier version) gets one at its tip.
- */
-export function openIntegration(ops: RefOps, branch: string, base: string): Promise<string> {
-  return serial(ops, branch, () => openLocked(ops, branch, base));
+/** The integration branch while the merge queue holds it: its ref operations run without queueing again. */
+export interface HeldIntegration {
+  tip(): Promise<string>;
+  known(): Promise<string>;
+  move(next: string, old: string, message: string): Promise<void>;
 }
 
-async function openLocked(ops: RefOps, branch: string, base: string): Promise<string> {
-  const zero = await zeroId(ops);
-  const [tip, record] = await readPair(ops, branch);
-  if (record) {
-    tips(ops).set(branch, record);
-    return tipLocked(ops, branch);
+/**
+ * One integration branch as this process drives it: where it last left the branch, and the
+ * one queue every operation on it waits in (a check, a move, the merge queue's candidate and
+ * its gates). A move updates the refs on disk before it updates `last`, and git's ref
+ * transaction is not atomic for readers (each ref file is renamed in turn): a check running
+ * beside a move would see the branch or its record moved and "restore" a merge just made.
+ */
+export class IntegrationBranch {
+  /** Where this process last left the branch; null: not known yet. */
+  private last: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly held: HeldIntegration = {
+    tip: () => this.tipLocked(),
+    known: () => (this.last ? Promise.resolve(this.last) : this.tipLocked()),
+    move: (next, old, message) => this.moveLocked(next, old, message),
+  };
+
+  private readonly ops: RefOps;
+  readonly name: string;
+
+  constructor(ops: RefOps, name: string) {
+    this.ops = ops;
+    this.name = name;
   }
-  const start = tip ?? base;
-  await swap(ops, [...(tip ? [] : [{ ref: `refs/heads/${branch}`, next: start, old: zero }]), { ref: recordRef(branch), next: start, old: zero }], 'supervisor workflow: create');
-  tips(ops).set(branch, start);
-  return start;
-}
 
-/**
- * The branch's tip, after checking it is where the engine left it; a branch found elsewhere
- * or deleted is restored (and its record too) and reported through `onIntegrationMoved`.
- */
-export function integrationTip(ops: RefOps, branch: string): Promise<string> {
-  return serial(ops, branch, () => tipLocked(ops, branch));
-}
-
-async function tipLocked(ops: RefOps, branch: string): Promise<string> {
-  const [found, record] = await readPair(ops, branch);
-  const expected = tips(ops).get(branch) ?? record;
-  if (!expected) {
-    if (!found) throw new Error(`the integration branch ${branch} is gone, and so is the engine's record of it (${recordRef(branch)})`);
-    return found;
+  /** Runs `work` alone on the branch (merges and gates never overlap, checks never see a move half done). */
+  exclusive<T>(work: (held: HeldIntegration) => Promise<T>): Promise<T> {
+    const run = () => work(this.held);
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
   }
-  if (found === expected && record === expected) return found;
-  const zero = await zeroId(ops);
-  const moves = [
-    ...(found === expected ? [] : [{ ref: `refs/heads/${branch}`, next: expected, old: found ?? zero }]),
-    ...(record === expected ? [] : [{ ref: recordRef(branch), next: expected, old: record ?? zero }]),
-  ];
-  await swap(ops, moves, 'supervisor workflow: restore the integration branch');
-  tips(ops).set(branch, expected);
-  if (found !== expected) ops.onIntegrationMoved?.({ branch, record: recordRef(branch), found, restored: expected });
-  return expected;
-}
 
-/**
- * Where the engine last left the branch, without git (a task's start and its review range are
- * taken from the engine's own record); the branch itself is checked before every merge and at
- * the end (integrationTip).
- */
-export function knownTip(ops: RefOps, branch: string): Promise<string> {
-  const known = tips(ops).get(branch);
-  return known ? Promise.resolve(known) : integrationTip(ops, branch);
-}
+  /**
+   * Makes the branch and its record at `base` (new workflow), or takes them as they are
+   * (resume: the branch is checked against the record by tip()). A branch without a
+   * record (a workflow of an earlier version) gets one at its tip.
+   */
+  open(base: string): Promise<string> {
+    return this.exclusive(() => this.openLocked(base));
+  }
 
-/** Moves the branch and its record from `old` to `next` together, only if both are still at `old`. */
-export function moveIntegration(ops: RefOps, branch: string, next: string, old: string, message: string): Promise<void> {
-  if (next === old) return Promise.resolve();
-  return serial(ops, branch, async () => {
+  /**
+   * The branch's tip, after checking it is where the engine left it; a branch found elsewhere
+   * or deleted is restored (and its record too) and reported through `onIntegrationMoved`.
+   */
+  tip(): Promise<string> {
+    return this.exclusive((held) => held.tip());
+  }
+
+  /**
+   * Where the engine last left the branch, without git (a task's start and its review range are
+   * taken from the engine's own record); the branch itself is checked before every merge and at
+   * the end (tip()).
+   */
+  known(): Promise<string> {
+    return this.last ? Promise.resolve(this.last) : this.tip();
+  }
+
+  /** Moves the branch and its record from `old` to `next` together, only if both are still at `old`. */
+  move(next: string, old: string, message: string): Promise<void> {
+    if (next === old) return Promise.resolve();
+    return this.exclusive((held) => held.move(next, old, message));
+  }
+
+  private async openLocked(base: string): Promise<string> {
+    const { ops, name: branch } = this;
+    const zero = await zeroId(ops);
+    const [tip, record] = await readPair(ops, branch);
+    if (record) {
+      this.last = record;
+      return this.tipLocked();
+    }
+    const start = tip ?? base;
+    await swap(ops, [...(tip ? [] : [{ ref: `refs/heads/${branch}`, next: start, old: zero }]), { ref: recordRef(branch), next: start, old: zero }], 'supervisor workflow: create');
+    this.last = start;
+    return start;
+  }
+
+  private async tipLocked(): Promise<string> {
+    const { ops, name: branch } = this;
+    const [found, record] = await readPair(ops, branch);
+    const expected = this.last ?? record;
+    if (!expected) {
+      if (!found) throw new Error(`the integration branch ${branch} is gone, and so is the engine's record of it (${recordRef(branch)})`);
+      return found;
+    }
+    if (found === expected && record === expected) return found;
+    const zero = await zeroId(ops);
+    const moves = [
+      ...(found === expected ? [] : [{ ref: `refs/heads/${branch}`, next: expected, old: found ?? zero }]),
+      ...(record === expected ? [] : [{ ref: recordRef(branch), next: expected, old: record ?? zero }]),
+    ];
+    await swap(ops, moves, 'supervisor workflow: restore the integration branch');
+    this.last = expected;
+    if (found !== expected) ops.onIntegrationMoved?.({ branch, record: recordRef(branch), found, restored: expected });
+    return expected;
+  }
+
+  private async moveLocked(next: string, old: string, message: string): Promise<void> {
+    if (next === old) return;
+    const { ops, name: branch } = this;
     try {
       await swap(ops, [{ ref: `refs/heads/${branch}`, next, old }, { ref: recordRef(branch), next, old }], message);
     } catch (error) {
@@ -168,6 +185,6 @@ export function moveIntegration(ops: RefOps, branch: string, next: string, old: 
       await swap(ops, [{ ref: `refs/heads/${branch}`, next, old: found ?? (await zeroId(ops)) }, { ref: recordRef(branch), next, old }], message);
       ops.onIntegrationMoved?.({ branch, record: recordRef(branch), found, restored: next });
     }
-    tips(ops).set(branch, next);
-  });
+    this.last = next;
+  }
 }

@@ -1,15 +1,14 @@
 /**
  * The gated merge queue: a task is integrated only when the workflow's gates pass on the merged
- * result. One candidate at a time (the integration lock; tasks reach it in DAG order, as a task
+ * result. One candidate at a time (the integration branch's queue; tasks reach it in DAG order, as a task
  * starts only after its dependencies are integrated): the candidate merge commit is built
  * without a checkout (buildTaskCommit), the gates run once in a worktree of it, and only then
- * does the integration branch move, by compare-and-swap (moveIntegration). A failing gate leaves the
+ * does the integration branch move, by compare-and-swap (IntegrationBranch.move). A failing gate leaves the
  * branch where it was: the integration branch never holds a merge that failed the gates.
  * `gates_on: end` merges first and runs the gates on the integration branch after (the old way).
  */
-import { setState, withIntegrationLock, type Engine, type TaskRecord } from './context.ts';
+import { setState, type Engine, type TaskRecord } from './context.ts';
 import { buildTaskCommit, taskMergeMessage } from './git-ops.ts';
-import { integrationTip, knownTip, moveIntegration } from './integration-ref.ts';
 import { runGatesAt, runGatesOnIntegration } from './integration-gates.ts';
 
 export type Integration =
@@ -28,7 +27,7 @@ function gateFeedback(verdict: { command: string; exitCode: number | null; timed
 export async function integrate(engine: Engine, record: TaskRecord, head: string): Promise<Integration> {
   setState(engine, record, 'integrating', { reason: `round ${record.round} passed review; waiting for the merge queue` });
   const asked = engine.clock.now();
-  return withIntegrationLock(engine, async () => {
+  return engine.integrationBranch.exclusive(async (branch) => {
     engine.queue.waited_ms += engine.clock.now() - asked;
     const { task } = record;
     const message = taskMergeMessage({
@@ -43,8 +42,8 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
     });
     // Checked (a branch a CLI moved or deleted is restored and reported) while the candidate is
     // built on where the engine left it, which is where a restore puts it back.
-    const known = await knownTip(engine.ops, engine.integration);
-    const [tip, guess] = await Promise.all([integrationTip(engine.ops, engine.integration), buildTaskCommit(engine.ops, known, head, message, engine.workflow.merge)]);
+    const known = await branch.known();
+    const [tip, guess] = await Promise.all([branch.tip(), buildTaskCommit(engine.ops, known, head, message, engine.workflow.merge)]);
     const built = tip === known ? guess : await buildTaskCommit(engine.ops, tip, head, message, engine.workflow.merge);
     if (!built.ok) return { kind: 'conflict', files: built.conflicts };
     const gated = engine.workflow.gates.length > 0 && (engine.workflow.gates_on ?? 'merge') === 'merge';
@@ -60,7 +59,7 @@ export async function integrate(engine: Engine, record: TaskRecord, head: string
         return { kind: 'gate_failed', command: verdict.command, feedback: gateFeedback(verdict, built.commit), reason };
       }
     }
-    await moveIntegration(engine.ops, engine.integration, built.commit, tip, message);
+    await branch.move(built.commit, tip, message);
     engine.store.append('merged', { task: task.id, head, tip: built.commit, fast_forward: built.fastForward, gated });
     record.issues = [];
     setState(engine, record, 'integrated', { reason: `merged into ${engine.integration} at ${built.commit.slice(0, 7)} in round ${record.round}${gated ? ' after its gates passed' : ''}` });

@@ -15,10 +15,8 @@ import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, rese
 import { boundGit } from '../../engine/bound-git.ts';
 import { approveAllDecision } from './approval.ts';
 import { integrate } from './merge-queue.ts';
-import { integrationTip, knownTip } from './integration-ref.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, afterWork, slotBroken } from './slot-guard.ts';
 import { slotOf } from './slots.ts';
-import { slotWorktree } from './names.ts';
 import { reviewerPrompt, workerPrompt } from './prompts.ts';
 import { existingTargets, runOne, type RunOutcome } from './run-one.ts';
 import { claimedFilesMismatch, EMPTY_CHANGE, emptyChange } from './worker-change.ts';
@@ -43,7 +41,7 @@ async function checkWorkerRange(engine: Engine, record: TaskRecord, worktree: st
   // Abbreviated ids of the engine's own range (what workers usually write) need no git.
   const abbreviates = (short: string, full: string) => /^[0-9a-f]{4,64}$/.test(short) && full.startsWith(short);
   if (abbreviates(cb, eb) && abbreviates(ch, eh)) return;
-  const slot = slotOf(engine.ops, worktree);
+  const slot = slotOf(engine.ops.slots, worktree);
   if (slot && ![cb, ch].some((rev) => rev.startsWith('-'))) {
     // `--`: both are revisions, never options or paths; one git for the two.
     const read = await boundGit(slot.git, engine.ops.env).run(['rev-parse', `${cb}^{commit}`, `${ch}^{commit}`, '--']);
@@ -77,7 +75,7 @@ async function review(engine: Engine, record: TaskRecord, worktree: string, head
     if (passed.includes(role)) continue;
     const outcome = await runOne(engine, record, role, {
       task: reviewerPrompt(record.task, range, mismatch),
-      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
+      workspace: { path: worktree, branch: record.branch, commit: false, git: slotOf(engine.ops.slots, worktree)?.git, exclude: slotExclude(engine, worktree) },
       review: range,
       targets: existingTargets(worktree, record.task.files),
     });
@@ -111,10 +109,9 @@ function stopOn(engine: Engine, record: TaskRecord, outcome: RunOutcome, role: s
 
 /** The task in a worktree slot of its own for all its rounds; the slot is freed for the next task after. */
 export async function runTask(engine: Engine, record: TaskRecord): Promise<void> {
-  const worktree = engine.freeSlots.pop() ?? slotWorktree(engine.paths, engine.slots.length, engine.generation);
-  if (!engine.slots.includes(worktree)) engine.slots.push(worktree);
+  const worktree = engine.ops.slots.take();
   try {
-    const tipAtStart = await knownTip(engine.ops, engine.integration);
+    const tipAtStart = await engine.integrationBranch.known();
     const { created, head } = await openTaskWorktree(engine.ops, worktree, record.branch, tipAtStart);
     engine.store.append('worktree_ready', { task: record.task.id, path: worktree, created });
     // Set-up is shown with the round it prepares.
@@ -152,7 +149,7 @@ function holdForApproval(engine: Engine, record: TaskRecord): boolean {
 
 /** A merge that conflicts: the merge of the new tip is started in the worktree for one more worker round. */
 async function startConflictRound(engine: Engine, record: TaskRecord, worktree: string, files: string[]): Promise<{ tip: string; conflicts: string[] }> {
-  const tip = await integrationTip(engine.ops, engine.integration);
+  const tip = await engine.integrationBranch.tip();
   const conflicts = await startConflictMerge(engine.ops, worktree, tip);
   engine.store.append('conflict', { task: record.task.id, files, tip });
   notice(engine, `${record.task.id}: merging into ${engine.integration} conflicts in ${files.join(', ')}; the worker gets one more round on the new tip`);
@@ -176,7 +173,7 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   const allowedCommands = await workerCommands(engine, task.worker);
   const worker = await runOne(engine, record, task.worker, {
     task: workerPrompt(task, { round, feedback, conflicts, start, allowedCommands, gates: [...new Set([...task.gates, ...engine.workflow.gates])] }),
-    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops, worktree)?.git, exclude: slotExclude(engine, worktree) },
+    workspace: { path: worktree, branch: record.branch, git: slotOf(engine.ops.slots, worktree)?.git, exclude: slotExclude(engine, worktree) },
     targets: existingTargets(worktree, task.files),
     gates: task.gates,
   });
@@ -216,7 +213,7 @@ async function workRound(engine: Engine, record: TaskRecord, worktree: string, s
       return { stop: true };
     }
   }
-  const tip = await knownTip(engine.ops, engine.integration);
+  const tip = await engine.integrationBranch.known();
   const base = await mergeBase(engine.ops, tip, head);
   const empty = (result !== null && emptyChange(result)) || base === head;
   if (result && result.status === 'gaps') return { stop: false, head, feedback: [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }] };

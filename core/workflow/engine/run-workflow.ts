@@ -16,9 +16,10 @@ import type { WorkflowTask } from '../model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, setState, taskCost, taskRecord, type Engine, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { removeWorktree, type GitOps } from './git-ops.ts';
+import { removeWorktree, type GitOps, type SlotGitOps } from './git-ops.ts';
+import { SlotPool } from './slot-pool.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
-import { knownTip, openIntegration } from './integration-ref.ts';
+import { IntegrationBranch } from './integration-ref.ts';
 import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { createEventHooks, type EventHooks } from './event-hooks.ts';
@@ -30,7 +31,7 @@ import { noPause } from './quota.ts';
 import { replay, restore } from './restore.ts';
 import { applyEvent, foldEvents, initialState } from './state.ts';
 import { claimId } from './claim-id.ts';
-import { clockOf } from './clock.ts';
+import { clockOf, dateOf } from './clock.ts';
 import { FINAL_TASK_STATES, listWorkflowIds, WorkflowStore } from './store.ts';
 
 const DEFAULT_JOBS = 2;
@@ -46,13 +47,16 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
   const workflow = { ...options.workflow, id };
   const maxCost = options.maxCostUsd ?? workflow.max_cost_usd;
   const state = initialState(workflow);
+  const paths = workflowPaths(options.repoRoot, id);
+  const ops: SlotGitOps = { repoRoot: options.repoRoot, env: options.env, slots: new SlotPool(paths) };
+  const integration = integrationBranch(id);
   const engine: Engine = {
     options: { ...options, workflow },
     workflow,
     store,
-    ops: { repoRoot: options.repoRoot, env: options.env },
-    paths: workflowPaths(options.repoRoot, id),
-    integration: integrationBranch(id),
+    ops,
+    paths,
+    integration,
     base,
     jobs: Math.max(1, Math.floor(options.jobs ?? workflow.jobs ?? DEFAULT_JOBS)),
     tasks: new Map(workflow.tasks.map((t: WorkflowTask) => [t.id, taskRecord(t, taskBranch(id, t.id), state.tasks.get(t.id)!)])),
@@ -64,10 +68,7 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
     queue: { candidates: 0, waited_ms: 0, gates_ms: 0 },
     notices: [],
     state,
-    slots: [],
-    freeSlots: [],
-    generation: 0,
-    integrationLock: Promise.resolve(),
+    integrationBranch: new IntegrationBranch(ops, integration),
     runRole,
     hooks: attachHooks(store, options, workflow),
     clock: clockOf(options),
@@ -115,7 +116,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       cli: options.cli ?? null,
       pid: process.pid,
     });
-    await openIntegration(engine.ops, engine.integration, base);
+    await engine.integrationBranch.open(base);
     if (baseFrom === 'HEAD' && (await inspectRepo(options.repoRoot, { env: options.env })).dirty) {
       notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
     }
@@ -142,7 +143,7 @@ export interface Continuation {
  * orphans ended, stale slots dropped, the task records rebuilt from the events, then scheduled.
  */
 export async function continueWorkflow(id: string, options: Omit<WorkflowRunOptions, 'workflow'>, how: Continuation): Promise<WorkflowResult> {
-  const store = new WorkflowStore(options.repoRoot, id, options.now);
+  const store = new WorkflowStore(options.repoRoot, id, dateOf(options));
   if (!store.exists()) throw engineErrors.notFound(id, listWorkflowIds(options.repoRoot));
   const lock = store.lock();
   try {
@@ -172,8 +173,8 @@ async function continueLocked(store: WorkflowStore, id: string, options: Omit<Wo
   const engine = makeEngine(merged, id, String(settings.base), store, options.runRole ?? (await defaultRunRole()));
   replay(engine, events);
   store.append('workflow_resumed', { workflow_id: id, pid: process.pid, jobs: engine.jobs, max_cost_usd: engine.maxCostUsd, min_run_usd: options.minRunUsd ?? null, quota_wait_ms: options.quotaWaitMs ?? null, ...how.extra });
-  await openIntegration(engine.ops, engine.integration, engine.base);
-  engine.generation = engine.state.resumes;
+  await engine.integrationBranch.open(engine.base);
+  engine.ops.slots.generation = engine.state.resumes;
   await endOrphans(engine, id);
   await dropStaleSlots(engine);
   await restore(engine);
@@ -216,7 +217,7 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
 
 /** The worktree slots go (the branches hold the work); so does the gates' worktree. */
 async function cleanUp(engine: Engine): Promise<void> {
-  await Promise.all([...engine.slots, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+  await Promise.all([...engine.ops.slots.made, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
 }
 
 /**
@@ -257,7 +258,7 @@ function statusOf(engine: Engine, tip: string): WorkflowStatus {
 async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowResult> {
   await guardIntegration(engine);
   // Where the engine left the branch (guardIntegration put it back there if a CLI moved it).
-  const tip = await knownTip(engine.ops, engine.integration).catch(() => engine.base);
+  const tip = await engine.integrationBranch.known().catch(() => engine.base);
   const status = statusOf(engine, tip);
   for (const record of engine.tasks.values()) {
     if (FINAL_TASK_STATES.includes(record.state) || record.state === 'pending' || record.state === 'awaiting_approval') continue;
@@ -290,6 +291,6 @@ async function finishResult(engine: Engine, startedAt: Date): Promise<WorkflowRe
     finished_at: new Date(engine.clock.now()).toISOString(),
   };
   engine.store.writeResult(result);
-  engine.store.append('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.slots.length });
+  engine.store.append('workflow_finished', { status, exit_code: result.exit_code, tip, worktree_slots: engine.ops.slots.made.length });
   return result;
 }

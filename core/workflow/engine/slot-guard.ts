@@ -34,7 +34,7 @@ export function brokenProblem(error: SupervisorError): string {
  * ends `error` with `workspace_broken` (unless it had already ended: then it is named only).
  */
 export async function slotBroken(engine: Engine, record: TaskRecord, worktree: string, problem: string): Promise<void> {
-  const where = await setAside(engine.ops, worktree, keptDir(engine), null, engine.ops.env);
+  const where = await setAside(engine.ops.slots, worktree, keptDir(engine), null, engine.ops.env);
   const issue = `workspace_broken: the task's worktree slot is no longer the worktree supervisor made (${problem}); nothing more was run in it, it is kept at ${where}, and your checkout was not touched`;
   notice(engine, `${record.task.id}: ${issue}; a fresh slot serves the next task`);
   engine.store.append('slot_set_aside', { task: record.task.id, path: where, reason: 'workspace_broken', problem });
@@ -51,13 +51,13 @@ export async function slotBroken(engine: Engine, record: TaskRecord, worktree: s
  * it again before switching it to its branch (two gits fewer between tasks).
  */
 export async function freeSlot(engine: Engine, record: TaskRecord, worktree: string): Promise<void> {
-  if (isSetAside(engine.ops, worktree)) return;
+  if (isSetAside(engine.ops.slots, worktree)) return;
   if (record.state === 'integrated') {
-    engine.freeSlots.push(worktree);
+    engine.ops.slots.release(worktree);
     return;
   }
   const problem = await releaseWorktree(engine.ops, worktree, slotExclude(engine, worktree));
-  if (problem === null) engine.freeSlots.push(worktree);
+  if (problem === null) engine.ops.slots.release(worktree);
   else await slotBroken(engine, record, worktree, problem);
 }
 
@@ -69,7 +69,7 @@ export async function freeSlot(engine: Engine, record: TaskRecord, worktree: str
  */
 export async function afterWork(engine: Engine, worktree: string, saved: string | null): Promise<{ head: string; left: string | null }> {
   // `saved`: HEAD as the worker's run left it, having checked the slot and committed there after its CLI ended.
-  const { bound, head } = saved === null ? await verifiedSlot(engine.ops, worktree, engine.ops.env) : { ...checkedSlotGit(engine.ops, worktree, engine.ops.env), head: saved };
+  const { bound, head } = saved === null ? await verifiedSlot(engine.ops.slots, worktree, engine.ops.env) : { ...checkedSlotGit(engine.ops.slots, worktree, engine.ops.env), head: saved };
   return { head, left: await leftoverWork(bound, engine, worktree) };
 }
 
@@ -91,7 +91,7 @@ async function leftoverWork(bound: BoundGit, engine: Engine, worktree: string): 
 
 /** The task's slot holds work the commit did not take: kept and named, and the task ends `gaps`. */
 export async function keepLeftovers(engine: Engine, record: TaskRecord, worktree: string, left: string): Promise<void> {
-  const where = await setAside(engine.ops, worktree, keptDir(engine), engine.options.repoRoot, engine.ops.env);
+  const where = await setAside(engine.ops.slots, worktree, keptDir(engine), engine.options.repoRoot, engine.ops.env);
   const issue = `work the commit cannot hold is left in the task's worktree: ${left}; not integrated, so nothing is lost: the worktree is kept at ${where} (branch ${record.branch})`;
   notice(engine, `${record.task.id}: ${issue}`);
   engine.store.append('slot_set_aside', { task: record.task.id, path: where, reason: 'uncommitted_work', left });

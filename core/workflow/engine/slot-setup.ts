@@ -14,24 +14,9 @@ import { workflowCommands } from './confined-commands.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { slotOf } from './slots.ts';
 
-interface SlotSetup {
-  /** The set-up that ran there (commands and copies). */
-  key: string;
-  /** What it left: never committed, never cleaned. */
-  exclude: string[];
-}
-
-const bySlot = new WeakMap<Engine, Map<string, SlotSetup>>();
-
-function slotsOf(engine: Engine): Map<string, SlotSetup> {
-  let slots = bySlot.get(engine);
-  if (!slots) bySlot.set(engine, (slots = new Map()));
-  return slots;
-}
-
 /** What set-up left in the slot at `worktree` (empty when none ran there). */
 export function slotExclude(engine: Engine, worktree: string): string[] {
-  return slotsOf(engine).get(worktree)?.exclude ?? [];
+  return engine.ops.slots.setups.get(worktree)?.exclude ?? [];
 }
 
 function specOf(engine: Engine, own: { setup?: string[]; copy?: string[] }): SetupSpec {
@@ -43,13 +28,13 @@ type Outcome = { ok: true; copied: string | null } | { ok: false; issue: string 
 
 /** Runs `spec` in `worktree` unless the same set-up already ran there (setup_once); `fresh`: the folder was just made. */
 async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: boolean, who: { task: string; role: string; record?: WorkflowTask }): Promise<Outcome> {
-  const slots = slotsOf(engine);
+  const slots = engine.ops.slots.setups;
   if (fresh) slots.delete(worktree);
   if (!hasSetup(spec)) return { ok: true, copied: null };
   const key = JSON.stringify([spec.commands, spec.copy]);
   if (engine.workflow.setup_once !== false && slots.get(worktree)?.key === key) return { ok: true, copied: null };
   // The slot's git as recorded when it was made (a CLI may have rewritten its .git since).
-  const bound = slotOf(engine.ops, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));
+  const bound = slotOf(engine.ops.slots, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_TASK_ID: who.task, SUPERVISOR_ROLE: who.role };
   const graceMs = engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS;
   // SECURITY I2: set-up runs what earlier workers committed: in the workflow's sandbox (flag, else the roles'), and nothing it starts outlives it.

@@ -16,46 +16,32 @@ import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
 import { boundGit, checkWorktree, linkProblem, type BoundGit, type BoundWorktree } from '../../engine/bound-git.ts';
 import { git, type GitEnv } from '../../engine/git.ts';
+import type { Slot, SlotPool } from './slot-pool.ts';
 
-export interface Slot {
-  git: BoundWorktree;
-  /** The branch the slot has checked out (a free slot may still have its last integrated task's); null: detached. */
-  branch: string | null;
+export type { Slot } from './slot-pool.ts';
+
+export function recordSlot(pool: SlotPool, path: string, git: BoundWorktree, branch: string | null): void {
+  pool.recorded.set(path, { git, branch });
 }
 
-/** Slots by path, per owner (the workflow's GitOps): what was recorded when each was made. */
-const registries = new WeakMap<object, Map<string, Slot>>();
-/** Slots set aside (broken, or holding work the commit cannot take): never reused or removed. */
-const setAsideSlots = new WeakMap<object, Set<string>>();
-
-function registry(owner: object): Map<string, Slot> {
-  let map = registries.get(owner);
-  if (!map) registries.set(owner, (map = new Map()));
-  return map;
+export function slotOf(pool: SlotPool, path: string): Slot | undefined {
+  return pool.recorded.get(path);
 }
 
-export function recordSlot(owner: object, path: string, git: BoundWorktree, branch: string | null): void {
-  registry(owner).set(path, { git, branch });
+export function forgetSlot(pool: SlotPool, path: string): void {
+  pool.recorded.delete(path);
 }
 
-export function slotOf(owner: object, path: string): Slot | undefined {
-  return registry(owner).get(path);
-}
-
-export function forgetSlot(owner: object, path: string): void {
-  registry(owner).delete(path);
-}
-
-export function isSetAside(owner: object, path: string): boolean {
-  return setAsideSlots.get(owner)?.has(path) === true;
+export function isSetAside(pool: SlotPool, path: string): boolean {
+  return pool.setAside.has(path);
 }
 
 /**
  * Why the slot at `path` is no longer the slot that was made (null: it is), with git bound to
  * it for what follows. A slot never recorded counts as broken: git is never run on it.
  */
-export async function checkSlot(owner: object, path: string, env: GitEnv): Promise<{ problem: string; head: string } | { problem: null; head: string; bound: BoundGit; slot: Slot }> {
-  const slot = slotOf(owner, path);
+export async function checkSlot(pool: SlotPool, path: string, env: GitEnv): Promise<{ problem: string; head: string } | { problem: null; head: string; bound: BoundGit; slot: Slot }> {
+  const slot = slotOf(pool, path);
   if (!slot) return { problem: `${path} is not a worktree slot this workflow made`, head: '' };
   const check = await checkWorktree(slot.git, slot.branch === null ? {} : { branch: slot.branch }, env);
   if (check.problem) return { problem: check.problem, head: check.head };
@@ -71,8 +57,8 @@ function slotBrokenError(path: string, problem: string): Error {
 }
 
 /** Git bound to a checked slot; WORKSPACE_BROKEN (nothing run) when the check fails. */
-export async function verifiedSlot(owner: object, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
-  const checked = await checkSlot(owner, path, env);
+export async function verifiedSlot(pool: SlotPool, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
+  const checked = await checkSlot(pool, path, env);
   if (checked.problem !== null) throw slotBrokenError(path, checked.problem);
   return checked;
 }
@@ -82,8 +68,8 @@ export async function verifiedSlot(owner: object, path: string, env: GitEnv): Pr
  * run just checked and committed it), its links looked at again without git.
  * WORKSPACE_BROKEN when a link is broken.
  */
-export function checkedSlotGit(owner: object, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
-  const slot = slotOf(owner, path);
+export function checkedSlotGit(pool: SlotPool, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
+  const slot = slotOf(pool, path);
   const problem = slot ? linkProblem(slot.git) : `${path} is not a worktree slot this workflow made`;
   if (!slot || problem) throw slotBrokenError(path, problem!);
   return { bound: boundGit(slot.git, env), slot };
@@ -95,11 +81,10 @@ export function checkedSlotGit(owner: object, path: string, env: GitEnv): { boun
  * healthy one holding work (`repoRoot` given) is moved by the repository's own
  * `git worktree move`, so it stays a worktree where it lands. Left in place when it cannot move.
  */
-export async function setAside(owner: object, path: string, keptDir: string, repoRoot: string | null, env: GitEnv): Promise<string> {
-  let set = setAsideSlots.get(owner);
-  if (!set) setAsideSlots.set(owner, (set = new Set()));
+export async function setAside(pool: SlotPool, path: string, keptDir: string, repoRoot: string | null, env: GitEnv): Promise<string> {
+  const set = pool.setAside;
   set.add(path);
-  forgetSlot(owner, path);
+  forgetSlot(pool, path);
   if (!existsSync(path)) return path;
   const target = join(keptDir, `${basename(path)}-${systemClock.now().toString(36)}`);
   try {

@@ -49,7 +49,7 @@ describe('read and housekeeping use cases', () => {
     const repo = await makeRepo({ 'README.md': '# demo\n' });
     const store = new WorkflowStore(repo, 'wf-test');
     store.create(workflow([task('a'), task('b')]));
-    store.event('workflow_started', { workflow_id: 'wf-test', base: 'a'.repeat(40), pid: process.pid });
+    store.append('workflow_started', { workflow_id: 'wf-test', base: 'a'.repeat(40), pid: process.pid });
     const deps = await appDeps(repo);
     await assert.rejects(workflowLogs({ id: 'wf-test', task: 'zzz' }, deps), (e) => codeOf(e) === 'WORKFLOW_TASK_NOT_FOUND');
     const logs = await workflowLogs({ task: 'a' }, deps);
