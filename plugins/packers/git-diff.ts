@@ -103,6 +103,8 @@ export default definePlugin({
     // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'".
     const inside = await git(ctx, request, ['rev-parse', '--is-inside-work-tree']);
     if (!inside.ok || inside.stdout.trim() !== 'true') {
+      // With targets the run still has files to read (a run in place): no diff, said once.
+      if (request.targets.length) return { parts: [], notices: [`git-diff: ${request.repoRoot} is not a git repository: no change to pack, only the targets`], secretsScanned: true };
       throw new SupervisorError('NOT_A_REPOSITORY', `${request.repoRoot} is not a git repository: the git-diff packer has no change to pack`, {
         hint: 'Run it inside a git checkout (or give one with --repo), or pack files instead: --target <file> with context.packer: glob.',
         details: { file: request.repoRoot },

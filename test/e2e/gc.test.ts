@@ -62,7 +62,7 @@ describe('supervisor gc', () => {
     // Old unmerged work goes only when asked; a task branch only once its workflow finished and its integration branch was merged or handed on.
     const wfDir = join(repo, '.supervisor/workflows/w1');
     mkdirSync(wfDir, { recursive: true });
-    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w1', name: 'w1', source: { file: '/p.yaml', reader: 'test' }, base: null, jobs: null, gates: [], max_cost_usd: null, defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks: [] }));
+    writeFileSync(join(wfDir, 'plan.json'), JSON.stringify({ id: 'w1', name: 'w1', source: { file: '/p.yaml', reader: 'test' }, base: null, jobs: null, gates: [], max_cost_usd: null, defaults: { worker: 'worker', reviewers: [], cli: null, model: null, max_rounds: 3 }, models: {}, tasks: [{ id: 'task-1', title: 'T', task: 'T', files: [], depends_on: [], worker: 'worker', reviewers: [], cli: null, model: null, gates: [], max_rounds: 3 }] }));
     writeFileSync(join(wfDir, 'events.jsonl'), `${JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', kind: 'workflow_started', base: 'a'.repeat(40) })}\n`);
     const asked = await gc(repo, '--older-than', '0s', '--include-unmerged', '--include-workflows');
     assert.deepEqual(branches(repo), ['supervisor/wf/w1--task-1']);

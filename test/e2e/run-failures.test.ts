@@ -116,7 +116,8 @@ describe('supervisor run: failure classes (end to end)', () => {
     const run = await runJson(repo, ['reviewer', '--cli', 'codex', '--task', 'x'], { FAKE_CLI_CASE: 'exec-json-empty' });
     assert.equal(run.code, 3);
     assert.equal(run.result.failure?.class, 'empty_output');
-    assert.equal(run.result.metrics.cost_known, false);
+    // its tokens were reported: priced by the price table
+    assert.equal(run.result.metrics.cost_source, 'price-table');
     assertCheckoutUnchanged(repo, before);
   });
 

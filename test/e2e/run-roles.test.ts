@@ -88,8 +88,9 @@ describe('supervisor run (end to end)', () => {
       assert.equal(run.code, 0, `${cli}: ${run.stderr}\n${JSON.stringify(run.result.failure)}`);
       assert.equal(run.result.cli, cli);
       assert.equal(run.result.output?.action_taken, 'x');
-      // codex and gemini report no cost (cline's capture neither): unknown, not 0
-      assert.equal(run.result.metrics.cost_known, cli === 'claude', cli);
+      // claude reports its cost; codex reports tokens, priced by the price table; these gemini and cline captures name no model with a price: unknown, not 0
+      assert.equal(run.result.metrics.cost_source, { claude: 'cli', codex: 'price-table', gemini: null, cline: null }[cli], cli);
+      assert.equal(run.result.metrics.cost_known, cli === 'claude' || cli === 'codex', cli);
     }
     assertCheckoutUnchanged(repo, before);
   });

@@ -83,4 +83,11 @@ describe('git-diff packer', () => {
     const dir = await tempDir();
     await assert.rejects(pack(dir, { git_diff: true }), (e: { code?: string }) => e.code === 'NOT_A_REPOSITORY');
   });
+
+  it('outside a git repository with targets (a run in place): no diff, one notice, the targets still packed by the core', async () => {
+    const dir = await tempDir();
+    const result = await gitDiff.pack(request(dir, { targets: ['notes.md'], git: { staged: true, unstaged: false, changedFiles: false } }), packContextFor(dir));
+    assert.deepEqual(result.parts, []);
+    assert.match(result.notices.join('\n'), /not a git repository: no change to pack, only the targets/);
+  });
 });
