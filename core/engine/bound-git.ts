@@ -17,7 +17,7 @@ import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { configState } from './config-state.ts';
 import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
-import type { WorktreeGit } from '../plugin/contracts.ts';
+import type { WorktreeGit } from '../plugin/contracts/worktree-git.ts';
 
 export interface BoundWorktree {
   /** The worktree's folder. */

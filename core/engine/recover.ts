@@ -11,13 +11,13 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSupervisorError } from '../errors.ts';
+import { alive } from '../process/alive.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import { commonGitDir } from './bound-git.ts';
 import type { GitEnv } from './git.ts';
 import { isRunId } from './run-id.ts';
-import { RunLog, type RunEvent } from './run-log.ts';
+import { RunLog, readEvents, type RunEvent } from './run-log.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
-import { alive, readEvents } from './runs-store.ts';
 import type { StatePaths } from './state-dir.ts';
 import { closeWorkspace, saveWorkspace, type Workspace } from './worktree.ts';
 

@@ -3,7 +3,7 @@
  * handed to the OS as each event happens, so a crash or Ctrl-C keeps everything already
  * done), `prompt.md`, `attempt-N.stdout` / `.stderr`, and `result.json`.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../fs/atomic-file.ts';
 
@@ -111,4 +111,20 @@ export class RunLog {
     mkdirSync(dir, { recursive: true });
     return dir;
   }
+}
+
+/** The events of a run folder, read back; a line cut by a crash is skipped. */
+export function readEvents(runDir: string): RunEvent[] {
+  const file = join(runDir, 'events.jsonl');
+  if (!existsSync(file)) return [];
+  const events: RunEvent[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      events.push(JSON.parse(line) as RunEvent);
+    } catch {
+      // a line cut by a crash mid-write: the lines before it still count
+    }
+  }
+  return events;
 }

@@ -10,8 +10,11 @@ import { matchId } from '../text/match-id.ts';
 import type { RunResult } from './result.ts';
 import { checkResult } from './result-shape.ts';
 import { isRunId } from './run-id.ts';
-import type { RunEvent } from './run-log.ts';
+import { readEvents, type RunEvent } from './run-log.ts';
+import { alive } from '../process/alive.ts';
 import { statePaths } from './state-dir.ts';
+
+export { alive, readEvents };
 import type { RunStatus } from './status-map.ts';
 
 export interface RunSummary {
@@ -38,21 +41,6 @@ export interface RunRecord {
   summary: RunSummary;
   result: RunResult | null;
   events: RunEvent[];
-}
-
-export function readEvents(runDir: string): RunEvent[] {
-  const file = join(runDir, 'events.jsonl');
-  if (!existsSync(file)) return [];
-  const events: RunEvent[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      events.push(JSON.parse(line) as RunEvent);
-    } catch {
-      // a line cut by a crash mid-write: the lines before it still count
-    }
-  }
-  return events;
 }
 
 /** Called with one line for each run folder that cannot be read as it should. */
@@ -92,17 +80,6 @@ function startTime(runDir: string): string {
     return typeof ts === 'string' ? ts : '';
   } catch {
     return '';
-  }
-}
-
-/** Whether a process with that pid still exists (EPERM: it does, owned by someone else). */
-export function alive(pid: unknown): boolean {
-  if (typeof pid !== 'number') return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -14,13 +14,15 @@ export { REVIEW_LEVELS, isReviewLevel, reviewersForLevel, type ReviewLevel } fro
 // every packer lays files out and caps them the way the core does.
 export { renderFence, renderFileSection, renderFiles, looksBinary, type FileText } from '../context/file-section.ts';
 export { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../context/constants.ts';
-export { toPosix } from '../context/path-safety.ts';
+export { toPosix } from '../context/posix-path.ts';
 export { secretNotice } from '../context/secret-scan.ts';
 export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '../context/default-ignores.ts';
 export { which } from '../process/which.ts';
 export { limitCgroup, type Cgroup, type CgroupLimits } from '../process/cgroup.ts';
 // For packers that run git: the arguments that keep it from running the repository's hooks, filters, merge drivers or pager.
 export { gitSafetyArgs } from '../engine/git.ts';
+// For sandboxes and adapters: the admin and common git folders of a worktree the core did not make.
+export { gitDirs } from '../../plugins/sandboxes/_git-dirs.ts';
 
 /**
  * Declares a plugin. An identity function: it exists so TypeScript checks the plugin's hooks

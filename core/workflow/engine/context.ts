@@ -12,7 +12,7 @@ import type { GitOps } from './git-ops.ts';
 import type { CostLedger } from './ledger.ts';
 import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
-import type { ApprovalDecision } from './approval.ts';
+import type { ApprovalDecision } from './approval-decision.ts';
 import type { EventHooks } from './event-hooks.ts';
 import type { WorkflowRunRecord } from './task-view.ts';
 import type { TaskState, WorkflowStore } from './store.ts';

@@ -16,7 +16,10 @@ import type { Workflow } from '../model.ts';
 import { engineErrors } from './errors.ts';
 import { acquireWorkflowLock, lockOwner, type LockOwner, type WorkflowLock } from './lock.ts';
 import { workflowPaths, workflowsDir } from './names.ts';
+import type { WorkflowEvent } from './event.ts';
 import type { WorkflowResult } from './result.ts';
+
+export type { WorkflowEvent };
 import { describeIssue, eventShape, planShape, resultShape, startedShape } from './state-shapes.ts';
 
 export const TASK_STATES = ['pending', 'running', 'awaiting_approval', 'integrating', 'integrated', 'gaps', 'error', 'blocked', 'skipped'] as const;
@@ -27,18 +30,6 @@ const taskStateShape = v.looseObject({ task: v.string(), state: v.picklist(TASK_
 
 /** The states a task ends in (it does not run again in this workflow). */
 export const FINAL_TASK_STATES: readonly TaskState[] = ['integrated', 'gaps', 'error', 'blocked', 'skipped'];
-
-export interface WorkflowEvent {
-  ts: string;
-  kind: 'workflow_started' | 'workflow_resumed' | 'task_state' | 'worktree_ready' | 'setup' | 'run_started' | 'run_finished' | 'merged' | 'conflict' | 'gates' | 'notice' | 'workflow_finished'
-    // A slot set aside (workspace_broken, or work the commit cannot hold); the integration branch found moved and restored.
-    | 'slot_set_aside' | 'integration_moved'
-    // A person's decision on a task awaiting approval (approval.ts); the result handed on (finish.ts).
-    | 'approval' | 'handed_on'
-    // The merge queue's gates on a candidate or the tip (gates_started, gates_passed); quota pauses (ledger).
-    | 'gates_started' | 'gates_passed' | 'quota_pause' | 'quota_resumed';
-  [key: string]: unknown;
-}
 
 /**
  * Each workflow's folder is git-ignored by itself (an older `.supervisor/.gitignore` does not

@@ -7,7 +7,7 @@
 import { toMicros, fromMicros } from '../../money.ts';
 import type { Workflow } from '../model.ts';
 import { taskBranch } from './names.ts';
-import type { WorkflowEvent } from './store.ts';
+import type { WorkflowEvent } from './event.ts';
 
 export interface WorkflowRunRecord {
   run_id: string;
