@@ -3,7 +3,7 @@
  * freely, never rename. The exit code follows from the code's family (see EXIT).
  */
 import { nameList } from './text/name-list.ts';
-import { suggest } from './roles/suggest.ts';
+import { suggest } from './text/suggest.ts';
 
 /** Process exit codes, as in the design: one per outcome family. */
 export const EXIT = {

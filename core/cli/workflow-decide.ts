@@ -1,8 +1,8 @@
 /** What `workflow approve` and `workflow reject` share: record the decision, then continue (as resume) unless --no-resume. */
 import { errors } from '../errors.ts';
-import type { Args } from './command.ts';
-import type { CliContext } from './context.ts';
-import { resumeById } from './workflow-drive.ts';
+import type { Args } from '../command/command.ts';
+import type { CliContext } from '../command/context.ts';
+import { resumeById } from '../command/workflow-drive.ts';
 
 export async function decide(args: Args, ctx: CliContext, decision: 'approved' | 'rejected'): Promise<number> {
   const { resolveWorkflowId } = await import('../workflow/engine/workflow-id.ts');
@@ -14,7 +14,7 @@ export async function decide(args: Args, ctx: CliContext, decision: 'approved' |
   let issues: string[] = [];
   if (decision === 'rejected') {
     if (typeof args.issues !== 'string') throw errors.usage(`workflow reject needs --issues: what the worker must fix (text, @file or -)`, `e.g. supervisor workflow reject ${id} ${tasks[0]} --issues "handle empty input"`);
-    const { readTextArg } = await import('./text-arg.ts');
+    const { readTextArg } = await import('../command/text-arg.ts');
     issues = (await readTextArg(args.issues, ctx.deps, 'issues')).split('\n').map((l) => l.replace(/^\s*[-*]\s+/, '').trim()).filter(Boolean);
   }
   const by = osUser(ctx.deps.env);

@@ -9,7 +9,7 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { dirname, join, posix, sep, win32 } from 'node:path';
 import { contextErrors } from './errors.ts';
-import { toPosix } from './posix-path.ts';
+import { toPosix } from '../files/posix-path.ts';
 
 function rejectInvalid(value: string, what: string): void {
   if (typeof value !== 'string' || value.trim() === '') throw contextErrors.pathInvalid(String(value), `empty ${what}`);

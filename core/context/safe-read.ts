@@ -17,11 +17,11 @@
 import { close, constants, fstat, open, read, readlinkSync, realpath, stat, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from './constants.ts';
-import type { ReadReport } from '../plugin/contracts.ts';
-import { looksBinary } from './file-section.ts';
+import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../files/constants.ts';
+import type { ReadReport } from '../plugin-api/contracts.ts';
+import { looksBinary } from '../files/file-section.ts';
 import { isInside, type PathGuard } from './path-safety.ts';
-import type { SecretRules, SecretScanner } from './secret-scan.ts';
+import type { SecretRules, SecretScanner } from '../secrets/secret-scan.ts';
 
 // Plain fd calls: several times cheaper per file than FileHandle for thousands of small files.
 const openFd = promisify(open);

@@ -5,7 +5,7 @@
  * are counted in pieces that add up exactly (token-pieces.ts), each looked up in a count cache
  * when one is given (token-cache.ts).
  */
-import { CHARS_PER_TOKEN } from './constants.ts';
+import { CHARS_PER_TOKEN } from '../files/constants.ts';
 import { contextErrors } from './errors.ts';
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';

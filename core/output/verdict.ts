@@ -5,7 +5,7 @@
  * "pass", "STUCK": "error", "RETRY": "gaps" } }`). A role may name the field itself with
  * `config.verdict_field` (its schema's map still applies when it names the same field). Neither
  * given: `status`, as seed 003's answers have it. Words not in the map go through the one
- * status table (core/engine/status-map.ts).
+ * status table (core/run/status-map.ts).
  */
 import { outputErrors } from './errors.ts';
 import type { OutputSchema } from './schemas.ts';

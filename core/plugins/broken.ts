@@ -5,7 +5,7 @@
  * was meant to replace it). Everything else is the plain registry's.
  */
 import type { SupervisorError } from '../errors.ts';
-import type { PluginKind } from '../plugin/contracts.ts';
+import type { PluginKind } from '../plugin-api/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { pluginStem } from './discover.ts';
 

@@ -2,8 +2,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { errors, isSupervisorError } from '../errors.ts';
-import { checkPluginShape } from '../plugin/shape.ts';
-import { PLUGIN_KINDS, type Plugin } from '../plugin/contracts.ts';
+import { checkPluginShape } from '../plugin-api/shape.ts';
+import { PLUGIN_KINDS, type Plugin } from '../plugin-api/contracts.ts';
 import { createRegistry, type PluginEntry, type Registry } from '../registry.ts';
 import { builtinPlugins } from './builtins.ts';
 import { withBrokenPlugins, type BrokenPlugin } from './broken.ts';

@@ -5,7 +5,7 @@
  * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
  */
 import { callHook } from '../plugins/call-hook.ts';
-import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin/contracts.ts';
+import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { cliForModel } from './model-cli.ts';
-import type { Workflow, WorkflowDefaults, WorkflowInput, WorkflowTask } from './model.ts';
-import { reviewersForLevel } from './review-levels.ts';
+import type { Workflow, WorkflowDefaults, WorkflowInput, WorkflowTask } from '../plugin-api/workflow-model.ts';
+import { reviewersForLevel } from '../plugin-api/review-levels.ts';
 
 export const DEFAULT_WORKER = 'worker';
 export const DEFAULT_MAX_ROUNDS = 3;

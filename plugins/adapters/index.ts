@@ -1,5 +1,5 @@
 /** The built-in adapter plugins, in the order they are registered. */
-import type { Plugin } from '../../core/plugin/index.ts';
+import type { Plugin } from '../../core/plugin-api/index.ts';
 import claude from './claude.ts';
 import cline from './cline.ts';
 import codex from './codex.ts';

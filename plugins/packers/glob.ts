@@ -4,7 +4,7 @@
  * concurrently, capped per file and in total, in sorted order so every run packs the same.
  */
 import { glob } from 'tinyglobby';
-import { DEFAULT_IGNORED_FOLDERS, definePlugin, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
+import { DEFAULT_IGNORED_FOLDERS, definePlugin, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin-api/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 

@@ -1,5 +1,5 @@
 /** The built-in packer plugins, in the order they are registered. */
-import type { Plugin } from '../../core/plugin/index.ts';
+import type { Plugin } from '../../core/plugin-api/index.ts';
 import glob from './glob.ts';
 import gitDiff from './git-diff.ts';
 import repomix from './repomix.ts';

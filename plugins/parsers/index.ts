@@ -1,5 +1,5 @@
 /** The built-in parser plugins, in the order they are registered. */
-import type { Plugin } from '../../core/plugin/index.ts';
+import type { Plugin } from '../../core/plugin-api/index.ts';
 import fencedJson from './fenced-json.ts';
 import v2Headers from './v2-headers.ts';
 

@@ -1,5 +1,5 @@
 /** The built-in plan readers (static imports: bundlers and pkg must see them). */
-import type { Plugin } from '../../core/plugin/index.ts';
+import type { Plugin } from '../../core/plugin-api/index.ts';
 import planMarkdown from './plan-markdown.ts';
 import workflowYaml from './workflow-yaml.ts';
 

@@ -1,5 +1,5 @@
 /** The built-in sandbox plugins, in the order they are registered. */
-import type { Plugin } from '../../core/plugin/index.ts';
+import type { Plugin } from '../../core/plugin-api/index.ts';
 import bwrap from './bwrap.ts';
 import docker from './docker.ts';
 import none from './none.ts';

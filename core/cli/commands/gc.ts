@@ -1,8 +1,8 @@
 /** `supervisor gc`: removes old run folders, worktrees of finished runs, and merged `supervisor/*` branches. */
 import { errors } from '../../errors.ts';
-import type { GcReport } from '../../engine/gc.ts';
+import type { GcReport } from '../../runs/gc.ts';
 import { parseAge } from '../../text/age.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 const DEFAULT_AGE = '30d';
 
@@ -29,7 +29,7 @@ export default defineCommand({
     const age = typeof args['older-than'] === 'string' ? args['older-than'] : DEFAULT_AGE;
     const olderThanMs = parseAge(age);
     if (olderThanMs === null) throw errors.usage(`--older-than expects an age such as 12h, 7d or 2w, got "${age}"`);
-    const { collectGarbage } = await import('../../engine/gc.ts');
+    const { collectGarbage } = await import('../../runs/gc.ts');
     const report = await collectGarbage({
       repoRoot: ctx.repoRoot,
       olderThanMs,

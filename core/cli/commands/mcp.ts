@@ -1,5 +1,5 @@
 /** `supervisor mcp`: serve this repository's roles, runs and workflows to an agent over the Model Context Protocol (stdio). */
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 export default defineCommand({
   command: 'mcp',

@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
 import { errors } from '../../errors.ts';
-import { defineCommand } from '../command.ts';
-import { numberOption } from '../numbers.ts';
-import { runRoleOptions } from '../run-options.ts';
+import { defineCommand } from '../../command/command.ts';
+import { numberOption } from '../../command/numbers.ts';
+import { runRoleOptions } from '../../command/run-options.ts';
 
 /** The numeric options, with the role setting each overrides (ranges from the role schema). */
 function numbers(y: Argv): Argv {
@@ -37,19 +37,19 @@ export default defineCommand({
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: 4 characters per token (default), or o200k exactly' }),
   async run(args, ctx) {
-    const { readKeyValues, readTextArg } = await import('../text-arg.ts');
+    const { readKeyValues, readTextArg } = await import('../../command/text-arg.ts');
     const task = await readTextArg(String(args.task), ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
     const options = await runRoleOptions(args, ctx, { task, cwd: ctx.deps.cwd, extraContext: await readKeyValues(args.context as string[], ctx.deps, 'context') });
-    const render = await import('../../engine/render.ts');
+    const render = await import('../../runs/render.ts');
     if (args['dry-run'] === true) {
-      const { dryRunRole } = await import('../../engine/dry-run.ts');
+      const { dryRunRole } = await import('../../run/dry-run.ts');
       const dry = await dryRunRole(options);
       if (ctx.options.json) ctx.out(JSON.stringify(dry, null, 2));
       else ctx.show(render.renderDryRun(dry));
       return 0;
     }
-    const { runRole } = await import('../../engine/run-role.ts');
+    const { runRole } = await import('../../run/run-role.ts');
     const controller = new AbortController();
     const stopListening = ctx.deps.onInterrupt((signal) => {
       if (!controller.signal.aborted) ctx.warn(`interrupt (${signal}): ending the CLI and cleaning up (the checkout is not touched)`);

@@ -3,8 +3,8 @@
  * -f, keeps following until the run finishes (or its process is gone, or Ctrl-C).
  */
 import { EXIT } from '../../errors.ts';
-import type { FollowItem } from '../../engine/run-follow.ts';
-import { defineCommand } from '../command.ts';
+import type { FollowItem } from '../../runs/run-follow.ts';
+import { defineCommand } from '../../command/command.ts';
 import { followUntilEnd } from '../follow.ts';
 
 const POLL_MS = 200;
@@ -27,9 +27,9 @@ export default defineCommand({
       .positional('run-id', { type: 'string' })
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following until the run finishes (or Ctrl-C)' }),
   async run(args, ctx) {
-    const { readRun, alive } = await import('../../engine/runs-store.ts');
-    const { RunFollower } = await import('../../engine/run-follow.ts');
-    const { describeLoggedEvent } = await import('../../engine/render.ts');
+    const { readRun, alive } = await import('../../runs/runs-store.ts');
+    const { RunFollower } = await import('../../runs/run-follow.ts');
+    const { describeLoggedEvent } = await import('../../runs/render.ts');
     const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId));
     const follower = new RunFollower(record.summary.run_dir);
     const print = (items: FollowItem[]) => {

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.ts';
 import { parseSince } from '../../text/age.ts';
-import { defineCommand } from '../command.ts';
-import { numberOption, positive } from '../numbers.ts';
+import { defineCommand } from '../../command/command.ts';
+import { numberOption, positive } from '../../command/numbers.ts';
 import runsTail from './runs-tail.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -22,8 +22,8 @@ const list = defineCommand({
     const limit = positive(args, 'limit', { integer: true }) ?? DEFAULT_LIMIT;
     const since = typeof args.since === 'string' ? parseSince(args.since, new Date()) : undefined;
     if (since === null) throw errors.usage(`--since expects an age (30m, 12h, 7d, 2w) or a date (2026-11-20), got "${String(args.since)}"`);
-    const { listRuns } = await import('../../engine/runs-store.ts');
-    const { renderRunsList } = await import('../../engine/render.ts');
+    const { listRuns } = await import('../../runs/runs-store.ts');
+    const { renderRunsList } = await import('../../runs/render.ts');
     if (typeof args.task === 'string' && typeof args.workflow !== 'string') throw errors.usage('runs list --task needs --workflow <id>: task ids are per workflow');
     const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
     const workflow = typeof args.workflow === 'string' ? resolveWorkflowId(ctx.repoRoot, args.workflow) : undefined;
@@ -50,8 +50,8 @@ const show = defineCommand({
   example: { command: '$0 runs show last --json', describe: 'the newest run: its result and every event, as JSON' },
   builder: (y) => y.positional('run-id', { type: 'string' }),
   async run(args, ctx) {
-    const { readRun } = await import('../../engine/runs-store.ts');
-    const { renderRunShow } = await import('../../engine/render.ts');
+    const { readRun } = await import('../../runs/runs-store.ts');
+    const { renderRunShow } = await import('../../runs/render.ts');
     const record = readRun(ctx.repoRoot, String(args['run-id'] ?? args.runId), (message) => ctx.warn(`notice: ${message}`));
     if (ctx.options.json) ctx.out(JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2));
     else ctx.show(renderRunShow(record, ctx.deps.cwd));

@@ -3,8 +3,8 @@
  * Progress notifications carry the run's events; cancelling the request ends the CLI's
  * process tree as Ctrl-C does, and the run finishes `interrupted`.
  */
-import type { Args } from '../../cli/command.ts';
-import { runRoleOptions } from '../../cli/run-options.ts';
+import type { Args } from '../../command/command.ts';
+import { runRoleOptions } from '../../command/run-options.ts';
 import { progressReporter } from '../progress.ts';
 import { runInput, runOutput } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
@@ -33,8 +33,8 @@ export const run = defineTool({
       ...(input.timeout === undefined ? {} : { timeout: input.timeout }),
     };
     const options = await runRoleOptions(args, env.ctx, { task: input.task, cwd: env.ctx.repoRoot });
-    const { runRole } = await import('../../engine/run-role.ts');
-    const { describeEvent } = await import('../../engine/render.ts');
+    const { runRole } = await import('../../run/run-role.ts');
+    const { describeEvent } = await import('../../runs/render.ts');
     const report = progressReporter(extra);
     const result = await env.activity.start(
       (signal) =>

@@ -13,7 +13,7 @@ export const runsList = defineTool({
   input: runsListInput,
   output: runsListOutput,
   async call({ limit, role, status }, _extra, { ctx }) {
-    const { listRuns } = await import('../../engine/runs-store.ts');
+    const { listRuns } = await import('../../runs/runs-store.ts');
     const runs = listRuns(ctx.repoRoot, { limit: limit ?? DEFAULT_LIMIT, ...(role ? { role } : {}), ...(status ? { status } : {}), onNotice: (message) => ctx.warn(`notice: ${message}`) });
     return toolResult({ runs: runs as unknown as Record<string, unknown>[] });
   },
@@ -27,7 +27,7 @@ export const runsShow = defineTool({
   input: runsShowInput,
   output: runsShowOutput,
   async call({ id }, _extra, { ctx }) {
-    const { readRun } = await import('../../engine/runs-store.ts');
+    const { readRun } = await import('../../runs/runs-store.ts');
     const record = readRun(ctx.repoRoot, id, (message) => ctx.warn(`notice: ${message}`));
     return toolResult({ ...record.summary, result: record.result, events: record.events } as unknown as Record<string, unknown>);
   },

@@ -5,9 +5,9 @@
  * function as `workflow run/resume` on the command line.
  */
 import { resolve } from 'node:path';
-import type { Args } from '../../cli/command.ts';
-import { engineOptions } from '../../cli/workflow-drive.ts';
-import { loadWorkflowArg } from '../../cli/workflow-arg.ts';
+import type { Args } from '../../command/command.ts';
+import { engineOptions } from '../../command/workflow-drive.ts';
+import { loadWorkflowArg } from '../../command/workflow-arg.ts';
 import type { WorkflowRunOptions } from '../../workflow/engine/context.ts';
 import { engineErrors } from '../../workflow/engine/errors.ts';
 import type { WorkflowResult } from '../../workflow/engine/result.ts';
@@ -166,7 +166,7 @@ export const workflowShow = defineTool({
   output: workflowShowOutput,
   async call({ id: query, task, diff }, _extra, { ctx }) {
     const { resolveWorkflowId } = await import('../../workflow/engine/workflow-id.ts');
-    const { showTask } = await import('../../workflow/engine/show.ts');
+    const { showTask } = await import('../../runs/workflow-show.ts');
     const { readWorkflowStatus } = await import('../../workflow/engine/status.ts');
     const id = resolveWorkflowId(ctx.repoRoot, query);
     const view = readWorkflowStatus(ctx.repoRoot, id);

@@ -5,7 +5,7 @@
  * backoff; the run is then tried again. Past the quota wait (--quota-wait) the workflow ends
  * `stopped` with the reason, resumable.
  */
-import type { RunResult } from '../../engine/run-role.ts';
+import type { RunResult } from '../../run/run-role.ts';
 
 export const DEFAULT_QUOTA_WAIT_MS = 5 * 60 * 1000;
 const FIRST_BACKOFF_MS = 1000;

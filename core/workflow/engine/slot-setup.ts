@@ -1,5 +1,5 @@
 /**
- * Set-up in the workflow's worktree slots (core/engine/setup.ts does the work): after a task's
+ * Set-up in the workflow's worktree slots (core/run/setup.ts does the work): after a task's
  * slot is checked out and before its first run. A slot reused from task to task keeps what
  * set-up made there (`checkout -f` leaves untracked files), so the same set-up runs once per
  * slot unless the plan says `setup_once: false`. What set-up left stays out of every commit and
@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { locateWorktree, worktreeGit } from '../../engine/bound-git.ts';
+import { locateWorktree, worktreeGit } from '../../git/bound-git.ts';
 import { attemptSandbox, prepareSandbox } from '../../sandbox/runner.ts';
 import { selfCommand } from '../../self-command.ts';
-import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
+import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../run/setup.ts';
 import { DEFAULT_GRACE_MS, runProcess } from '../../process/run-process.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { slotOf } from './slots.ts';

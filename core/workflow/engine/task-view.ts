@@ -5,7 +5,7 @@
  * (core/money.ts): JSON carries dollars to six decimals, exact as written.
  */
 import { toMicros, fromMicros } from '../../money.ts';
-import type { Workflow } from '../model.ts';
+import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import { taskBranch } from './names.ts';
 import type { WorkflowEvent } from './event.ts';
 

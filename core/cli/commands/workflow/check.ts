@@ -3,9 +3,9 @@
  * (each role and output schema, each CLI installed and runnable, each sandbox); print its
  * normalised summary (or, with --json, the plan). Starts no run.
  */
-import { defineCommand } from '../../command.ts';
-import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
-import { checkCliRoles, cliChoice } from '../../workflow-drive.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { READER_OPTION, loadWorkflowArg } from '../../../command/workflow-arg.ts';
+import { checkCliRoles, cliChoice } from '../../../command/workflow-drive.ts';
 
 export default defineCommand({
   command: 'check <file>',

@@ -1,5 +1,5 @@
 /** `supervisor workflow finish <id> [--into <branch>] [--squash]`: hand a passed workflow's result on, never touching a checkout. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 
 export default defineCommand({
   command: 'finish [id]',

@@ -1,5 +1,5 @@
 /** `supervisor workflow list`: every workflow recorded in this repository, newest first. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 
 export default defineCommand({
   command: 'list',

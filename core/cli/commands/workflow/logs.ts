@@ -1,5 +1,5 @@
 /** `supervisor workflow logs [<id>] [<task>] [-f]`: the runs' output, interleaved, each line tagged with task and role. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 import { followUntilEnd } from '../../follow.ts';
 
 const POLL_MS = 250;
@@ -15,8 +15,8 @@ export default defineCommand({
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' }),
   async run(args, ctx) {
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const { WorkflowLogFollower, renderLogLine } = await import('../../../workflow/engine/workflow-logs.ts');
-    const { describeLoggedEvent } = await import('../../../engine/render.ts');
+    const { WorkflowLogFollower, renderLogLine } = await import('../../../runs/workflow-logs.ts');
+    const { describeLoggedEvent } = await import('../../../runs/render.ts');
     const id = resolveWorkflowId(ctx.repoRoot, typeof args.id === 'string' ? args.id : undefined);
     const { WorkflowStore } = await import('../../../workflow/engine/store.ts');
     const { engineErrors } = await import('../../../workflow/engine/errors.ts');

@@ -1,6 +1,6 @@
 /** `supervisor workflow resume [<id>]`: continue after Ctrl-C, kill -9, the cost ceiling, an approval or a crash. */
-import { defineCommand } from '../../command.ts';
-import { driveOptions, resumeById } from '../../workflow-drive.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { driveOptions, resumeById } from '../../../command/workflow-drive.ts';
 
 export default defineCommand({
   command: 'resume [id]',

@@ -1,6 +1,6 @@
 /** `supervisor workflow retry <id> [<task>...]`: run failed tasks again on the same integration branch. */
-import { defineCommand } from '../../command.ts';
-import { driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { driveOptions, driveWorkflow, engineOptions } from '../../../command/workflow-drive.ts';
 
 export default defineCommand({
   command: 'retry <id> [tasks..]',

@@ -1,7 +1,7 @@
 /** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
-import { defineCommand } from '../../command.ts';
-import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../workflow-drive.ts';
-import { READER_OPTION, loadWorkflowArg } from '../../workflow-arg.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { checkCliRoles, driveOptions, driveWorkflow, engineOptions } from '../../../command/workflow-drive.ts';
+import { READER_OPTION, loadWorkflowArg } from '../../../command/workflow-arg.ts';
 
 export default defineCommand({
   command: 'run <file>',

@@ -1,5 +1,5 @@
 /** `supervisor workflow show <id> <task> [--diff] [--json]`: one task, round by round, and its change. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 
 export default defineCommand({
   command: 'show <id> <task>',
@@ -12,7 +12,7 @@ export default defineCommand({
       .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" }),
   async run(args, ctx) {
     const { resolveWorkflowId } = await import('../../../workflow/engine/workflow-id.ts');
-    const { showTask } = await import('../../../workflow/engine/show.ts');
+    const { showTask } = await import('../../../runs/workflow-show.ts');
     const id = resolveWorkflowId(ctx.repoRoot, String(args.id));
     const show = await showTask({ repoRoot: ctx.repoRoot, env: ctx.deps.env }, id, String(args.task));
     if (ctx.options.json) {
@@ -20,7 +20,7 @@ export default defineCommand({
       return 0;
     }
     if (show.diff?.notice && args.diff === true) ctx.warn(`notice: ${show.diff.notice}`);
-    const { renderTaskShow } = await import('../../../workflow/engine/render-show.ts');
+    const { renderTaskShow } = await import('../../../runs/render-workflow-show.ts');
     ctx.out(renderTaskShow(show, args.diff === true));
     return 0;
   },

@@ -1,8 +1,8 @@
 /** `supervisor workflow status [<id>] [--watch]`: a workflow's tasks and state (default: the newest). */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineCommand } from '../../command.ts';
-import type { CliContext } from '../../context.ts';
-import { numberOption, positive } from '../../numbers.ts';
+import { defineCommand } from '../../../command/command.ts';
+import type { CliContext } from '../../../command/context.ts';
+import { numberOption, positive } from '../../../command/numbers.ts';
 
 export default defineCommand({
   command: 'status [id]',
