@@ -99,8 +99,26 @@ function cycleThrough(graph, start, members) {
   return [start];
 }
 
+/** The areas by layer, lowest first, in an acyclic area graph. */
+function formatLevels(graph) {
+  const level = new Map();
+  const levelOf = (area, seen = new Set()) => {
+    if (level.has(area)) return level.get(area);
+    if (seen.has(area)) return 0;
+    seen.add(area);
+    const below = [...(graph.get(area) ?? [])].map((to) => levelOf(to, seen) + 1);
+    const value = Math.max(0, ...below);
+    level.set(area, value);
+    return value;
+  };
+  for (const area of graph.keys()) levelOf(area);
+  const rows = [];
+  for (const [area, value] of level) (rows[value] ??= []).push(area);
+  return rows.map((areas, index) => `${index}: ${areas.sort().join('  ')}`).join('\n');
+}
+
 /** Problems (lines of text) of the tree at `root`: file cycles, area cycles, rule violations. */
-export async function checkLayers(root) {
+export async function checkLayers(root, options = {}) {
   const roots = ['core', 'plugins'].filter((dir) => existsSync(resolve(root, dir)));
   const cwd = process.cwd();
   process.chdir(root);
@@ -148,6 +166,7 @@ export async function checkLayers(root) {
       if (!example.has(`${from} ${to}`)) example.set(`${from} ${to}`, `${module.source} -> ${dep.resolved}`);
     }
   }
+  if (options.levels) options.levels(graph);
   for (const component of cycles(graph)) {
     const path = cycleThrough(graph, component[0], new Set(component));
     problems.push(`area cycle among ${component.length} areas (${component.join(', ')}); one of its loops:`);
@@ -157,8 +176,11 @@ export async function checkLayers(root) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('check-layers.mjs')) {
-  const root = resolve(process.argv[2] ?? '.');
-  const problems = await checkLayers(root);
+  const args = process.argv.slice(2);
+  const root = resolve(args.find((arg) => !arg.startsWith('--')) ?? '.');
+  // --levels: each area's layer (0 imports no other area; n imports only layers below n), for ARCHITECTURE.md
+  const levels = args.includes('--levels') ? (graph) => console.log(formatLevels(graph)) : undefined;
+  const problems = await checkLayers(root, { levels });
   if (problems.length) {
     console.error(`check-layers: ${problems.length} problem(s) in the imports of ${root}:`);
     for (const line of problems) console.error(line);
