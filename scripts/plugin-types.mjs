@@ -24,7 +24,7 @@ export function renderPluginTypes(root) {
     types: ['node'],
     rootDir,
   };
-  const program = ts.createProgram([join(rootDir, 'core', 'plugin', 'index.ts')], options);
+  const program = ts.createProgram([join(rootDir, 'core', 'plugin-api', 'index.ts')], options);
   let text = '';
   const emitted = program.emit(undefined, (_file, output) => (text = output), undefined, true);
   const problems = [...emitted.diagnostics, ...program.getSyntacticDiagnostics()];

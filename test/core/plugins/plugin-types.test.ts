@@ -50,8 +50,8 @@ describe('the generated plugin declarations (supervisor plugins types)', () => {
     const api = generated.getTypeChecker().getAmbientModules().find((m) => m.name === '"supervisor/plugin"');
     assert.ok(api, 'declare module "supervisor/plugin"');
 
-    const source = ts.createProgram([join(root, 'core', 'plugin', 'index.ts')], options);
-    const index = source.getSourceFile(join(root, 'core', 'plugin', 'index.ts'))!;
+    const source = ts.createProgram([join(root, 'core', 'plugin-api', 'index.ts')], options);
+    const index = source.getSourceFile(join(root, 'core', 'plugin-api', 'index.ts'))!;
     const expected = documentedExports(source.getTypeChecker(), source.getTypeChecker().getSymbolAtLocation(index)!);
     assert.ok(expected.has('AdapterHooks') && expected.has('WorktreeGit') && expected.has('definePlugin'));
     assert.deepEqual(documentedExports(generated.getTypeChecker(), api), expected);
