@@ -10,6 +10,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.ts';
 import { configState } from './config-state.ts';
+import { gitErrors } from './errors.ts';
 
 export interface GitResult {
   ok: boolean;
@@ -73,7 +74,7 @@ export function driverGuardArgs(names: string): string[] {
     if (kind === 'merge' && leaf.toLowerCase() !== 'driver') continue;
     const id = `${kind}.${driver}`;
     // `-c` splits at the first `=`: such a driver could not be switched off, so git does not run.
-    if (driver.includes('=')) throw new Error(`git's config names the ${kind} driver "${driver}", which holds "=": supervisor cannot switch it off for its own git commands, so it runs none; rename it in the repository's config`);
+    if (driver.includes('=')) throw gitErrors.unguardableDriver(kind, driver);
     if (seen.has(id)) continue;
     seen.add(id);
     if (kind === 'filter') args.push('-c', `${id}.clean=`, '-c', `${id}.smudge=`, '-c', `${id}.process=`, '-c', `${id}.required=false`);
@@ -86,7 +87,7 @@ export function driverGuardArgs(names: string): string[] {
 export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): Promise<string[]> {
   const listed = await once(cwd, [...pre, 'config', '--null', '--name-only', '--get-regexp', '^(filter|merge)\\.'], env, []);
   // Exit 1: no such variable. Anything else means the names are unknown: no git runs unguarded.
-  if (!listed.ok && listed.code !== 1) throw new Error(`git config could not list the filters and merge drivers to switch off: ${listed.stderr.trim() || `exit ${listed.code}`}`);
+  if (!listed.ok && listed.code !== 1) throw gitErrors.configUnlisted(listed.stderr, listed.code);
   return listed.ok ? driverGuardArgs(listed.stdout) : [];
 }
 
@@ -166,10 +167,10 @@ export async function guardedGit(cwd: string, args: string[], env: GitEnv, guard
   }
 }
 
-/** Like `git` but throws an Error carrying git's stderr when it fails. */
+/** Like `git` but throws a GitError (GIT_FAILED, carrying git's stderr) when it fails. */
 export async function gitOrThrow(cwd: string, args: string[], env?: GitEnv): Promise<string> {
   const result = await git(cwd, args, env);
-  if (!result.ok) throw new Error(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
+  if (!result.ok) throw gitErrors.failed(args, result.stderr, result.code);
   return result.stdout;
 }
 
