@@ -11,6 +11,9 @@ import { dirname, join, posix, sep, win32 } from 'node:path';
 import { contextErrors } from './errors.ts';
 import { toPosix } from '../files/posix-path.ts';
 
+/** Kept for importers of the old place; core/files/posix-path.ts is its home. */
+export { toPosix };
+
 function rejectInvalid(value: string, what: string): void {
   if (typeof value !== 'string' || value.trim() === '') throw contextErrors.pathInvalid(String(value), `empty ${what}`);
   if (value.includes('\0')) throw contextErrors.pathInvalid(value, `${what} contains a NUL byte`);
