@@ -2,11 +2,8 @@
  * Every error a user can meet is a SupervisorError with a stable code. Codes are API: add
  * freely, never rename. The exit code follows from the code's family (see EXIT).
  */
-import { PLUGIN_KINDS } from './plugin/contracts.ts';
 import { nameList } from './text/name-list.ts';
-import { suggest } from './roles/suggest.ts';
-
-const PLUGIN_KIND_LIST = PLUGIN_KINDS.join(', ');
+import { suggest } from './text/suggest.ts';
 
 /** Process exit codes, as in the design: one per outcome family. */
 export const EXIT = {
@@ -120,10 +117,10 @@ export const errors = {
       details: { file, problems },
       hint: "A plugin's default export must be definePlugin({ kind, name, ... }) from 'supervisor/plugin'.",
     }),
-  pluginUnknownKind: (file: string, kind: unknown) =>
+  pluginUnknownKind: (file: string, kind: unknown, kinds: readonly string[]) =>
     new SupervisorError('PLUGIN_UNKNOWN_KIND', `Plugin ${file} has unknown kind ${JSON.stringify(kind)}`, {
       details: { file, kind },
-      hint: `kind must be one of: ${PLUGIN_KIND_LIST}.`,
+      hint: `kind must be one of: ${kinds.join(', ')}.`,
     }),
   pluginDuplicate: (file: string, kind: string, name: string, other: string) =>
     new SupervisorError('PLUGIN_DUPLICATE', `Plugin ${file} defines ${kind} "${name}", already defined by ${other} in the same folder`, {

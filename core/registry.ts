@@ -1,6 +1,6 @@
 /** The typed plugin registry: validated at registration, frozen, looked up by (kind, name). */
 import { errors } from './errors.ts';
-import type { Plugin, PluginKind } from './plugin/contracts.ts';
+import type { Plugin, PluginKind } from './plugin-api/contracts.ts';
 
 /** Where a plugin came from, and what it replaced. */
 export interface PluginEntry<K extends PluginKind = PluginKind> {

@@ -62,7 +62,7 @@ if (unknown.length) throw new Error(`Unknown target(s) ${unknown.join(', ')}; kn
 mkdirSync(work, { recursive: true });
 step('bundling core/binary/main.ts with esbuild');
 const bundled = join(work, 'supervisor.js');
-// The plugin API's declarations, generated from core/plugin/ (supervisor plugins types).
+// The plugin API's declarations, generated from core/plugin-api/ (supervisor plugins types).
 const { renderPluginTypes } = await import('./plugin-types.mjs');
 const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root) };
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });

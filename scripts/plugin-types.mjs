@@ -1,5 +1,5 @@
 // The declaration file of the public plugin API (`supervisor/plugin`), generated from the
-// source of core/plugin/ so it never drifts from it: one .d.ts with an ambient module per
+// source of core/plugin-api/ so it never drifts from it: one .d.ts with an ambient module per
 // source file it reaches, and `declare module "supervisor/plugin"` re-exporting the API.
 // The build inlines it into the binary (asset types/supervisor-plugin.d.ts); from source,
 // core/plugins/plugin-types.ts calls this on demand. Needs the `typescript` package.
@@ -24,7 +24,7 @@ export function renderPluginTypes(root) {
     types: ['node'],
     rootDir,
   };
-  const program = ts.createProgram([join(rootDir, 'core', 'plugin', 'index.ts')], options);
+  const program = ts.createProgram([join(rootDir, 'core', 'plugin-api', 'index.ts')], options);
   let text = '';
   const emitted = program.emit(undefined, (_file, output) => (text = output), undefined, true);
   const problems = [...emitted.diagnostics, ...program.getSyntacticDiagnostics()];
@@ -35,10 +35,10 @@ export function renderPluginTypes(root) {
   const body = text.replace(/(declare module |from |import\()"core\//g, `$1"${PREFIX}core/`);
   return [
     '// Types of the supervisor plugin API: `import { definePlugin } from \'supervisor/plugin\'`.',
-    '// Generated from supervisor\'s own source (core/plugin/); print it again with: supervisor plugins types',
+    '// Generated from supervisor\'s own source (core/plugin-api/); print it again with: supervisor plugins types',
     body.trimEnd(),
     'declare module "supervisor/plugin" {',
-    `    export * from "${PREFIX}core/plugin/index";`,
+    `    export * from "${PREFIX}core/plugin-api/index";`,
     '}',
     '',
   ].join('\n');

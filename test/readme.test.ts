@@ -39,7 +39,7 @@ describe('README.md agrees with the code', () => {
   it('lists the failure classes the code has', () => {
     const row = readme.split('\n').find((l) => l.startsWith('| `failure` |'))!;
     const documented = row.slice(row.indexOf('class is one of')).match(/`([^`]+)`/)![1]!.split(' ');
-    const source = readFileSync(join(root, 'core/plugin/contracts/adapter.ts'), 'utf8');
+    const source = readFileSync(join(root, 'core/plugin-api/contracts/adapter.ts'), 'utf8');
     const union = source.slice(source.indexOf('export type FailureClass'), source.indexOf(';', source.indexOf('export type FailureClass')));
     assert.deepEqual(sorted(documented), sorted([...union.matchAll(/\| '([a-z_]+)'/g)].map((m) => m[1]!)));
     assert.match(row, /http_status/);

@@ -1,9 +1,8 @@
 /**
  * What every use case takes from its entry point: where it works, who it works for, and the
  * plugin registry and trust decision loaded once. The command line and the MCP server each
- * build one (fromCliContext); a later entry point (a CI job) builds its own.
+ * build one (core/command/app-deps.ts); a later entry point (a CI job) builds its own.
  */
-import type { CliContext } from '../cli/context.ts';
 import type { Registry } from '../registry.ts';
 import type { TrustDecision } from '../trust/decide.ts';
 
@@ -24,17 +23,4 @@ export interface AppDeps {
   outsideFilesAreUsers: boolean;
   /** A line on stderr (notices, warnings). */
   warn(text: string): void;
-}
-
-export function fromCliContext(ctx: CliContext, how: { cwd?: string; outsideFilesAreUsers?: boolean } = {}): AppDeps {
-  return {
-    repoRoot: ctx.repoRoot,
-    cwd: how.cwd ?? ctx.deps.cwd,
-    homeDir: ctx.deps.homeDir,
-    env: ctx.deps.env,
-    registry: () => ctx.registry(),
-    trust: () => ctx.trust(),
-    outsideFilesAreUsers: how.outsideFilesAreUsers ?? true,
-    warn: (text) => ctx.warn(text),
-  };
 }

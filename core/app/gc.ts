@@ -1,6 +1,6 @@
 /** The gc use case: old run folders, worktrees of runs that are over, merged supervisor/* branches. */
 import { errors } from '../errors.ts';
-import type { GcReport } from '../engine/gc.ts';
+import type { GcReport } from '../runs/gc.ts';
 import { parseAge } from '../text/age.ts';
 import type { AppDeps } from './deps.ts';
 
@@ -18,6 +18,6 @@ export async function gc(input: GcInput, deps: AppDeps, now: Date = new Date()):
   const age = input.olderThan ?? DEFAULT_GC_AGE;
   const olderThanMs = parseAge(age);
   if (olderThanMs === null) throw errors.usage(`--older-than expects an age such as 12h, 7d or 2w, got "${age}"`);
-  const { collectGarbage } = await import('../engine/gc.ts');
+  const { collectGarbage } = await import('../runs/gc.ts');
   return collectGarbage({ repoRoot: deps.repoRoot, olderThanMs, now, dryRun: input.dryRun, includeUnmerged: input.includeUnmerged, includeWorkflows: input.includeWorkflows, env: deps.env });
 }

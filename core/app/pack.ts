@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { TokenizerName } from '../context/tokens.ts';
 import type { PackedContext } from '../context/types.ts';
-import { resolveTargets } from '../cli/targets.ts';
+import { resolveTargets } from './targets.ts';
 import { looksLikeRoleFile, roleLoadOptions } from '../roles/load-options.ts';
 import { createRole, type Role } from '../roles/role.ts';
 import type { AppDeps } from './deps.ts';

@@ -13,7 +13,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { planCommands, type PlanCommand } from '../workflow/plan-commands.ts';
-import type { Workflow } from '../workflow/model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 import { workflowPaths } from '../workflow/engine/names.ts';
 import { trustErrors } from '../trust/errors.ts';
 import type { AppDeps } from './deps.ts';

@@ -2,13 +2,13 @@
  * The `run` use case: one role on one task (supervisor run, MCP `run`). The typed input is the
  * request; the entry point's translator fills it from its own schema. Refusals that do not need
  * the role loaded happen here (an MCP client's role file outside the repository); the rest are
- * the engine's (core/engine/prepare.ts), the same for every entry point.
+ * the engine's (core/run/prepare.ts), the same for every entry point.
  */
 import { resolve } from 'node:path';
 import type { TokenizerName } from '../context/tokens.ts';
-import type { RunDeps, RunHooks, RunRequest, RunTuning } from '../engine/options.ts';
+import type { RunDeps, RunHooks, RunRequest, RunTuning } from '../run/options.ts';
 import { looksLikeRoleFile } from '../roles/load-options.ts';
-import { resolveTargets } from '../cli/targets.ts';
+import { resolveTargets } from './targets.ts';
 import type { AppDeps } from './deps.ts';
 import { processTuning } from './env.ts';
 import { appErrors } from './errors.ts';

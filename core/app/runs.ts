@@ -28,7 +28,7 @@ export async function runsList(input: RunsListInput, deps: AppDeps, now: Date = 
   const since = input.since === undefined ? undefined : parseSince(input.since, now);
   if (since === null) throw errors.usage(`--since expects an age (30m, 12h, 7d, 2w) or a date (2026-11-20), got "${input.since}"`);
   if (input.task !== undefined && input.workflow === undefined) throw errors.usage('runs list --task needs --workflow <id>: task ids are per workflow');
-  const { listRuns } = await import('../engine/runs-store.ts');
+  const { listRuns } = await import('../runs/runs-store.ts');
   const { resolveWorkflowId } = await import('../workflow/engine/workflow-id.ts');
   const workflow = input.workflow === undefined ? undefined : resolveWorkflowId(deps.repoRoot, input.workflow);
   return listRuns(deps.repoRoot, {
@@ -44,14 +44,14 @@ export async function runsList(input: RunsListInput, deps: AppDeps, now: Date = 
 
 /** One run: its summary, result and events (an id, a unique part of one, or last). */
 export async function runsShow(input: { id: string }, deps: AppDeps) {
-  const { readRun } = await import('../engine/runs-store.ts');
+  const { readRun } = await import('../runs/runs-store.ts');
   return readRun(deps.repoRoot, input.id, (message) => deps.warn(`notice: ${message}`));
 }
 
 /** A run to follow: its record, a follower of its folder, and whether its process still writes. */
 export async function runsTail(input: { id: string }, deps: AppDeps) {
-  const { readRun, alive } = await import('../engine/runs-store.ts');
-  const { RunFollower } = await import('../engine/run-follow.ts');
+  const { readRun, alive } = await import('../runs/runs-store.ts');
+  const { RunFollower } = await import('../runs/run-follow.ts');
   const record = readRun(deps.repoRoot, input.id);
   const follower = new RunFollower(record.summary.run_dir);
   const pid = record.events.find((e) => e.kind === 'run_started')?.pid;

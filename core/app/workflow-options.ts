@@ -6,10 +6,10 @@
  */
 import { errors } from '../errors.ts';
 import type { Registry } from '../registry.ts';
-import { suggest } from '../roles/suggest.ts';
+import { suggest } from '../text/suggest.ts';
 import { checkEnvNames } from '../sandbox/env-allowlist.ts';
 import { nameList } from '../text/name-list.ts';
-import type { Workflow } from '../workflow/model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 import type { CliChoice, WorkflowRunOptions } from '../workflow/engine/context.ts';
 import type { AppDeps } from './deps.ts';
 import { processTuning } from './env.ts';

@@ -3,7 +3,7 @@
  * for approval, its set-up, its gates, the commands its CLIs may run, the sandbox. Shown by
  * `workflow check` and `workflow run --dry-run`.
  */
-import type { Workflow } from '../workflow/model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 import type { WorkflowSettings } from './settings.ts';
 
 export interface TaskRunView {

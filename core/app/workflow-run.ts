@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Registry } from '../registry.ts';
-import type { Workflow } from '../workflow/model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 import type { WorkflowRunOptions } from '../workflow/engine/context.ts';
 import type { WorkflowDryRun } from '../workflow/engine/dry-run.ts';
 import type { WorkflowResult } from '../workflow/engine/result.ts';

@@ -23,7 +23,7 @@ export async function workflowList(deps: AppDeps) {
 
 /** One task, or (no task) every task of the workflow, as `workflow show --json`. */
 export async function workflowShow(input: { id?: string; task?: string; diff?: boolean }, deps: AppDeps) {
-  const { showTask } = await import('../workflow/engine/show.ts');
+  const { showTask } = await import('../runs/workflow-show.ts');
   const { readWorkflowStatus } = await import('../workflow/engine/status.ts');
   const id = await resolveId(input.id, deps);
   const view = readWorkflowStatus(deps.repoRoot, id);
@@ -41,7 +41,7 @@ export async function workflowFinish(input: { id?: string; into?: string; squash
 
 /** One task for `workflow show <id> <task>`: its text, rounds, issues, gates, decisions, change. */
 export async function workflowShowTask(input: { id: string; task: string; diff?: boolean }, deps: AppDeps) {
-  const { showTask } = await import('../workflow/engine/show.ts');
+  const { showTask } = await import('../runs/workflow-show.ts');
   const id = await resolveId(input.id, deps);
   return showTask({ repoRoot: deps.repoRoot, env: deps.env }, id, input.task, input.diff === undefined ? {} : { diff: input.diff });
 }
@@ -51,10 +51,10 @@ export async function workflowShowTask(input: { id: string; task: string; diff?:
  * task's with `task`, refused when the plan has no such task); `width` fits the widest tag.
  */
 export async function workflowLogs(input: { id?: string; task?: string }, deps: AppDeps) {
-  const { WorkflowLogFollower } = await import('../workflow/engine/workflow-logs.ts');
+  const { WorkflowLogFollower } = await import('../runs/workflow-logs.ts');
   const { WorkflowStore } = await import('../workflow/engine/store.ts');
   const { engineErrors } = await import('../workflow/engine/errors.ts');
-  const { describeLoggedEvent } = await import('../engine/render.ts');
+  const { describeLoggedEvent } = await import('../runs/render.ts');
   const id = await resolveId(input.id, deps);
   const plan = new WorkflowStore(deps.repoRoot, id).plan();
   const tasks = plan.tasks.map((t) => t.id);

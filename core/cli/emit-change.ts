@@ -1,7 +1,7 @@
 /** `__emit --apply`: the replay adapter's canned change, applied in the folder the process runs in. */
-import { applyCannedChange } from '../engine/canned-change.ts';
-import type { Args } from './command.ts';
-import type { CliContext } from './context.ts';
+import { applyCannedChange } from '../run/canned-change.ts';
+import type { Args } from '../command/command.ts';
+import type { CliContext } from '../command/context.ts';
 
 /** 0 when the change is in the work tree (applied now or before); 1, with git's reason on stderr, when it does not apply. */
 export async function emitCannedChange(args: Args, ctx: CliContext): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import { Console } from 'node:console';
 import { SupervisorError, EXIT } from '../errors.ts';
-import { renderError } from './render-error.ts';
+import { renderError } from '../command/render-error.ts';
 
 const CONSOLE_METHODS = ['log', 'info', 'debug', 'dir', 'dirxml', 'table', 'trace', 'group', 'groupCollapsed', 'groupEnd', 'count', 'countReset', 'time', 'timeEnd', 'timeLog', 'assert', 'warn', 'error'] as const;
 

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT } from '../errors.ts';
-import type { CliDeps } from './deps.ts';
+import type { CliDeps } from '../command/deps.ts';
 
 /** Something read as it grows: each poll returns only what appeared since the last one. */
 export interface Followed<T> {

@@ -1,11 +1,11 @@
 /** The CLI entry: parses argv with yargs, runs one command, renders errors, returns the exit code. */
 import yargs, { type Argv } from 'yargs';
-import type { Args, CommandDef } from './command.ts';
+import type { Args, CommandDef } from '../command/command.ts';
 import { commands } from './commands/index.ts';
-import { createCliContext, type GlobalOptions } from './context.ts';
-import { defaultDeps, type CliDeps } from './deps.ts';
+import { createCliContext, type GlobalOptions } from '../command/context.ts';
+import { defaultDeps, type CliDeps } from '../command/deps.ts';
 import { describeParseFailure } from './parse-failure.ts';
-import { renderError } from './render-error.ts';
+import { renderError } from '../command/render-error.ts';
 import { VERSION } from '../version.ts';
 
 type Action = { def: CommandDef; args: Args };

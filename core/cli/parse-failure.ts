@@ -4,8 +4,8 @@
  * suggests nothing), and an unknown option is named once, as it was typed.
  */
 import { errors, type SupervisorError } from '../errors.ts';
-import { suggest } from '../roles/suggest.ts';
-import type { CommandDef } from './command.ts';
+import { suggest } from '../text/suggest.ts';
+import type { CommandDef } from '../command/command.ts';
 
 export interface ParseFailure {
   error: SupervisorError;

@@ -1,10 +1,10 @@
 /** What `workflow approve` and `workflow reject` share: argv → the decide use case's input, then continue (as resume) unless --no-resume. */
-import { fromCliContext } from '../app/deps.ts';
+import { fromCliContext } from '../command/app-deps.ts';
 import { errors } from '../errors.ts';
-import type { Args } from './command.ts';
-import type { CliContext } from './context.ts';
-import { listArg, onUnlessNo, stringArg } from './commands/read-args.ts';
-import { driveInputFromArgs, driveWorkflow } from './workflow-drive.ts';
+import type { Args } from '../command/command.ts';
+import type { CliContext } from '../command/context.ts';
+import { listArg, onUnlessNo, stringArg } from '../command/read-args.ts';
+import { driveInputFromArgs, driveWorkflow } from '../command/workflow-drive.ts';
 
 export async function decide(args: Args, ctx: CliContext, decision: 'approved' | 'rejected'): Promise<number> {
   const id = stringArg(args, 'id') ?? '';
@@ -15,7 +15,7 @@ export async function decide(args: Args, ctx: CliContext, decision: 'approved' |
   if (decision === 'rejected') {
     const given = stringArg(args, 'issues');
     if (given === undefined) throw errors.usage(`workflow reject needs --issues: what the worker must fix (text, @file or -)`, `e.g. supervisor workflow reject ${id} ${tasks[0]} --issues "handle empty input"`);
-    const { readTextArg } = await import('./text-arg.ts');
+    const { readTextArg } = await import('../command/text-arg.ts');
     issues = (await readTextArg(given, ctx.deps, 'issues')).split('\n').map((l) => l.replace(/^\s*[-*]\s+/, '').trim()).filter(Boolean);
   }
   const { osUser } = await import('../workflow/engine/approval.ts');

@@ -8,13 +8,13 @@
  * left out with a notice. Unreadable files are skipped silently.
  */
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { MARKERS, MAX_ALWAYS_INCLUDE_SIZE } from './constants.ts';
-import { isDefaultIgnored } from './default-ignores.ts';
-import { renderFileMarker, renderFileSection, renderUnderHeading } from './file-section.ts';
+import { MARKERS, MAX_ALWAYS_INCLUDE_SIZE } from '../files/constants.ts';
+import { isDefaultIgnored } from '../files/default-ignores.ts';
+import { renderFileMarker, renderFileSection, renderUnderHeading } from '../files/file-section.ts';
 import { gitignoredAmong } from './gitignored.ts';
 import { checkPattern, type PathGuard } from './path-safety.ts';
 import type { SafeReader } from './safe-read.ts';
-import { secretNotice } from './secret-scan.ts';
+import { secretNotice } from '../secrets/secret-scan.ts';
 import { isSupervisorError } from '../errors.ts';
 
 export interface AlwaysIncludePart {

@@ -3,7 +3,7 @@
  * in the text; the budget decides what of each is kept (fill.ts does the filling):
  * protected parts always, then the others highest priority first, file by file within a part.
  */
-import { FILE_CONTEXT_PROTECTED, MARKERS, PART_PRIORITY, PROMPT_LEVEL_KEYS, PROTECTED_KEYS } from './constants.ts';
+import { FILE_CONTEXT_PROTECTED, MARKERS, PART_PRIORITY, PROMPT_LEVEL_KEYS, PROTECTED_KEYS } from '../files/constants.ts';
 import { fillBudget, type BudgetResult, type Part } from './fill.ts';
 import type { Measure } from './measure.ts';
 

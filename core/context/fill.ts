@@ -10,7 +10,7 @@
  * taken only when the bounds cannot decide, so a large pack under a small budget tokenizes
  * little more than what it keeps.
  */
-import { MARKERS, MIN_CUT_TOKENS } from './constants.ts';
+import { MARKERS, MIN_CUT_TOKENS } from '../files/constants.ts';
 import type { Measure } from './measure.ts';
 import { joinSections, readSections, truncatedSection, type FileSectionText, type PartSections } from './part-sections.ts';
 

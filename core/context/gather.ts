@@ -4,16 +4,16 @@
  * packer), $TARGET_IMPORTS, the packers' files, then extra sections. Each packer is told
  * which files the parts before it hold (`skipFiles`), so nothing appears twice.
  */
-import type { PackRequest } from '../plugin/contracts.ts';
+import type { PackRequest } from '../plugin-api/contracts.ts';
 import { packAlwaysInclude } from './always-include.ts';
-import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from './constants.ts';
-import { titleOf } from './file-section.ts';
+import { DEFAULT_PACKERS, GIT_DIFF_PACKER } from '../files/constants.ts';
+import { titleOf } from '../files/file-section.ts';
 import { resolveTargetImports, type TargetSource } from './imports.ts';
 import { mergeParts, readerOf, runPackerChecked, type MergedPart, type PackerHost } from './packers.ts';
 import { checkPattern } from './path-safety.ts';
 import { resolveGit, resolvePatterns } from './patterns.ts';
 import type { SafeReader } from './safe-read.ts';
-import { secretNotice } from './secret-scan.ts';
+import { secretNotice } from '../secrets/secret-scan.ts';
 import { renderFileList, type FileListPart, type ReadFile } from './target-files.ts';
 import type { PackOptions } from './types.ts';
 

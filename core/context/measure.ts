@@ -3,7 +3,7 @@
  * `len(text) <= budget * 4`), tokens for "o200k". Besides the exact cost it gives cheap bounds,
  * so that the budget counts exactly only texts whose count decides what is kept.
  */
-import { CHARS_PER_TOKEN } from './constants.ts';
+import { CHARS_PER_TOKEN } from '../files/constants.ts';
 import { estimateCount } from './estimate.ts';
 import { createCountCache, type CountCache } from './token-cache.ts';
 import { o200kBounds, tokenPieces } from './token-pieces.ts';

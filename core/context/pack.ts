@@ -9,12 +9,12 @@
 import type { Role } from '../roles/role.ts';
 import { combineFileContext, createMeasure, packWithBudget, type BudgetResult, type Measure, type Part } from './budget.ts';
 import { lazyCount } from './lazy-count.ts';
-import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from './constants.ts';
+import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../files/constants.ts';
 import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
 import type { MergedPart, PackerHost } from './packers.ts';
 import { createPathGuard } from './path-safety.ts';
-import { NO_SECRET_SCAN } from './secret-scan.ts';
+import { NO_SECRET_SCAN } from '../secrets/secret-scan.ts';
 import { checkTokenizer, loadTokenizer } from './tokens.ts';
 import type { PackedContext, PackOptions } from './types.ts';
 

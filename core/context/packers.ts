@@ -7,12 +7,12 @@
  */
 import { runProcess } from '../process/run-process.ts';
 import { callHook } from '../plugins/call-hook.ts';
-import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugin/contracts.ts';
+import type { ContextPart, PackContext, PackRequest, PackResult } from '../plugin-api/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { contextErrors } from './errors.ts';
 import type { PathGuard } from './path-safety.ts';
 import { createSafeReader, type SafeReader } from './safe-read.ts';
-import { createSecretScanner, secretNotice, type SecretScanner } from './secret-scan.ts';
+import { createSecretScanner, secretNotice, type SecretScanner } from '../secrets/secret-scan.ts';
 
 /** Default timeout of a packer's process (git, repomix). */
 const PACKER_PROCESS_TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@
  * every section gives the text back byte for byte. A part in any other shape (a diff, repomix
  * output) has no sections: the budget can only cut it as a whole text.
  */
-import { renderFence } from './file-section.ts';
+import { renderFence } from '../files/file-section.ts';
 
 export interface FileSectionText {
   path: string;

@@ -9,6 +9,10 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { dirname, join, posix, sep, win32 } from 'node:path';
 import { contextErrors } from './errors.ts';
+import { toPosix } from '../files/posix-path.ts';
+
+/** Kept for importers of the old place; core/files/posix-path.ts is its home. */
+export { toPosix };
 
 function rejectInvalid(value: string, what: string): void {
   if (typeof value !== 'string' || value.trim() === '') throw contextErrors.pathInvalid(String(value), `empty ${what}`);
@@ -24,11 +28,6 @@ function isAbsoluteAnywhere(value: string): boolean {
   const windows = process.platform === 'win32';
   const home = value === '~' || value.startsWith('~/') || (windows && value.startsWith('~\\'));
   return posix.isAbsolute(value) || win32.isAbsolute(value) || home || (windows && /^[A-Za-z]:/.test(value));
-}
-
-/** Separators as the platform reads them: on Windows a backslash is a separator too. */
-export function toPosix(value: string): string {
-  return sep === '\\' ? value.replaceAll('\\', '/') : value;
 }
 
 /**

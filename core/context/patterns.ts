@@ -5,9 +5,9 @@
  * pattern is checked to stay inside the repository. The git directives and options resolve
  * here, once: the git-diff packer reads the result, never the sentinels.
  */
-import type { GitWanted } from '../plugin/contracts.ts';
+import type { GitWanted } from '../plugin-api/contracts.ts';
 import type { RoleContext } from '../roles/role.ts';
-import { SENTINEL_CHANGED_FILES, SENTINEL_GIT_DIFF, VAR_TARGET, VAR_TARGET_IMPORTS } from './constants.ts';
+import { SENTINEL_CHANGED_FILES, SENTINEL_GIT_DIFF, VAR_TARGET, VAR_TARGET_IMPORTS } from '../files/constants.ts';
 import { checkPattern } from './path-safety.ts';
 
 export interface ResolvedIncludes {

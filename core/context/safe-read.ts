@@ -17,11 +17,11 @@
 import { closeSync, constants, fstat, fstatSync, openSync, readlinkSync, readSync, realpath, stat, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from './constants.ts';
-import type { ReadReport } from '../plugin/contracts.ts';
-import { looksBinary } from './file-section.ts';
+import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../files/constants.ts';
+import type { ReadReport } from '../plugin-api/contracts.ts';
+import { looksBinary } from '../files/file-section.ts';
 import { isInside, type PathGuard } from './path-safety.ts';
-import type { SecretRules, SecretScanner } from './secret-scan.ts';
+import type { SecretRules, SecretScanner } from '../secrets/secret-scan.ts';
 
 // Synchronous fd calls: a small file in the page cache takes a few microseconds to open, read
 // and close, far less than three round trips through the thread pool (or a FileHandle).

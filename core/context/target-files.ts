@@ -4,8 +4,8 @@
  * cap or one that cannot be read gets a marker instead of its content. Paths come checked:
  * the targets by packing's first step, the imports by their resolver.
  */
-import { MARKERS } from './constants.ts';
-import { renderFileMarker, renderFileSection, renderUnderHeading, type FileTextOptions } from './file-section.ts';
+import { MARKERS } from '../files/constants.ts';
+import { renderFileMarker, renderFileSection, renderUnderHeading, type FileTextOptions } from '../files/file-section.ts';
 import type { TextRead } from './safe-read.ts';
 
 export interface FileListPart {

@@ -7,7 +7,7 @@
  * (a `.gitignore` of `*` in its folder), and is a cache: unreadable, corrupt or unwritable
  * means counting again, never an error. SUPERVISOR_TOKEN_CACHE=0 turns the disk cache off.
  */
-import { statePaths } from '../engine/state-dir.ts';
+import { statePaths } from '../state-dir.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

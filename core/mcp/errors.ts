@@ -1,6 +1,6 @@
 /** Errors of `supervisor mcp`: a tool list the command line narrowed wrongly, a server that is stopping. */
 import { EXIT, SupervisorError } from '../errors.ts';
-import { suggest } from '../roles/suggest.ts';
+import { suggest } from '../text/suggest.ts';
 
 export const mcpErrors = {
   unknownTool: (name: string, known: string[]) =>

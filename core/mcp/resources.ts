@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from './sdk.ts';
-import type { CliContext } from '../cli/context.ts';
-import { listRuns, readRun } from '../engine/runs-store.ts';
-import { isRunId } from '../engine/run-id.ts';
-import { statePaths } from '../engine/state-dir.ts';
+import type { CliContext } from '../command/context.ts';
+import { listRuns, readRun } from '../runs/runs-store.ts';
+import { isRunId } from '../run/run-id.ts';
+import { statePaths } from '../state-dir.ts';
 import { readWorkflowStatus } from '../workflow/engine/status.ts';
 import { workflowsDir } from '../workflow/engine/names.ts';
 import { listWorkflowIds } from '../workflow/engine/store.ts';

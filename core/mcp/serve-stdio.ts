@@ -7,7 +7,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from './sdk.ts';
-import type { CliContext } from '../cli/context.ts';
+import type { CliContext } from '../command/context.ts';
 import { EXIT, type ExitCode } from '../errors.ts';
 import { stopExitCode } from '../process/stop-signals.ts';
 import { createSupervisorServer, type ServerOptions } from './server.ts';

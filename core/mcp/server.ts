@@ -4,7 +4,7 @@
  * `serve-stdio.ts` connects it.
  */
 import { McpServer } from './sdk.ts';
-import type { CliContext } from '../cli/context.ts';
+import type { CliContext } from '../command/context.ts';
 import { untrustedNotice, type TrustDecision } from '../trust/decide.ts';
 import { VERSION } from '../version.ts';
 import { Activity } from './activity.ts';

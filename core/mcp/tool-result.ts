@@ -5,7 +5,7 @@
  * and never a crashed server.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toSupervisorError } from '../cli/render-error.ts';
+import { toSupervisorError } from '../command/render-error.ts';
 
 export function toolResult(structured: Record<string, unknown>, options: { isError?: boolean } = {}): CallToolResult {
   return {

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { CliContext } from '../cli/context.ts';
+import type { CliContext } from '../command/context.ts';
 import type { Activity } from './activity.ts';
 import type { ToolExtra } from './progress.ts';
 

@@ -2,10 +2,10 @@
  * What an adapter extracted → the answer, the one place that knows the candidates' order and
  * which error wins: the final text, then the object the CLI validated natively (claude's
  * structured_output), then older texts newest first (cline's rule); the first that passes wins.
- * `run` (core/engine/answer.ts) and `supervisor parse --cli` both read answers through here.
+ * `run` (core/run/answer.ts) and `supervisor parse --cli` both read answers through here.
  */
 import { isSupervisorError } from '../errors.ts';
-import type { Extraction } from '../plugin/contracts.ts';
+import type { Extraction } from '../plugin-api/contracts.ts';
 import { outputErrors } from './errors.ts';
 import { parseOutput, type ParseOutputOptions } from './parse-output.ts';
 import { validateOutput } from './validate-output.ts';

@@ -1,7 +1,7 @@
 /** Model text → validated object, through the parser plugin the role (or the caller) names. */
 import { errors } from '../errors.ts';
 import { callHookSync } from '../plugins/call-hook.ts';
-import type { ParserContext } from '../plugin/contracts.ts';
+import type { ParserContext } from '../plugin-api/contracts.ts';
 import type { Registry } from '../registry.ts';
 import type { OutputSchema } from './schemas.ts';
 import { validateOutput } from './validate-output.ts';

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { listAssets, readAsset } from '../assets.ts';
 import { errors } from '../errors.ts';
-import type { Role } from '../roles/role.ts';
 import { outputErrors } from './errors.ts';
 
 export interface OutputSchema {
@@ -103,7 +102,15 @@ export function loadOutputSchema(nameOrPath: string, opts: { baseDir: string }):
  * roles are still validated). Loaded roles hold absolute schema paths; a relative one is taken
  * relative to the role's file, and a role without a file must give an absolute path.
  */
-export function resolveOutputSchema(role: Pick<Role, 'name' | 'base_role' | 'output_schema' | 'file'>): OutputSchema {
+/** What of a role chooses its output schema (a Role has these fields). */
+export interface SchemaOwner {
+  name: string;
+  base_role: string | null;
+  output_schema: string | null;
+  file: string;
+}
+
+export function resolveOutputSchema(role: SchemaOwner): OutputSchema {
   const own = role.output_schema;
   if (own) {
     if (isSchemaPath(own) && !isAbsolute(own) && !role.file) {

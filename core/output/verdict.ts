@@ -5,9 +5,8 @@
  * "pass", "STUCK": "error", "RETRY": "gaps" } }`). A role may name the field itself with
  * `config.verdict_field` (its schema's map still applies when it names the same field). Neither
  * given: `status`, as seed 003's answers have it. Words not in the map go through the one
- * status table (core/engine/status-map.ts).
+ * status table (core/run/status-map.ts).
  */
-import type { Role } from '../roles/role.ts';
 import { outputErrors } from './errors.ts';
 import type { OutputSchema } from './schemas.ts';
 
@@ -53,7 +52,7 @@ function fromSchema(schema: Pick<OutputSchema, 'schema' | 'file'>): Verdict | nu
  * `x-verdict`, else `status`. A field a closed schema does not allow is a configuration error:
  * no answer could ever carry it.
  */
-export function resolveVerdict(schema: Pick<OutputSchema, 'schema' | 'file'>, role: Pick<Role, 'name' | 'config'>): Verdict {
+export function resolveVerdict(schema: Pick<OutputSchema, 'schema' | 'file'>, role: { name: string; config: Readonly<Record<string, unknown>> }): Verdict {
   const own = fromSchema(schema);
   const named = role.config.verdict_field;
   if (named !== undefined && (typeof named !== 'string' || !named)) {

@@ -3,7 +3,7 @@
  * `installed` hook when it has one (through callHook), else its `bin` found on PATH and run with
  * its `versionArgs` within a short time limit. A self-hosted adapter (replay) always is.
  */
-import type { AdapterAvailability, AdapterCheckContext, AdapterPlugin } from '../plugin/contracts.ts';
+import type { AdapterAvailability, AdapterCheckContext, AdapterPlugin } from '../plugin-api/contracts.ts';
 import { runProcess } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
 import { callHook } from './call-hook.ts';

@@ -4,10 +4,17 @@
  * PLUGIN_NOT_FOUND, even when a plugin of that name exists in an earlier layer (the broken file
  * was meant to replace it). Everything else is the plain registry's.
  */
-import type { PluginKind } from '../plugin/contracts.ts';
+import type { SupervisorError } from '../errors.ts';
+import type { PluginKind } from '../plugin-api/contracts.ts';
 import type { Registry } from '../registry.ts';
 import { pluginStem } from './discover.ts';
-import type { BrokenPlugin } from './load.ts';
+
+/** A plugin file that failed to load, in the layer (folder) it came from. */
+export interface BrokenPlugin {
+  file: string;
+  layer: string;
+  error: SupervisorError;
+}
 
 export function withBrokenPlugins(registry: Registry, broken: readonly BrokenPlugin[]): Registry {
   if (broken.length === 0) return registry;

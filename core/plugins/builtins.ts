@@ -2,7 +2,7 @@
  * Built-in plugins, listed by static imports so that bundlers and pkg see them. Each kind's
  * list lives in its own folder's index so the plugins stay independent of each other.
  */
-import type { Plugin } from '../plugin/contracts.ts';
+import type { Plugin } from '../plugin-api/contracts.ts';
 import { adapters } from '../../plugins/adapters/index.ts';
 import { packers } from '../../plugins/packers/index.ts';
 import { parsers } from '../../plugins/parsers/index.ts';

@@ -7,10 +7,10 @@
  * - Attribution: a throw is wrapped once as PLUGIN_HOOK naming plugin and hook.
  * - Shared prototypes: keys a plugin added to Object/Array/Function.prototype are removed and
  *   reported as PLUGIN_SHAPE (they would change how every object in the process behaves).
- * - The result's shape (core/plugin/shape.ts): a wrong one is PLUGIN_SHAPE naming the field.
+ * - The result's shape (core/plugin-api/shape.ts): a wrong one is PLUGIN_SHAPE naming the field.
  */
 import { isSupervisorError, wrapPluginError } from '../errors.ts';
-import { checkHookResult } from '../plugin/shape.ts';
+import { checkHookResult } from '../plugin-api/shape.ts';
 import { pluginErrors } from './errors.ts';
 
 /** Default limits in milliseconds. Packers run tools (repomix, git), so theirs is longer. */

@@ -1,12 +1,12 @@
 /** Loads plugin files through an injected import function and checks each one's shape. */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { errors, isSupervisorError, type SupervisorError } from '../errors.ts';
-import { checkPluginShape } from '../plugin/shape.ts';
-import type { Plugin } from '../plugin/contracts.ts';
+import { errors, isSupervisorError } from '../errors.ts';
+import { checkPluginShape } from '../plugin-api/shape.ts';
+import { PLUGIN_KINDS, type Plugin } from '../plugin-api/contracts.ts';
 import { createRegistry, type PluginEntry, type Registry } from '../registry.ts';
 import { builtinPlugins } from './builtins.ts';
-import { withBrokenPlugins } from './broken.ts';
+import { withBrokenPlugins, type BrokenPlugin } from './broken.ts';
 import { hookLimitMs, removePrototypeAdditions, withTimeLimit } from './call-hook.ts';
 import { discoverPluginSources, pluginStem, type DiscoverOptions, type PluginSource } from './discover.ts';
 
@@ -50,7 +50,7 @@ export async function loadPluginFile(file: string, importModule: ImportModule = 
   if (added.length) throw pluginErrors.pollution(file, 'import', added);
   const checked = checkPluginShape(defaultExport(namespace));
   if (!checked.ok) {
-    if (checked.unknownKind) throw errors.pluginUnknownKind(file, checked.kind);
+    if (checked.unknownKind) throw errors.pluginUnknownKind(file, checked.kind, PLUGIN_KINDS);
     throw errors.pluginShape(file, checked.problems);
   }
   const stem = pluginStem(file);
@@ -59,11 +59,7 @@ export async function loadPluginFile(file: string, importModule: ImportModule = 
 }
 
 /** A plugin file that could not be loaded, kept so commands that do not need it go on. */
-export interface BrokenPlugin {
-  file: string;
-  layer: string;
-  error: SupervisorError;
-}
+export type { BrokenPlugin };
 
 async function loadSource(source: PluginSource, importModule: ImportModule, broken: BrokenPlugin[]): Promise<PluginEntry[]> {
   const entries: PluginEntry[] = [];

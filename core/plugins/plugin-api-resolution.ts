@@ -9,7 +9,7 @@ import Module, { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { PLUGIN_API_SPECIFIER } from './plugin-api-specifier.ts';
 
-const API_URL = new URL('../plugin/index.ts', import.meta.url);
+const API_URL = new URL('../plugin-api/index.ts', import.meta.url);
 let installed: Promise<void> | undefined;
 
 type ModuleInternals = {
@@ -32,7 +32,7 @@ export function exposeToRequire(specifier: string, namespace: object, id: string
 export function installPluginApiResolution(): Promise<void> {
   installed ??= (async () => {
     register(new URL('./resolve-hooks.mjs', import.meta.url), { data: { specifier: PLUGIN_API_SPECIFIER, apiUrl: API_URL.href } });
-    const api = await import('../plugin/index.ts');
+    const api = await import('../plugin-api/index.ts');
     exposeToRequire(PLUGIN_API_SPECIFIER, api, `${fileURLToPath(API_URL)}#commonjs`);
   })();
   return installed;

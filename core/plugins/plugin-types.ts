@@ -1,6 +1,6 @@
 /**
  * The declarations plugin authors type-check against (`supervisor plugins types`, written by
- * `plugins new`), generated from core/plugin/ by scripts/plugin-types.mjs: inlined into the
+ * `plugins new`), generated from core/plugin-api/ by scripts/plugin-types.mjs: inlined into the
  * binary at build time, generated on demand from source (where the dev dependency typescript is).
  */
 import { readAsset, PROJECT_ROOT } from '../assets.ts';

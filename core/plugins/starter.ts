@@ -1,5 +1,5 @@
 /** Starter plugin files written by `supervisor plugins new`: typed, commented, working as is. */
-import type { PluginKind } from '../plugin/contracts.ts';
+import type { PluginKind } from '../plugin-api/contracts.ts';
 
 const adapter = (name: string) => `/**
  * ${name}: an adapter plugin. It tells supervisor how to run one CLI and how to read what it

@@ -3,7 +3,7 @@
  * tokens times the price table's list prices, marked `price-table`; the CLI's own figure when it
  * gave one (`cli`). Unknown only when the tokens, or the model's price, are.
  */
-import type { Metrics } from '../plugin/contracts.ts';
+import type { Metrics } from '../plugin-api/contracts.ts';
 import { priceOf, type PriceTable } from './price-table.ts';
 
 export type CostSource = 'cli' | 'price-table';

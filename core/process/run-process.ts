@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { ProcessResult } from '../plugin/contracts.ts';
+import type { ProcessResult } from './process-result.ts';
 import { which } from './which.ts';
 
 export interface RunProcessOptions {

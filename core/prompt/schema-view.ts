@@ -3,7 +3,7 @@
  * (path, type, allowed values, required or not, default, description) and a filled-in example
  * built with exampleFromSchema. Local `$ref`s are inlined first (derefSchema, beside exampleFromSchema).
  */
-import { derefSchema, exampleFromSchema } from '../plugin/schema-example.ts';
+import { derefSchema, exampleFromSchema } from '../plugin-api/schema-example.ts';
 
 type Schema = Record<string, unknown>;
 

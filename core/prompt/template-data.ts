@@ -2,7 +2,7 @@
  * The data every template sees as `it`. This is the contract for project templates in
  * .supervisor/prompts/: keys are only ever added, never renamed.
  */
-import { inlinePath } from '../context/file-section.ts';
+import { inlinePath } from '../files/file-section.ts';
 import { DEFAULT_PARSER } from '../output/parse-output.ts';
 import type { OutputSchema } from '../output/schemas.ts';
 import type { Role } from '../roles/role.ts';

@@ -12,7 +12,7 @@ import { listOutputSchemas, loadOutputSchema } from '../output/schemas.ts';
 import type { RoleViolation } from './errors.ts';
 import { sourceOf, type MergedRole } from './merge.ts';
 import { isSchemaPath } from './pre-merge.ts';
-import { suggest } from './suggest.ts';
+import { suggest } from '../text/suggest.ts';
 
 const TEMPLATE_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]*$/;
 const ETA = '.eta';

@@ -3,7 +3,7 @@
  * names the file and the problem. Codes are API: add freely, never rename.
  */
 import { SupervisorError } from '../errors.ts';
-import { suggest } from './suggest.ts';
+import { suggest } from '../text/suggest.ts';
 
 /** One schema violation of a merged role, attributed to the file that gave the field. */
 export interface RoleViolation {

@@ -10,7 +10,7 @@ import { SupervisorError } from '../errors.ts';
 import { referenceViolations } from './check-references.ts';
 import type { RoleViolation } from './errors.ts';
 import { sourceOf, type MergedRole } from './merge.ts';
-import { suggest } from './suggest.ts';
+import { suggest } from '../text/suggest.ts';
 
 /** Plugin names a role may use. */
 export interface RolePluginNames {

@@ -11,7 +11,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EgressProxy } from '../plugin/contracts.ts';
+import type { EgressProxy } from '../plugin-api/contracts.ts';
 import { formatHostPort, isLoopback, parseHostPort, type HostPort } from './host-port.ts';
 
 export interface EgressProxyOptions {

@@ -5,7 +5,7 @@
  * the plugin's `wrap`, with the environment allowlist), starts in a tracking cgroup, and `close`
  * ends whatever is left of it, so no daemon outlives its gates or set-up.
  */
-import type { SandboxPolicy, WorktreeGit } from '../plugin/contracts.ts';
+import type { SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
 import { DEFAULT_GRACE_MS, runProcess as spawnProcess, type RunProcessOptions, type RunProcessResult } from '../process/run-process.ts';
@@ -18,7 +18,7 @@ import { sandboxContext, sandboxedRunner, type PreparedSandbox } from './runner.
 /** The variable that tags a run's processes (a run's id); the executor's own ids are tracked by cgroup. */
 const RUN_TAG = 'SUPERVISOR_RUN_ID';
 
-/** The tracking cgroup's name for a run or an executor id (core/engine/run-processes.ts uses the same). */
+/** The tracking cgroup's name for a run or an executor id (core/run/run-processes.ts uses the same). */
 export function trackingGroupName(id: string): string {
   return `supervisor-run-${id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`;
 }

@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { AdapterAccess, NetworkMode, SandboxPolicy } from '../plugin/contracts.ts';
+import type { AdapterAccess, NetworkMode, SandboxPolicy } from '../plugin-api/contracts.ts';
 import { checkEnvNames } from './env-allowlist.ts';
 import { sandboxErrors } from './errors.ts';
 import { baseUrlHostPort, formatHostPort, parseHostPort } from './host-port.ts';

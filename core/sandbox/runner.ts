@@ -6,7 +6,7 @@
  */
 import { isSupervisorError } from '../errors.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
-import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin/contracts.ts';
+import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';

@@ -22,7 +22,7 @@ import { PROBE_COMMAND, type ProbeFindings, type ProbeRequest } from './probe.ts
 import { cliPolicy } from './policy.ts';
 import { confinedExecutor } from './executor.ts';
 import { checkSandbox, prepareSandbox, sandboxContext, sandboxedRunner, type PreparedSandbox } from './runner.ts';
-import type { WorktreeGit } from '../plugin/contracts.ts';
+import type { WorktreeGit } from '../plugin-api/contracts.ts';
 
 export const UNLISTED_VARIABLE = 'SELFTEST_UNLISTED_SECRET';
 

@@ -15,7 +15,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { isDefaultIgnored } from '../context/default-ignores.ts';
+import { isDefaultIgnored } from '../files/default-ignores.ts';
 import { gitignoredAmong } from '../context/gitignored.ts';
 import type { Role } from '../roles/role.ts';
 import { chooseSandbox, type SandboxChoice } from '../sandbox/policy.ts';

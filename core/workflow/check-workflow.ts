@@ -4,9 +4,9 @@
  * and every CLI, model and role is known. Every problem is collected, each with its pointer.
  */
 import { isAbsolute, normalize } from 'node:path';
-import { suggest } from '../roles/suggest.ts';
+import { suggest } from '../text/suggest.ts';
 import type { WorkflowProblem } from './errors.ts';
-import type { Workflow, WorkflowInput } from './model.ts';
+import type { Workflow, WorkflowInput } from '../plugin-api/workflow-model.ts';
 
 /**
  * Ids name git branches (`supervisor/wf/<id>`, `supervisor/wf/<id>--<task>`): a safe subset of

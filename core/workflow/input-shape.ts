@@ -5,8 +5,8 @@
  */
 import * as v from 'valibot';
 import { escapePointerToken } from '../json-schema.ts';
-import { suggest } from '../roles/suggest.ts';
-import type { WorkflowInput } from './model.ts';
+import { suggest } from '../text/suggest.ts';
+import type { WorkflowInput } from '../plugin-api/workflow-model.ts';
 import type { WorkflowProblem } from './errors.ts';
 
 const text = v.string('must be a string');

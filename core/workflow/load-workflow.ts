@@ -8,14 +8,14 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
-import type { PlanReaderPlugin } from '../plugin/contracts.ts';
+import type { PlanReaderPlugin } from '../plugin-api/contracts.ts';
 import type { PluginEntry, Registry } from '../registry.ts';
 import { loadRole } from '../roles/load-role.ts';
 import { roleLoadOptions } from '../roles/load-options.ts';
 import { roleUses, structureProblems } from './check-workflow.ts';
 import { workflowErrors, type WorkflowProblem } from './errors.ts';
 import { inputShapeProblems } from './input-shape.ts';
-import type { Workflow, WorkflowInput } from './model.ts';
+import type { Workflow, WorkflowInput } from '../plugin-api/workflow-model.ts';
 import { createReadContext } from './read-context.ts';
 import { resolveWorkflow } from './resolve-workflow.ts';
 

@@ -7,7 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { trustErrors } from '../trust/errors.ts';
-import type { Workflow } from './model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 
 /** Plan fields, at the workflow's level and each task's, that hold commands to run. Add new ones here. */
 // allowed_commands: what a CLI may run is a command the plan chooses too (SECURITY I4).

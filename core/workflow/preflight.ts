@@ -7,7 +7,7 @@
  */
 import { isSupervisorError } from '../errors.ts';
 import { resolveOutputSchema } from '../output/schemas.ts';
-import type { AdapterAvailability } from '../plugin/contracts.ts';
+import type { AdapterAvailability } from '../plugin-api/contracts.ts';
 import { adapterInstalled } from '../plugins/adapter-installed.ts';
 import type { Registry } from '../registry.ts';
 import { roleLoadOptions } from '../roles/load-options.ts';
@@ -18,7 +18,7 @@ import { checkSandbox, prepareSandbox, sandboxContext } from '../sandbox/runner.
 import { selfCommand } from '../self-command.ts';
 import { preflightErrors, type PreflightProblem } from './preflight-errors.ts';
 import { plannedCli, plannedModel, type CliRouting } from './run-plan.ts';
-import type { Workflow } from './model.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 
 /** One run the plan will make, resolved. */
 export interface PlannedRun {

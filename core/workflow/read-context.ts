@@ -4,9 +4,9 @@
  * line of each pointer the reader recorded, for the core's later checks.
  */
 import { unescapePointerToken, validateJson } from '../json-schema.ts';
-import { suggest } from '../roles/suggest.ts';
+import { suggest } from '../text/suggest.ts';
 import { describeKind, parseStrictYaml } from '../yaml/strict-yaml.ts';
-import type { PlanProblem, PlanReadContext } from '../plugin/contracts.ts';
+import type { PlanProblem, PlanReadContext } from '../plugin-api/contracts.ts';
 import { workflowErrors, type WorkflowProblem } from './errors.ts';
 
 export interface ReadContextState {

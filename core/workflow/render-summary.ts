@@ -1,7 +1,7 @@
 /** The text `workflow check` prints: the normalised plan at a glance. */
 import { relative } from 'node:path';
-import { renderTable } from '../cli/table.ts';
-import type { Workflow } from './model.ts';
+import { renderTable } from '../text/table.ts';
+import type { Workflow } from '../plugin-api/workflow-model.ts';
 
 const list = (items: readonly string[], empty = '-') => (items.length ? items.join(', ') : empty);
 

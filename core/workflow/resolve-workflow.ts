@@ -3,12 +3,12 @@
  * chosen (its own `cli`, else its model through the model table, else the defaults'), and the
  * id made stable: `<slug of the name>-<short hash of the normalised plan>` unless the plan names one.
  */
-import { checkAllowedCommands } from '../engine/allowed-commands.ts';
+import { checkAllowedCommands } from '../run/allowed-commands.ts';
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { cliForModel } from './model-cli.ts';
-import type { Workflow, WorkflowDefaults, WorkflowInput, WorkflowTask } from './model.ts';
-import { reviewersForLevel } from './review-levels.ts';
+import type { Workflow, WorkflowDefaults, WorkflowInput, WorkflowTask } from '../plugin-api/workflow-model.ts';
+import { reviewersForLevel } from '../plugin-api/review-levels.ts';
 
 export const DEFAULT_WORKER = 'worker';
 export const DEFAULT_MAX_ROUNDS = 3;

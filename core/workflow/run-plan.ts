@@ -3,7 +3,7 @@
  * the checks before a workflow spends: `--cli ROLE=NAME`, `--cli NAME`, the task's cli, its
  * model through the model table, the plan's default, else the role's own.
  */
-import type { Workflow, WorkflowTask } from './model.ts';
+import type { Workflow, WorkflowTask } from '../plugin-api/workflow-model.ts';
 
 /** Which CLI runs what: `--cli NAME` for every role, `--cli ROLE=NAME` for one. */
 export interface CliChoice {

@@ -3,7 +3,7 @@
  * limit). The envelope is a JSON object, not the raw markdown the seeds assumed; API errors come
  * as `subtype: "success"` with `is_error: true`.
  */
-import { definePlugin, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
+import { definePlugin, type CommandRequest, type CommandSpec } from '../../core/plugin-api/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
 import { plainCommands } from './_shared/plain-commands.ts';
 

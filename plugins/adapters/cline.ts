@@ -8,7 +8,7 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
-import { definePlugin, emptyMetrics, type AdapterContext, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin/index.ts';
+import { definePlugin, emptyMetrics, type AdapterContext, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin-api/index.ts';
 import { ClineUsageShape, readClineSession, readLegacyTask, type ClineSession, type ClineUsage, type LegacyTask } from './_shared/cline-session.ts';
 import { exitText, failure, httpStatusIn, processFailure, stoppedFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';

@@ -6,8 +6,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult } from '../../core/plugin/index.ts';
-import { gitDirs } from '../sandboxes/_git-dirs.ts';
+import { definePlugin, emptyMetrics, type CommandRequest, type Extraction, type ProcessResult, gitDirs } from '../../core/plugin-api/index.ts';
 import { failure, httpStatusIn, processFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, text } from './_shared/metrics.ts';

@@ -4,7 +4,7 @@
  * object on noisy stderr; the exit code carries the HTTP status modulo 256.
  */
 import * as v from 'valibot';
-import { definePlugin, emptyMetrics, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin/index.ts';
+import { definePlugin, emptyMetrics, type CommandRequest, type CommandSpec, type Extraction, type Failure, type Metrics, type ProcessResult } from '../../core/plugin-api/index.ts';
 import { exitText, failure, httpStatusIn, processFailure, stoppedFailure } from './_shared/failure.ts';
 import { isObject, jsonLines, lastJsonBlock, lastLine, parseJson, type JsonObject } from './_shared/json.ts';
 import { count, sum, text } from './_shared/metrics.ts';

@@ -27,7 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin/index.ts';
+import { definePlugin, exampleFromSchema, SupervisorError, type AdapterContext, type CommandRequest, type CommandSpec } from '../../core/plugin-api/index.ts';
 import { readClaudeEnvelope } from './_shared/claude-envelope.ts';
 import { envOrRoleSetting, type Setting } from './_shared/setting.ts';
 

@@ -10,7 +10,7 @@ import { readFile as readFileAsync } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { FileSystemAdapter } from 'tinyglobby';
-import { toPosix } from '../../core/plugin/index.ts';
+import { toPosix } from '../../core/plugin-api/index.ts';
 
 interface Level {
   /** Folder of the .gitignore, relative to the root, "" for the root. */

@@ -1,5 +1,5 @@
 /**
- * A file-system adapter for tinyglobby that serves a list of files (git's, core/context/git-files.ts)
+ * A file-system adapter for tinyglobby that serves a list of files (git's, core/git/git-files.ts)
  * as folders and files, so the globs are matched exactly as on the walk: same patterns, same
  * matcher, no readdir.
  */

@@ -3,7 +3,7 @@
  * safe reader for every file packing reads: path checks on the opened file, caps, `.git/`,
  * secrets); a packer only says what was skipped.
  */
-import { MAX_FILE_SIZE, MAX_TOTAL_SIZE, secretNotice, type ReadReport } from '../../core/plugin/index.ts';
+import { MAX_FILE_SIZE, MAX_TOTAL_SIZE, secretNotice, type ReadReport } from '../../core/plugin-api/index.ts';
 
 /** One-line notices for what was left out, naming a few files each, and each file held back for a secret with its rules. */
 export function skippedNotices(packer: string, report: ReadReport): string[] {

@@ -12,7 +12,7 @@
  * staged diff.
  */
 import picomatch from 'picomatch';
-import { definePlugin, gitSafetyArgs, SupervisorError, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin/index.ts';
+import { definePlugin, gitSafetyArgs, SupervisorError, isDefaultIgnored, renderFence, renderFiles, secretNotice, type GitWanted, type PackContext, type PackRequest } from '../../core/plugin-api/index.ts';
 import { scanTexts, splitDiff } from './_diff-files.ts';
 import { skippedNotices } from './_skipped-notices.ts';
 

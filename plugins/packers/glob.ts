@@ -5,7 +5,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { glob, type FileSystemAdapter } from 'tinyglobby';
-import { DEFAULT_IGNORED_FOLDERS, definePlugin, gitListedFiles, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin/index.ts';
+import { DEFAULT_IGNORED_FOLDERS, definePlugin, gitListedFiles, isIgnoredFileName, renderFiles, type PackRequest } from '../../core/plugin-api/index.ts';
 import { createGitignoreFs } from './_gitignore.ts';
 import { createListedFs } from './_listed-fs.ts';
 import { skippedNotices } from './_skipped-notices.ts';

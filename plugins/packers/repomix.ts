@@ -22,7 +22,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { escapePath } from 'tinyglobby';
-import { definePlugin, secretNotice, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin/index.ts';
+import { definePlugin, secretNotice, which, type PackContext, type PackRequest, type PackResult } from '../../core/plugin-api/index.ts';
 
 /** Pinned for supply-chain safety; the newest release that runs on Node 20. */
 export const REPOMIX_VERSION = '1.13.1';

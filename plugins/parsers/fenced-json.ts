@@ -3,7 +3,7 @@
  * Strict by design (seed 000, Task 3): no bare JSON, no markers or magic strings, no guessing,
  * so text the model merely quotes or echoes cannot pass as its answer.
  */
-import { definePlugin, errors, exampleFromSchema, type ParserContext } from '../../core/plugin/index.ts';
+import { definePlugin, errors, exampleFromSchema, type ParserContext } from '../../core/plugin-api/index.ts';
 import { scanFencedBlocks, type FencedBlock } from './lib/fences.ts';
 import { findJsonSyntaxError, tooDeepAt } from './lib/json-syntax.ts';
 import { lineAndColumn } from './lib/text-position.ts';

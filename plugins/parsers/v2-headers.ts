@@ -5,7 +5,7 @@
  * Neither grammar recognised is PARSE_UNRECOGNISED, so the engine can retry with stricter
  * instructions.
  */
-import { definePlugin, errors, isSupervisorError, type ParserContext } from '../../core/plugin/index.ts';
+import { definePlugin, errors, isSupervisorError, type ParserContext } from '../../core/plugin-api/index.ts';
 import { legacyGitRange, legacyIssues, legacyVerdict } from './lib/legacy-grammar.ts';
 import { acceptanceViolations, expectedV2Role, V2_ROLES, type Violation } from './lib/v2-contract.ts';
 import { v2ExampleAnswer, v2FormatInstructions } from './lib/v2-format.ts';

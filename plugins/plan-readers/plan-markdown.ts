@@ -10,7 +10,7 @@
  * Each task's text is the plan's header (as context: the goal, architecture and anti-patterns
  * hold for every task and a worker sees only its own task) followed by the whole section.
  */
-import { definePlugin, isReviewLevel, reviewersForLevel, type PlanReadContext, type WorkflowInput } from '../../core/plugin/index.ts';
+import { definePlugin, isReviewLevel, reviewersForLevel, type PlanReadContext, type WorkflowInput } from '../../core/plugin-api/index.ts';
 import { planLines, type PlanLine as Line } from './_markdown-lines.ts';
 
 type TaskInput = WorkflowInput['tasks'][number];

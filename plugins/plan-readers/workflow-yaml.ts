@@ -4,7 +4,7 @@
  * that carry the JSON pointer and the line. `review: full | spec-only | none` is shorthand for
  * the reviewers of that level; everything else maps one to one onto the workflow model.
  */
-import { definePlugin, isReviewLevel, reviewersForLevel, type PlanReadContext, type WorkflowInput } from '../../core/plugin/index.ts';
+import { definePlugin, isReviewLevel, reviewersForLevel, type PlanReadContext, type WorkflowInput } from '../../core/plugin-api/index.ts';
 import schema from '../../schemas/workflow.schema.json' with { type: 'json' };
 
 type Mapping = Record<string, unknown>;

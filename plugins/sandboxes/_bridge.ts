@@ -3,7 +3,7 @@
  * (`supervisor __bridge`, ctx.self), which listens on 127.0.0.1 for the egress proxy and for
  * each forwarded loopback port, and the CLI is pointed at the proxy.
  */
-import type { EgressProxy, SandboxContext } from '../../core/plugin/index.ts';
+import type { EgressProxy, SandboxContext } from '../../core/plugin-api/index.ts';
 
 const PROXY_PORT = 3128;
 

@@ -12,9 +12,8 @@ import { cpSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest, type SandboxPlugin } from '../../core/plugin/index.ts';
+import { definePlugin, type SandboxAvailability, type SandboxContext, type SandboxRequest, type SandboxPlugin, gitDirs } from '../../core/plugin-api/index.ts';
 import { behindBridge } from './_bridge.ts';
-import { gitDirs } from './_git-dirs.ts';
 import { inside, installRoot, placedHomeAndTmp } from './_visible-paths.ts';
 
 export type Engine = 'docker' | 'podman';

@@ -4,7 +4,7 @@
  * (its node_modules, or its package, or its folder) and supervisor itself (the bridge).
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import type { SandboxRequest } from '../../core/plugin/index.ts';
+import type { SandboxRequest } from '../../core/plugin-api/index.ts';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 
 export function inside(path: string, area: string): boolean {

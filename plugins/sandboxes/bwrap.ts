@@ -16,9 +16,8 @@ import { cpSync, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { definePlugin, limitCgroup, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest } from '../../core/plugin/index.ts';
+import { definePlugin, limitCgroup, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest, gitDirs } from '../../core/plugin-api/index.ts';
 import { behindBridge } from './_bridge.ts';
-import { gitDirs } from './_git-dirs.ts';
 import { hostViewArgs, interpreterOf, SYSTEM_DIRS } from './_host-view.ts';
 import { inside, pathsToShow, placedHomeAndTmp } from './_visible-paths.ts';
 

@@ -1,5 +1,5 @@
 /** none: no sandbox. The command runs as the adapter or gate gave it (the default). */
-import { definePlugin } from '../../core/plugin/index.ts';
+import { definePlugin } from '../../core/plugin-api/index.ts';
 
 export default definePlugin({
   kind: 'sandbox',

@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { git, makeRepo } from './_repo.ts';
-import { runRole } from '../../core/engine/run-role.ts';
-import { readEvents } from '../../core/engine/runs-store.ts';
+import { runRole } from '../../core/run/run-role.ts';
+import { readEvents } from '../../core/runs/runs-store.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
 
 const { values } = parseArgs({

@@ -28,7 +28,7 @@ import { makeRepo } from './_repo.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
 import { runWorkflow } from '../../core/workflow/engine/run-workflow.ts';
 import { WorkflowStore } from '../../core/workflow/engine/store.ts';
-import type { Workflow, WorkflowTask } from '../../core/workflow/model.ts';
+import type { Workflow, WorkflowTask } from '../../core/plugin-api/workflow-model.ts';
 
 const { values } = parseArgs({
   options: {

@@ -6,9 +6,9 @@
 //   node --import tsx scripts/estimate/collect.mts <repo> <name> > scripts/estimate/data/<name>.csv
 import { createPathGuard } from '../../core/context/path-safety.ts';
 import { createSafeReader } from '../../core/context/safe-read.ts';
-import { NO_SECRET_SCAN } from '../../core/context/secret-scan.ts';
+import { NO_SECRET_SCAN } from '../../core/secrets/secret-scan.ts';
 import { estimateFeatures, ESTIMATE_FEATURES } from '../../core/context/estimate.ts';
-import { renderFiles } from '../../core/context/file-section.ts';
+import { renderFiles } from '../../core/files/file-section.ts';
 import { estimateTokens, loadTokenizer } from '../../core/context/tokens.ts';
 import { selectFiles } from '../../plugins/packers/glob.ts';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// gitleaks' default rules → core/context/secret-gitleaks-rules.ts, the data the secret scan runs
-// (core/context/secret-rules.ts). The binary needs no network: the generated file is committed.
+// gitleaks' default rules → core/secrets/secret-gitleaks-rules.ts, the data the secret scan runs
+// (core/secrets/secret-rules.ts). The binary needs no network: the generated file is committed.
 //
 //   node scripts/secrets/convert-gitleaks.mjs [--gitleaks <clone of gitleaks>] [--out <file>] [--check]
 //
@@ -21,7 +21,7 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const { values: opts } = parseArgs({
   options: {
     gitleaks: { type: 'string', default: '/work/corpora/gitleaks' },
-    out: { type: 'string', default: join(root, 'core/context/secret-gitleaks-rules.ts') },
+    out: { type: 'string', default: join(root, 'core/secrets/secret-gitleaks-rules.ts') },
     check: { type: 'boolean', default: false },
   },
 });

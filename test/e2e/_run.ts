@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../../core/engine/result.ts';
-import { readEvents } from '../../core/engine/runs-store.ts';
+import type { RunResult } from '../../core/run/result.ts';
+import { readEvents } from '../../core/runs/runs-store.ts';
 import { tempDir } from '../helpers/git-repo.ts';
 import { runCli } from '../helpers/run-cli.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readEvents } from '../../core/engine/runs-store.ts';
+import { readEvents } from '../../core/runs/runs-store.ts';
 import { makeRepo } from '../helpers/git-repo.ts';
 import { fenced, replies, runJson } from './_run.ts';
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { RunResult } from '../../core/engine/result.ts';
+import type { RunResult } from '../../core/run/result.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { trackingMechanism } from '../../core/process/cgroup.ts';

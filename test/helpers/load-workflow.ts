@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadRegistry } from '../../core/plugins/load.ts';
 import { installPluginApiResolution } from '../../core/plugins/plugin-api-resolution.ts';
 import { loadWorkflow } from '../../core/workflow/load-workflow.ts';
-import type { Workflow } from '../../core/workflow/model.ts';
+import type { Workflow } from '../../core/plugin-api/workflow-model.ts';
 import { makeRepo, tempDir } from './git-repo.ts';
 
 /** A repository holding `files` (plugins in .supervisor/plugins/ included); loads `file` from it. */

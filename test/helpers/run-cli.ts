@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { main } from '../../core/cli/main.ts';
-import { defaultDeps, type CliDeps } from '../../core/cli/deps.ts';
+import { defaultDeps, type CliDeps } from '../../core/command/deps.ts';
 
 export interface CliRun {
   code: number;

@@ -1,5 +1,5 @@
 import { snakeKeys } from '../../text/snake-keys.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 export default defineCommand({
   command: 'doctor',
@@ -12,12 +12,12 @@ export default defineCommand({
     }),
   async run(args, ctx) {
     if (typeof args.sandbox === 'string') {
-      const { runSandboxSelfTest, renderSelfTest } = await import('../../doctor-sandbox.ts');
+      const { runSandboxSelfTest, renderSelfTest } = await import('../doctor-sandbox.ts');
       const report = await runSandboxSelfTest(ctx, args.sandbox);
       ctx.out(ctx.options.json ? JSON.stringify(snakeKeys(report), null, 2) : renderSelfTest(report));
       return report.ok ? 0 : 1;
     }
-    const { runDoctor, renderDoctor } = await import('../../doctor.ts');
+    const { runDoctor, renderDoctor } = await import('../doctor.ts');
     const report = await runDoctor(ctx);
     ctx.out(ctx.options.json ? JSON.stringify(snakeKeys(report), null, 2) : renderDoctor(report));
     return 0;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 // Hidden: prints a file to stdout. Lets adapters that answer without a real CLI (replay) still
 // run as a real process, from source and in the binary. `--apply` first applies a canned change

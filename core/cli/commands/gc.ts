@@ -1,9 +1,9 @@
 /** `supervisor gc`: removes old run folders, worktrees of finished runs, and merged `supervisor/*` branches. */
-import { fromCliContext } from '../../app/deps.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
 import { DEFAULT_GC_AGE as DEFAULT_AGE, type GcInput } from '../../app/gc.ts';
-import type { GcReport } from '../../engine/gc.ts';
-import { defineCommand, type Args } from '../command.ts';
-import { flagArg, stringArg } from './read-args.ts';
+import type { GcReport } from '../../runs/gc.ts';
+import { defineCommand, type Args } from '../../command/command.ts';
+import { flagArg, stringArg } from '../../command/read-args.ts';
 
 /** argv → the gc use case's input. */
 export function gcInput(args: Args): GcInput {

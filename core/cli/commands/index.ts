@@ -1,5 +1,5 @@
 /** Every top-level command, in the order `--help` lists them. */
-import type { CommandDef } from '../command.ts';
+import type { CommandDef } from '../../command/command.ts';
 import run from './run.ts';
 import runs from './runs.ts';
 import prompt from './prompt.ts';

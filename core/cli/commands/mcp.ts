@@ -1,6 +1,6 @@
 /** `supervisor mcp`: serve this repository's roles, runs and workflows to an agent over the Model Context Protocol (stdio). */
-import { defineCommand } from '../command.ts';
-import { listArg } from './read-args.ts';
+import { defineCommand } from '../../command/command.ts';
+import { listArg } from '../../command/read-args.ts';
 
 export default defineCommand({
   command: 'mcp',

@@ -5,17 +5,17 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fromCliContext } from '../../app/deps.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
 import type { PackInput } from '../../app/pack.ts';
 import type { PackedContext } from '../../context/types.ts';
 import { errors } from '../../errors.ts';
-import { defineCommand, type Args } from '../command.ts';
-import type { CliContext } from '../context.ts';
-import { renderTable } from '../table.ts';
-import { readKeyValues } from '../text-arg.ts';
+import { defineCommand, type Args } from '../../command/command.ts';
+import type { CliContext } from '../../command/context.ts';
+import { renderTable } from '../../text/table.ts';
+import { readKeyValues } from '../../command/text-arg.ts';
 import { nameList } from '../../text/name-list.ts';
 import { snakeKeys } from '../../text/snake-keys.ts';
-import { flagArg, listArg, onUnlessNo, stringArg } from './read-args.ts';
+import { flagArg, listArg, onUnlessNo, stringArg } from '../../command/read-args.ts';
 
 /** One of a choice option's values (yargs checked it against the same list). */
 function choiceArg<T extends string>(args: Args, name: string, choices: readonly T[]): T | undefined {

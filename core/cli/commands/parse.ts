@@ -1,4 +1,4 @@
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 export default defineCommand({
   command: 'parse [file]',
@@ -17,7 +17,7 @@ export default defineCommand({
       .option('legacy', { type: 'boolean', default: false, describe: 'Also accept the legacy free-text grammar (v2-headers parser)' })
       .conflicts('role', 'schema'),
   async run(args, ctx) {
-    const { runParse } = await import('../../output/parse-command.ts');
+    const { runParse } = await import('../parse-command.ts');
     return runParse(args, ctx);
   },
 });

@@ -1,10 +1,10 @@
 import { mkdir, writeFile, access } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { errors } from '../../errors.ts';
-import { PLUGIN_KINDS, type PluginKind } from '../../plugin/contracts.ts';
-import { defineCommand } from '../command.ts';
-import { renderTable } from '../table.ts';
-import type { SampleReport } from '../../plugins/check-sample.ts';
+import { PLUGIN_KINDS, type PluginKind } from '../../plugin-api/contracts.ts';
+import { defineCommand } from '../../command/command.ts';
+import { renderTable } from '../../text/table.ts';
+import type { SampleReport } from '../check-sample.ts';
 
 interface ListedPlugin {
   kind: string | null;
@@ -64,7 +64,7 @@ const create = defineCommand({
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' }),
   async run(args, ctx) {
     const name = String(args.name);
-    const { PLUGIN_NAME_PATTERN } = await import('../../plugin/shape.ts');
+    const { PLUGIN_NAME_PATTERN } = await import('../../plugin-api/shape.ts');
     if (!PLUGIN_NAME_PATTERN.test(name)) {
       throw errors.usage(`Invalid plugin name "${name}"`, 'Use letters, digits, "-" and "_", starting with a letter.');
     }
@@ -114,7 +114,7 @@ const check = defineCommand({
     const { readFile } = await import('node:fs/promises');
     const samplePath = resolve(ctx.deps.cwd, args.sample);
     const sample = await readFile(samplePath, 'utf8').catch((cause: unknown) => Promise.reject(errors.fileRead(samplePath, cause)));
-    const { checkSample } = await import('../../plugins/check-sample.ts');
+    const { checkSample } = await import('../check-sample.ts');
     const report = await checkSample(plugin, file, sample, { repoRoot: ctx.repoRoot, env: ctx.deps.env, notice: (m) => ctx.warn(`notice: ${m}`) });
     if (ctx.options.json) ctx.out(JSON.stringify({ ok: true, file, kind: plugin.kind, name: plugin.name, sample: samplePath, ...report }, null, 2));
     else ctx.out(renderSampleReport(plugin.kind, plugin.name, report));

@@ -5,12 +5,12 @@
 import type { BuiltPrompt } from '../../prompt/build-prompt.ts';
 import { errors } from '../../errors.ts';
 import { snakeKeys } from '../../text/snake-keys.ts';
-import { defineCommand } from '../command.ts';
-import { renderTable } from '../table.ts';
-import { loadRoleArg } from '../role-arg.ts';
-import { resolveTargets } from '../targets.ts';
-import { readKeyValues, readTextArg } from '../text-arg.ts';
-import { listArg } from './read-args.ts';
+import { defineCommand } from '../../command/command.ts';
+import { renderTable } from '../../text/table.ts';
+import { loadRoleArg } from '../../command/role-arg.ts';
+import { resolveTargets } from '../../app/targets.ts';
+import { readKeyValues, readTextArg } from '../../command/text-arg.ts';
+import { listArg } from '../../command/read-args.ts';
 
 /** The --stats report: one line per part, then pruned keys and warnings (notices print as they happen). */
 function renderPromptStats(built: BuiltPrompt, tokenizer: string): string {

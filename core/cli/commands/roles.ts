@@ -2,11 +2,11 @@
 // Node built-ins are imported statically: the single binary cannot import them dynamically.
 import { basename, resolve } from 'node:path';
 import type { RoleFileCache } from '../../roles/load-role.ts';
-import { defineCommand } from '../command.ts';
-import { renderTable } from '../table.ts';
-import { roleCheckingOptions as checkingOptions } from '../role-arg.ts';
+import { defineCommand } from '../../command/command.ts';
+import { renderTable } from '../../text/table.ts';
+import { roleCheckingOptions as checkingOptions } from '../../command/role-arg.ts';
 import { looksLikeRoleFile } from '../../roles/load-options.ts';
-import { listArg } from './read-args.ts';
+import { listArg } from '../../command/read-args.ts';
 
 const list = defineCommand({
   command: 'list',
@@ -64,7 +64,7 @@ const validate = defineCommand({
   builder: (y) => y.positional('files', { type: 'string', array: true, describe: 'Role files to check (default: every role in every folder)' }),
   async run(args, ctx) {
     const roles = await import('../../roles/load-role.ts');
-    const { toSupervisorError } = await import('../render-error.ts');
+    const { toSupervisorError } = await import('../../command/render-error.ts');
     const { displayPath } = await import('../../roles/render-role.ts');
     const opts = await checkingOptions(ctx);
     const given = listArg(args, 'files');

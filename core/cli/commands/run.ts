@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
 import { errors } from '../../errors.ts';
-import { defineCommand } from '../command.ts';
-import { numberOption } from '../numbers.ts';
-import { fromCliContext } from '../../app/deps.ts';
-import { runInputFromArgs } from '../run-options.ts';
-import { listArg, stringArg } from './read-args.ts';
+import { defineCommand } from '../../command/command.ts';
+import { numberOption } from '../../command/numbers.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
+import { runInputFromArgs } from '../../command/run-options.ts';
+import { listArg, stringArg } from '../../command/read-args.ts';
 
 /** The numeric options, with the role setting each overrides (ranges from the role schema). */
 function numbers(y: Argv): Argv {
@@ -39,22 +39,22 @@ export default defineCommand({
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the prompt and the exact command line; start nothing' })
       .option('tokenizer', { choices: ['chars', 'o200k'] as const, describe: 'How prompt tokens are counted: estimated from character classes (default; the budget: 4 characters per token), or o200k exactly' }),
   async run(args, ctx) {
-    const { readKeyValues, readTextArg } = await import('../text-arg.ts');
+    const { readKeyValues, readTextArg } = await import('../../command/text-arg.ts');
     const task = await readTextArg(stringArg(args, 'task') ?? '', ctx.deps, 'task');
     if (!task.trim()) throw errors.usage('The task is empty', 'Give the task as text, @file or - for stdin.');
     const input = await runInputFromArgs(args, { task, extraContext: await readKeyValues(listArg(args, 'context'), ctx.deps, 'context') });
     const { runRequest } = await import('../../app/run.ts');
     const call = await runRequest(input, fromCliContext(ctx));
-    const render = await import('../../engine/render.ts');
+    const render = await import('../../runs/render.ts');
     if (args['dry-run'] === true) {
-      const { dryRunRole } = await import('../../engine/dry-run.ts');
-      const { joinRunOptions } = await import('../../engine/options.ts');
+      const { dryRunRole } = await import('../../run/dry-run.ts');
+      const { joinRunOptions } = await import('../../run/options.ts');
       const dry = await dryRunRole(joinRunOptions(call.request, call.deps, call.hooks));
       if (ctx.options.json) ctx.out(JSON.stringify(dry, null, 2));
       else ctx.show(render.renderDryRun(dry));
       return 0;
     }
-    const { runRole } = await import('../../engine/run-role.ts');
+    const { runRole } = await import('../../run/run-role.ts');
     const controller = new AbortController();
     const stopListening = ctx.deps.onInterrupt((signal) => {
       if (!controller.signal.aborted) ctx.warn(`interrupt (${signal}): ending the CLI and cleaning up (the checkout is not touched)`);

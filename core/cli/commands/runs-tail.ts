@@ -3,10 +3,10 @@
  * -f, keeps following until the run finishes (or its process is gone, or Ctrl-C).
  */
 import { EXIT } from '../../errors.ts';
-import type { FollowItem } from '../../engine/run-follow.ts';
-import { fromCliContext } from '../../app/deps.ts';
-import { defineCommand, type Args } from '../command.ts';
-import { flagArg, stringArg } from './read-args.ts';
+import type { FollowItem } from '../../runs/run-follow.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
+import { defineCommand, type Args } from '../../command/command.ts';
+import { flagArg, stringArg } from '../../command/read-args.ts';
 import { followUntilEnd } from '../follow.ts';
 
 const POLL_MS = 200;
@@ -35,7 +35,7 @@ export default defineCommand({
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following until the run finishes (or Ctrl-C)' }),
   async run(args, ctx) {
     const { runsTail } = await import('../../app/runs.ts');
-    const { describeLoggedEvent } = await import('../../engine/render.ts');
+    const { describeLoggedEvent } = await import('../../runs/render.ts');
     const { follower, writing } = await runsTail(runIdInput(args), fromCliContext(ctx));
     const print = (items: FollowItem[]) => {
       for (const item of items) {

@@ -1,9 +1,9 @@
-import { fromCliContext } from '../../app/deps.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
 import { DEFAULT_RUNS_LIMIT as DEFAULT_LIMIT, RUN_STATUSES as STATUSES, type RunsListInput } from '../../app/runs.ts';
 import { errors } from '../../errors.ts';
-import { defineCommand, type Args } from '../command.ts';
-import { numberOption, positive } from '../numbers.ts';
-import { stringArg } from './read-args.ts';
+import { defineCommand, type Args } from '../../command/command.ts';
+import { numberOption, positive } from '../../command/numbers.ts';
+import { stringArg } from '../../command/read-args.ts';
 import runsTail, { runIdInput } from './runs-tail.ts';
 
 /** argv → the runs list use case's input. */
@@ -34,7 +34,7 @@ const list = defineCommand({
   async run(args, ctx) {
     const input = runsListInput(args);
     const { runsList } = await import('../../app/runs.ts');
-    const { renderRunsList } = await import('../../engine/render.ts');
+    const { renderRunsList } = await import('../../runs/render.ts');
     const runs = await runsList(input, fromCliContext(ctx));
     const filtered = (['role', 'status', 'since', 'workflow', 'task'] as const).flatMap((key) => (input[key] === undefined ? [] : [`--${key} ${input[key]}`]));
     if (ctx.options.json) ctx.out(JSON.stringify(runs, null, 2));
@@ -51,7 +51,7 @@ const show = defineCommand({
   builder: (y) => y.positional('run-id', { type: 'string' }),
   async run(args, ctx) {
     const { runsShow } = await import('../../app/runs.ts');
-    const { renderRunShow } = await import('../../engine/render.ts');
+    const { renderRunShow } = await import('../../runs/render.ts');
     const record = await runsShow(runIdInput(args), fromCliContext(ctx));
     if (ctx.options.json) ctx.out(JSON.stringify({ ...record.summary, result: record.result, events: record.events }, null, 2));
     else ctx.show(renderRunShow(record, ctx.deps.cwd));

@@ -1,7 +1,7 @@
 /** `supervisor trust [path]`: let a repository run its own code (plugins, templates, tools). */
 import { resolve } from 'node:path';
 import { errors } from '../../errors.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 
 export default defineCommand({
   command: 'trust [path]',

@@ -2,7 +2,7 @@
  * `supervisor workflow <subcommand>`: plans as DAGs of tasks. One file per subcommand in
  * ./workflow/; adding one is an import and an entry in the list.
  */
-import { defineCommand } from '../command.ts';
+import { defineCommand } from '../../command/command.ts';
 import approve from './workflow/approve.ts';
 import check from './workflow/check.ts';
 import finish from './workflow/finish.ts';

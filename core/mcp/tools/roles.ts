@@ -1,5 +1,5 @@
 /** `roles_list` and `roles_show`: the roles this repository can run, as `roles list/show --json`. */
-import { roleCheckingOptions } from '../../cli/role-arg.ts';
+import { roleCheckingOptions } from '../../command/role-arg.ts';
 import { rolesListOutput, rolesShowInput, rolesShowOutput } from '../schemas.ts';
 import { defineTool } from '../tool.ts';
 import { toolResult } from '../tool-result.ts';

@@ -40,8 +40,8 @@ export const run = defineTool({
   async call(input, extra, env) {
     const { runRequest } = await import('../../app/run.ts');
     const call = await runRequest(runToolInput(input), mcpDeps(env.ctx));
-    const { runRole } = await import('../../engine/run-role.ts');
-    const { describeEvent } = await import('../../engine/render.ts');
+    const { runRole } = await import('../../run/run-role.ts');
+    const { describeEvent } = await import('../../runs/render.ts');
     const report = progressReporter(extra);
     const result = await env.activity.start(
       (signal) =>

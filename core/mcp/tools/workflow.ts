@@ -4,12 +4,13 @@
  * `workflow_status` and `workflow_show`. Each translates its schema's input into the use case's
  * (core/app), which refuses what the command line refuses, with the same codes.
  */
-import { fromCliContext, type AppDeps } from '../../app/deps.ts';
+import { type AppDeps } from '../../app/deps.ts';
+import { fromCliContext } from '../../command/app-deps.ts';
 import type { DriveInput } from '../../app/workflow-options.ts';
 import type { PreparedWorkflow, WorkflowHooks } from '../../app/workflow-run.ts';
 import { engineErrors } from '../../workflow/engine/errors.ts';
 import type { WorkflowResult } from '../../workflow/engine/result.ts';
-import type { CliContext } from '../../cli/context.ts';
+import type { CliContext } from '../../command/context.ts';
 import { progressReporter, type ToolExtra } from '../progress.ts';
 import {
   workflowApproveInput,

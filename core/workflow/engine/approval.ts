@@ -7,18 +7,13 @@
  * written while no process runs the workflow, so it never races the engine.
  */
 import { userInfo } from 'node:os';
+import type { ApprovalDecision } from './approval-decision.ts';
 import type { Engine, TaskRecord } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { foldEvents } from './state.ts';
 import { WorkflowStore, type WorkflowEvent } from './store.ts';
 
-export interface ApprovalDecision {
-  decision: 'approved' | 'rejected';
-  /** The OS user who decided (or `<user> (--approve-all)`). */
-  by: string;
-  /** A rejection's issues: the worker's next round's feedback. */
-  issues: string[];
-}
+export type { ApprovalDecision };
 
 /** The OS user, for the record of who decided. */
 export function osUser(env: Record<string, string | undefined> = process.env): string {

@@ -12,10 +12,10 @@ import { confinedExecutor, type ConfinedExecutor } from '../../sandbox/executor.
 import { chooseSandbox, DEFAULT_SANDBOX } from '../../sandbox/policy.ts';
 import { prepareSandbox, type PreparedSandbox } from '../../sandbox/runner.ts';
 import { selfCommand } from '../../self-command.ts';
-import type { WorkflowTask } from '../model.ts';
+import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import { notice, type Engine } from './context.ts';
 import { slotOf } from './slots.ts';
-import { worktreeGit } from '../../engine/bound-git.ts';
+import { worktreeGit } from '../../git/bound-git.ts';
 
 /** Role names in the order their sandbox is considered: the task's worker, then every role of the plan. */
 function rolesInOrder(engine: Engine, task: WorkflowTask | undefined): string[] {

@@ -3,10 +3,10 @@
  * the money spent, and why the workflow is halting (cost ceiling, Ctrl-C). Task state changes
  * go through `setState`, so each one is an event on disk and a progress line.
  */
-import type { runRole as RunRole, RunRoleOptions } from '../../engine/run-role.ts';
+import type { runRole as RunRole, RunRoleOptions } from '../../run/run-role.ts';
 import { sumUsd } from '../../money.ts';
 import type { Registry } from '../../registry.ts';
-import type { Workflow, WorkflowTask } from '../model.ts';
+import type { Workflow, WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import type { CliChoice } from '../run-plan.ts';
 import type { SlotGitOps } from './git-ops.ts';
 import type { IntegrationBranch } from './integration-ref.ts';

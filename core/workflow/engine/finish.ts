@@ -4,7 +4,7 @@
  * merge built with merge-tree; `--squash`: one commit), by compare-and-swap; a branch that is
  * checked out somewhere is left alone and the exact git command to run there is given.
  */
-import { git, gitOrThrow } from '../../engine/git.ts';
+import { git, gitOrThrow } from '../../git/git.ts';
 import { SupervisorError } from '../../errors.ts';
 import { commitTree, isAncestor, mergedTree, revParse, type GitOps } from './git-ops.ts';
 import { IntegrationBranch, zeroId } from './integration-ref.ts';

@@ -11,14 +11,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { locateWorktree } from '../../engine/bound-git.ts';
-import { git, gitOrThrow, type GitEnv } from '../../engine/git.ts';
-import { dropOwnIndex } from '../../engine/own-index.ts';
-import type { MergeStyle } from '../model.ts';
+import { locateWorktree } from '../../git/bound-git.ts';
+import { git, gitOrThrow, type GitEnv } from '../../git/git.ts';
+import { dropOwnIndex } from '../../git/own-index.ts';
+import type { MergeStyle } from '../../plugin-api/workflow-model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import type { SlotPool } from './slot-pool.ts';
-import { excludePathspecs } from '../../engine/setup.ts';
+import { excludePathspecs } from '../../run/setup.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
@@ -129,7 +129,7 @@ export async function releaseWorktree(ops: SlotGitOps, path: string, keep: reado
   return null;
 }
 
-/** `git clean` pathspecs that leave `keep` (what set-up made, core/engine/setup.ts) in place. */
+/** `git clean` pathspecs that leave `keep` (what set-up made, core/run/setup.ts) in place. */
 function keepPathspecs(keep: readonly string[]): string[] {
   return keep.length ? ['--', '.', ...excludePathspecs(keep)] : [];
 }

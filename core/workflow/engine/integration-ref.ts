@@ -7,7 +7,7 @@
  * left it (this process's memory, else the record); a branch found elsewhere or gone is put
  * back and reported (`integration_moved`).
  */
-import { git, type GitEnv } from '../../engine/git.ts';
+import { git, type GitEnv } from '../../git/git.ts';
 
 interface RefOps {
   repoRoot: string;

@@ -4,7 +4,7 @@
  * both a branch and a folder of branches, so the task branches sit beside it, not under it).
  */
 import { join } from 'node:path';
-import { statePaths } from '../../engine/state-dir.ts';
+import { statePaths } from '../../state-dir.ts';
 
 export function integrationBranch(workflowId: string): string {
   return `supervisor/wf/${workflowId}`;

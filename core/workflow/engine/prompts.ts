@@ -2,7 +2,7 @@
  * The task text each run of a task gets: the plan's task, and in later rounds what the
  * reviewers said or which files conflict. The role's own prompt wraps it as for `run`.
  */
-import type { WorkflowTask } from '../model.ts';
+import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 
 function header(task: WorkflowTask): string[] {
   const lines = [`# Task ${task.id}: ${task.title}`, '', `Task id: ${task.id}`];

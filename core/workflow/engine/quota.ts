@@ -6,7 +6,7 @@
  * `stopped` with the reason, resumable.
  */
 import { systemClock } from './clock.ts';
-import type { RunResult } from '../../engine/run-role.ts';
+import type { RunResult } from '../../run/run-role.ts';
 
 export const DEFAULT_QUOTA_WAIT_MS = 5 * 60 * 1000;
 const FIRST_BACKOFF_MS = 1000;

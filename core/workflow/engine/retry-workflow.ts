@@ -5,7 +5,7 @@
  * A task continues from its branch, its rounds counted anew; `fresh` starts it over from the
  * integration tip (its old branch head is in the event). The retry is an event and in the result.
  */
-import { gitOrThrow } from '../../engine/git.ts';
+import { gitOrThrow } from '../../git/git.ts';
 import { setState, type Engine, type TaskRecord, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
 import { revParse } from './git-ops.ts';

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, isSupervisorError } from '../../errors.ts';
-import { splitRunOptions } from '../../engine/options.ts';
-import type { RunResult, RunRoleOptions } from '../../engine/run-role.ts';
+import { splitRunOptions } from '../../run/options.ts';
+import type { RunResult, RunRoleOptions } from '../../run/run-role.ts';
 import { plannedCli, plannedModel } from '../run-plan.ts';
 import { formatUsd } from '../../money.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';

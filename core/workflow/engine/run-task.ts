@@ -7,12 +7,12 @@
  * worker round on the new tip, then `blocked` if it still conflicts. The task's branch always stays.
  */
 import { EXIT } from '../../errors.ts';
-import type { RunResult } from '../../engine/run-role.ts';
+import type { RunResult } from '../../run/run-role.ts';
 import { roleLoadOptions } from '../../roles/load-options.ts';
 import { loadRole } from '../../roles/load-role.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { filesWithMarkers, headOf, isAncestor, mergeBase, openTaskWorktree, resetWorktree, startConflictMerge } from './git-ops.ts';
-import { boundGit } from '../../engine/bound-git.ts';
+import { boundGit } from '../../git/bound-git.ts';
 import { approveAllDecision } from './approval.ts';
 import { integrate } from './merge-queue.ts';
 import { brokenProblem, freeSlot, isWorkspaceBroken, keepLeftovers, afterWork, slotBroken } from './slot-guard.ts';

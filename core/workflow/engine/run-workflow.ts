@@ -6,13 +6,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveCommit } from '../../engine/start-point.ts';
+import { resolveCommit } from '../../run/start-point.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import { processesTaggedWith } from '../../process/tagged-processes.ts';
 import { errors } from '../../errors.ts';
-import { inPlaceReason, inspectRepo } from '../../engine/worktree.ts';
-import type { WorkflowTask } from '../model.ts';
+import { inPlaceReason, inspectRepo } from '../../run/worktree.ts';
+import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, setState, taskCost, taskRecord, type Engine, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
@@ -88,7 +88,7 @@ function attachHooks(store: WorkflowStore, options: WorkflowRunOptions, workflow
 }
 
 async function defaultRunRole(): Promise<Engine['runRole']> {
-  return (await import('../../engine/run-role.ts')).runRole;
+  return (await import('../../run/run-role.ts')).runRole;
 }
 
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {

@@ -7,13 +7,13 @@
  */
 import { join } from 'node:path';
 import { EXIT, isSupervisorError, type SupervisorError } from '../../errors.ts';
-import { readContents } from '../../engine/worktree-contents.ts';
+import { readContents } from '../../git/worktree-contents.ts';
 import { nameList } from '../../text/name-list.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { releaseWorktree } from './git-ops.ts';
 import { checkedSlotGit, isSetAside, setAside, verifiedSlot } from './slots.ts';
-import type { BoundGit } from '../../engine/bound-git.ts';
-import { excludePathspecs } from '../../engine/setup.ts';
+import type { BoundGit } from '../../git/bound-git.ts';
+import { excludePathspecs } from '../../run/setup.ts';
 import { slotExclude } from './slot-setup.ts';
 
 function keptDir(engine: Engine): string {
@@ -74,7 +74,7 @@ export async function afterWork(engine: Engine, worktree: string, saved: string 
 }
 
 async function leftoverWork(bound: BoundGit, engine: Engine, worktree: string): Promise<string | null> {
-  // What set-up left there is the slot's, not work (core/engine/setup.ts).
+  // What set-up left there is the slot's, not work (core/run/setup.ts).
   const setup = slotExclude(engine, worktree);
   const status = await bound.runOrThrow(['status', '--porcelain=v2', '-z', '--untracked-files=normal', ...(setup.length ? ['--', '.', ...excludePathspecs(setup)] : [])]);
   const contents = readContents(status, worktree);

@@ -3,7 +3,7 @@
  * free, what git was recorded for each when it was made (slots.ts checks against it), which
  * were set aside, and what set-up ran and left in each (slot-setup.ts).
  */
-import type { BoundWorktree } from '../../engine/bound-git.ts';
+import type { BoundWorktree } from '../../git/bound-git.ts';
 import { slotWorktree, type WorkflowPaths } from './names.ts';
 
 export interface Slot {

@@ -1,15 +1,15 @@
 /**
- * Set-up in the workflow's worktree slots (core/engine/setup.ts does the work): after a task's
+ * Set-up in the workflow's worktree slots (core/run/setup.ts does the work): after a task's
  * slot is checked out and before its first run. A slot reused from task to task keeps what
  * set-up made there (`checkout -f` leaves untracked files), so the same set-up runs once per
  * slot unless the plan says `setup_once: false`. What set-up left stays out of every commit and
  * every clean-up of that slot (`slotExclude`).
  */
 import { basename } from 'node:path';
-import { locateWorktree } from '../../engine/bound-git.ts';
-import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../engine/setup.ts';
+import { locateWorktree } from '../../git/bound-git.ts';
+import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../run/setup.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
-import type { WorkflowTask } from '../model.ts';
+import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import { workflowCommands } from './confined-commands.ts';
 import { notice, setState, type Engine, type TaskRecord } from './context.ts';
 import { slotOf } from './slots.ts';

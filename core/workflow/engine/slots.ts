@@ -14,8 +14,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
-import { boundGit, checkWorktree, linkProblem, type BoundGit, type BoundWorktree } from '../../engine/bound-git.ts';
-import { git, type GitEnv } from '../../engine/git.ts';
+import { boundGit, checkWorktree, linkProblem, type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
+import { git, type GitEnv } from '../../git/git.ts';
 import type { Slot, SlotPool } from './slot-pool.ts';
 
 export type { Slot } from './slot-pool.ts';

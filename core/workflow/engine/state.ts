@@ -7,7 +7,7 @@
  */
 import type { CostSource } from '../../pricing/price-metrics.ts';
 import { fromMicros, toMicros } from '../../money.ts';
-import type { Workflow } from '../model.ts';
+import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import type { CliChoice } from '../run-plan.ts';
 import type { EventOf, TaskState, WorkflowEvent } from './events.ts';
 

@@ -12,7 +12,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, trunc
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic, writeJsonAtomic } from '../../fs/atomic-file.ts';
-import type { Workflow } from '../model.ts';
+import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import { engineErrors } from './errors.ts';
 import { acquireWorkflowLock, lockOwner, type LockOwner, type WorkflowLock } from './lock.ts';
 import { workflowPaths, workflowsDir } from './names.ts';

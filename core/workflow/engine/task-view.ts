@@ -6,7 +6,7 @@
  */
 import type { CostSource } from '../../pricing/price-metrics.ts';
 import { toMicros, fromMicros } from '../../money.ts';
-import type { Workflow } from '../model.ts';
+import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import { taskBranch } from './names.ts';
 import type { WorkflowEvent } from './events.ts';
 import { foldEvents, type RecordState, type TaskFold } from './state.ts';

@@ -3,7 +3,7 @@
  * change of its own (no commit of the CLI's, nothing for the engine to commit) is a gaps round,
  * and the files the answer lists in `files_changed` are compared with the files git saw.
  */
-import type { RunResult } from '../../engine/run-role.ts';
+import type { RunResult } from '../../run/run-role.ts';
 import { nameList } from '../../text/name-list.ts';
 
 export const EMPTY_CHANGE = 'your change is empty: this round made no commit and left nothing to commit; make the change the task asks for and commit it';

@@ -4,8 +4,8 @@
  * Shared by the claude adapter and the replay adapter, which prints the same envelope.
  */
 import * as v from 'valibot';
-import type { Extraction, Failure, Metrics, ProcessResult } from '../../../core/plugin/index.ts';
-import { emptyMetrics } from '../../../core/plugin/index.ts';
+import type { Extraction, Failure, Metrics, ProcessResult } from '../../../core/plugin-api/index.ts';
+import { emptyMetrics } from '../../../core/plugin-api/index.ts';
 import { failure, httpStatusIn, processFailure } from './failure.ts';
 import { isObject, jsonLines, parseJson, type JsonObject } from './json.ts';
 import { count, sum, text } from './metrics.ts';

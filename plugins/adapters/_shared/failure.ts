@@ -1,5 +1,5 @@
 /** Failure classes shared by the adapters, and the reading of a process that left no envelope. */
-import type { Failure, FailureClass, ProcessResult } from '../../../core/plugin/index.ts';
+import type { Failure, FailureClass, ProcessResult } from '../../../core/plugin-api/index.ts';
 import { lastLine, oneLine } from './json.ts';
 
 export function failure(cls: FailureClass, detail: string, httpStatus?: number): Failure {

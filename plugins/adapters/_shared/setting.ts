@@ -3,7 +3,7 @@
  * reply source, cline's legacy task folder). One rule for all: the environment variable wins, so
  * a run can override what a role file says without editing it (README, Adapters).
  */
-import type { AdapterContext, CommandRequest } from '../../../core/plugin/index.ts';
+import type { AdapterContext, CommandRequest } from '../../../core/plugin-api/index.ts';
 
 export interface Setting {
   value: string;

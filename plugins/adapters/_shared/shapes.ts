@@ -1,7 +1,7 @@
 /** Valibot pieces the adapters' envelope shapes share, and the reading of an envelope of the wrong shape. */
 import * as v from 'valibot';
-import type { Extraction, Metrics, ProcessResult } from '../../../core/plugin/index.ts';
-import { emptyMetrics } from '../../../core/plugin/index.ts';
+import type { Extraction, Metrics, ProcessResult } from '../../../core/plugin-api/index.ts';
+import { emptyMetrics } from '../../../core/plugin-api/index.ts';
 import { failure } from './failure.ts';
 import { oneLine } from './json.ts';
 

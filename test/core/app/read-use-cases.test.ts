@@ -6,13 +6,14 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { fromCliContext, type AppDeps } from '../../../core/app/deps.ts';
+import { type AppDeps } from '../../../core/app/deps.ts';
+import { fromCliContext } from '../../../core/command/app-deps.ts';
 import { gc } from '../../../core/app/gc.ts';
 import { pack } from '../../../core/app/pack.ts';
 import { runsList, runsShow } from '../../../core/app/runs.ts';
 import { workflowLogs } from '../../../core/app/workflow-views.ts';
-import { createCliContext } from '../../../core/cli/context.ts';
-import { defaultDeps } from '../../../core/cli/deps.ts';
+import { createCliContext } from '../../../core/command/context.ts';
+import { defaultDeps } from '../../../core/command/deps.ts';
 import { WorkflowStore } from '../../../core/workflow/engine/store.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { task, workflow } from '../workflow/engine/_workflow.ts';

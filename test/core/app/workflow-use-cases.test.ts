@@ -10,11 +10,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { fromCliContext, type AppDeps } from '../../../core/app/deps.ts';
+import { type AppDeps } from '../../../core/app/deps.ts';
+import { fromCliContext } from '../../../core/command/app-deps.ts';
 import { recordWritten } from '../../../core/app/written-record.ts';
 import { prepareWorkflowRun, workflowCheck, workflowDryRun } from '../../../core/app/workflow-run.ts';
-import { createCliContext } from '../../../core/cli/context.ts';
-import { defaultDeps } from '../../../core/cli/deps.ts';
+import { createCliContext } from '../../../core/command/context.ts';
+import { defaultDeps } from '../../../core/command/deps.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 
 const PLAN = "name: gated\ngates: ['true']\ntasks:\n  - { id: one, title: One, task: Do one., review: none }\n";

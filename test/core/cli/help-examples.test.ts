@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import type { CommandDef } from '../../../core/cli/command.ts';
+import type { CommandDef } from '../../../core/command/command.ts';
 import { commands } from '../../../core/cli/commands/index.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Readable } from 'node:stream';
 import yargs from 'yargs';
-import type { Args, CommandDef } from '../../../core/cli/command.ts';
+import type { Args, CommandDef } from '../../../core/command/command.ts';
 import gcCommand, { gcInput } from '../../../core/cli/commands/gc.ts';
 import packCommand, { packInput } from '../../../core/cli/commands/pack.ts';
 import { runsListInput } from '../../../core/cli/commands/runs.ts';

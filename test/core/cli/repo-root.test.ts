@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findRepoRoot } from '../../../core/cli/context.ts';
+import { findRepoRoot } from '../../../core/command/context.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 

@@ -41,7 +41,7 @@ describe('start-up imports', () => {
   for (const entry of ['core/cli/main.ts', 'core/binary/main.ts']) {
     it(`${entry} reaches no plugin loader and no built-in plugin statically`, () => {
       const modules = [...reachable(entry)];
-      assert.ok(modules.includes('core/cli/deps.ts'), modules.join(', '));
+      assert.ok(modules.includes('core/command/deps.ts'), modules.join(', '));
       assert.deepEqual(modules.filter((m) => m.startsWith('plugins/') || m.startsWith('core/plugins/')), []);
     });
   }

@@ -8,11 +8,11 @@ import { describe, it } from 'node:test';
 import yargs from 'yargs';
 import { workflowCheckInput } from '../../../core/cli/commands/workflow/check.ts';
 import { workflowRunInput } from '../../../core/cli/commands/workflow/run.ts';
-import { runInputFromArgs } from '../../../core/cli/run-options.ts';
-import { driveInputFromArgs, driveOptions } from '../../../core/cli/workflow-drive.ts';
+import { runInputFromArgs } from '../../../core/command/run-options.ts';
+import { driveInputFromArgs, driveOptions } from '../../../core/command/workflow-drive.ts';
 import { cliList, driveInput } from '../../../core/mcp/tools/workflow.ts';
 import { runToolInput } from '../../../core/mcp/tools/run.ts';
-import type { Args } from '../../../core/cli/command.ts';
+import type { Args } from '../../../core/command/command.ts';
 import { thrownCode } from '../../helpers/thrown-code.ts';
 
 function parse(argv: string[], build: (y: ReturnType<typeof yargs>) => ReturnType<typeof yargs> = (y) => y): Args {

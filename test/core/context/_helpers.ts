@@ -2,7 +2,7 @@
 import { createRegistry, type Registry } from '../../../core/registry.ts';
 import type { Role, RoleContext } from '../../../core/roles/role.ts';
 import { packers } from '../../../plugins/packers/index.ts';
-import type { Plugin } from '../../../core/plugin/contracts.ts';
+import type { Plugin } from '../../../core/plugin-api/contracts.ts';
 import { createRole } from '../../../core/roles/role.ts';
 
 export function makeRole(context: RoleContext = {}, over: Partial<Role> = {}): Role {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { combineFileContext, createMeasure, packWithBudget, resolveFilePriority, type Part } from '../../../core/context/budget.ts';
-import { MARKERS } from '../../../core/context/constants.ts';
+import { MARKERS } from '../../../core/files/constants.ts';
 import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
 import { chars } from './_helpers.ts';
 

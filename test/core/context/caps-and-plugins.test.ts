@@ -1,9 +1,9 @@
 /** always_include's own 2 MiB cap, and how the core runs packer plugins (fallbacks, loops, failures). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MARKERS } from '../../../core/context/constants.ts';
+import { MARKERS } from '../../../core/files/constants.ts';
 import { packFileContext } from '../../../core/context/pack.ts';
-import { definePlugin, type Plugin } from '../../../core/plugin/index.ts';
+import { definePlugin, type Plugin } from '../../../core/plugin-api/index.ts';
 import { makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
 

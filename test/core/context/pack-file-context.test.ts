@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/context/constants.ts';
+import { MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../../../core/files/constants.ts';
 import { packContext, packFileContext } from '../../../core/context/pack.ts';
 import { estimateTokens, loadTokenizer } from '../../../core/context/tokens.ts';
-import { definePlugin } from '../../../core/plugin/index.ts';
+import { definePlugin } from '../../../core/plugin-api/index.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { chars, makeRole, packerRegistry } from './_helpers.ts';
 

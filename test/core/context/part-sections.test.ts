@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderFileList } from '../../../core/context/target-files.ts';
-import { renderFiles } from '../../../core/context/file-section.ts';
+import { renderFiles } from '../../../core/files/file-section.ts';
 import { joinSections, readSections } from '../../../core/context/part-sections.ts';
 
 const FILES = [

@@ -9,7 +9,7 @@ import { chmod, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { packFileContext } from '../../../core/context/pack.ts';
-import { definePlugin } from '../../../core/plugin/index.ts';
+import { definePlugin } from '../../../core/plugin-api/index.ts';
 import { checkPattern, createPathGuard, normaliseRelativePath } from '../../../core/context/path-safety.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';

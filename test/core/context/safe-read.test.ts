@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createPathGuard } from '../../../core/context/path-safety.ts';
 import { createSafeReader, type SafeReader } from '../../../core/context/safe-read.ts';
-import { NO_SECRET_SCAN, type SecretScanner } from '../../../core/context/secret-scan.ts';
+import { NO_SECRET_SCAN, type SecretScanner } from '../../../core/secrets/secret-scan.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 
 const FLIPPER = fileURLToPath(new URL('../../fixtures/race/flip-paths.mjs', import.meta.url));

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MARKERS } from '../../../core/context/constants.ts';
+import { MARKERS } from '../../../core/files/constants.ts';
 import { packFileContext } from '../../../core/context/pack.ts';
-import { definePlugin } from '../../../core/plugin/index.ts';
+import { definePlugin } from '../../../core/plugin-api/index.ts';
 import type { RoleContext } from '../../../core/roles/role.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 import { s01Corpus } from '../../helpers/secret-corpus.ts';

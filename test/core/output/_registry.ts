@@ -1,5 +1,5 @@
 /** A registry of the built-in parsers (plus any given plugins), without loading the other kinds. */
-import type { Plugin } from '../../../core/plugin/contracts.ts';
+import type { Plugin } from '../../../core/plugin-api/contracts.ts';
 import { createRegistry, type Registry } from '../../../core/registry.ts';
 import { parsers } from '../../../plugins/parsers/index.ts';
 

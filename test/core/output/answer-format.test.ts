@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { validateJson } from '../../../core/json-schema.ts';
 import { answerFormat } from '../../../core/output/answer-format.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
-import { definePlugin, type ParserContext } from '../../../core/plugin/index.ts';
+import { definePlugin, type ParserContext } from '../../../core/plugin-api/index.ts';
 import { parserRegistry } from './_registry.ts';
 import { thrownCode } from '../../helpers/thrown-code.ts';
 

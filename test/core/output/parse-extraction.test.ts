@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emptyMetrics } from '../../../core/plugin/index.ts';
+import { emptyMetrics } from '../../../core/plugin-api/index.ts';
 import { parseExtraction, readExtraction } from '../../../core/output/parse-extraction.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
-import type { Extraction } from '../../../core/plugin/contracts.ts';
+import type { Extraction } from '../../../core/plugin-api/contracts.ts';
 import { parserRegistry } from './_registry.ts';
 import { thrownCode } from '../../helpers/thrown-code.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { definePlugin, SupervisorError } from '../../../core/plugin/index.ts';
+import { definePlugin, SupervisorError } from '../../../core/plugin-api/index.ts';
 import { parseOutput } from '../../../core/output/parse-output.ts';
 import { loadOutputSchema, resolveOutputSchema } from '../../../core/output/schemas.ts';
 import { validateOutput } from '../../../core/output/validate-output.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readAsset } from '../../../core/assets.ts';
 import { validateJson } from '../../../core/json-schema.ts';
-import { exampleFromSchema } from '../../../core/plugin/index.ts';
+import { exampleFromSchema } from '../../../core/plugin-api/index.ts';
 import { listOutputSchemas, loadOutputSchema, resolveOutputSchema } from '../../../core/output/schemas.ts';
 import { validateOutput } from '../../../core/output/validate-output.ts';
 import { loadRole } from '../../../core/roles/load-role.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mapVerdict } from '../../../core/engine/status-map.ts';
+import { mapVerdict } from '../../../core/run/status-map.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
 import { resolveVerdict, withoutExtensions } from '../../../core/output/verdict.ts';
 import { createRole } from '../../../core/roles/role.ts';

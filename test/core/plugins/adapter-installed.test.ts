@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AdapterPlugin } from '../../../core/plugin/contracts.ts';
-import { checkPluginShape } from '../../../core/plugin/shape.ts';
+import type { AdapterPlugin } from '../../../core/plugin-api/contracts.ts';
+import { checkPluginShape } from '../../../core/plugin-api/shape.ts';
 import { adapterInstalled } from '../../../core/plugins/adapter-installed.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
 

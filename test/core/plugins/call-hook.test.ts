@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isSupervisorError, type SupervisorError } from '../../../core/errors.ts';
 import { callHook, callHookSync, hookLimitMs, PLUGIN_TIMEOUT_ENV } from '../../../core/plugins/call-hook.ts';
-import { emptyMetrics } from '../../../core/plugin/index.ts';
+import { emptyMetrics } from '../../../core/plugin-api/index.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<SupervisorError> {
   try {

@@ -29,7 +29,7 @@ describe('the generated plugin declarations (supervisor plugins types)', () => {
 
   // skipLibCheck off, unlike the tsconfig `plugins new` writes: a declaration that names a type
   // the file does not hold (a contract split across files, one left behind) must fail here.
-  it('declare every export of core/plugin/index.ts with its doc comment, and check clean', async () => {
+  it('declare every export of core/plugin-api/index.ts with its doc comment, and check clean', async () => {
     const dir = await tempDir('sv-plugin-types-');
     made.push(dir);
     const declarations = join(dir, PLUGIN_TYPES_FILE);
@@ -50,8 +50,8 @@ describe('the generated plugin declarations (supervisor plugins types)', () => {
     const api = generated.getTypeChecker().getAmbientModules().find((m) => m.name === '"supervisor/plugin"');
     assert.ok(api, 'declare module "supervisor/plugin"');
 
-    const source = ts.createProgram([join(root, 'core', 'plugin', 'index.ts')], options);
-    const index = source.getSourceFile(join(root, 'core', 'plugin', 'index.ts'))!;
+    const source = ts.createProgram([join(root, 'core', 'plugin-api', 'index.ts')], options);
+    const index = source.getSourceFile(join(root, 'core', 'plugin-api', 'index.ts'))!;
     const expected = documentedExports(source.getTypeChecker(), source.getTypeChecker().getSymbolAtLocation(index)!);
     assert.ok(expected.has('AdapterHooks') && expected.has('WorktreeGit') && expected.has('definePlugin'));
     assert.deepEqual(documentedExports(generated.getTypeChecker(), api), expected);

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { emptyMetrics } from '../../../core/plugin/index.ts';
+import { emptyMetrics } from '../../../core/plugin-api/index.ts';
 import { priceMetrics, tokenCost } from '../../../core/pricing/price-metrics.ts';
 import { loadPriceTable, priceOf } from '../../../core/pricing/price-table.ts';
 import { tempDir } from '../../helpers/git-repo.ts';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readAsset } from '../../../core/assets.ts';
-import { MARKERS } from '../../../core/context/constants.ts';
+import { MARKERS } from '../../../core/files/constants.ts';
 import { countTokens, estimateTokens } from '../../../core/context/tokens.ts';
 import { isSupervisorError } from '../../../core/errors.ts';
 import { buildPrompt, type BuildPromptOptions, type PackingDeps } from '../../../core/prompt/build-prompt.ts';

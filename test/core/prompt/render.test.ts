@@ -9,7 +9,7 @@ import { isSupervisorError, type SupervisorError } from '../../../core/errors.ts
 import { createRenderer } from '../../../core/prompt/render.ts';
 import { loadTemplateSet, type TemplateSet, type TemplateSource } from '../../../core/prompt/templates.ts';
 import { answerFormat } from '../../../core/output/answer-format.ts';
-import { definePlugin } from '../../../core/plugin/index.ts';
+import { definePlugin } from '../../../core/plugin-api/index.ts';
 import { createRegistry } from '../../../core/registry.ts';
 import { asRecord, fakeData, fakeRole, verdictSchema } from './fixtures.ts';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SupervisorError } from '../../../core/errors.ts';
-import { suggest } from '../../../core/roles/suggest.ts';
+import { suggest } from '../../../core/text/suggest.ts';
 import { findCycle } from '../../../core/workflow/check-workflow.ts';
 import { loadPlanFrom } from '../../helpers/load-workflow.ts';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { AdapterPlugin, FailureClass } from '../../../core/plugin/index.ts';
+import type { AdapterPlugin, FailureClass } from '../../../core/plugin-api/index.ts';
 import claude from '../../../plugins/adapters/claude.ts';
 import cline from '../../../plugins/adapters/cline.ts';
 import codex from '../../../plugins/adapters/codex.ts';

@@ -7,8 +7,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandRequest, FailureClass, Metrics, ProcessResult } from '../../../core/plugin/index.ts';
-import { bareRequest } from '../../../core/engine/bare-request.ts';
+import type { CommandRequest, FailureClass, Metrics, ProcessResult } from '../../../core/plugin-api/index.ts';
+import { bareRequest } from '../../../core/run/bare-request.ts';
 
 export const CLI_FIXTURES = fileURLToPath(new URL('../../fixtures/cli/', import.meta.url));
 export const CLIS = ['claude', 'codex', 'gemini', 'cline'] as const;

@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { AdapterPlugin, CommandRequest } from '../../../core/plugin/index.ts';
+import type { AdapterPlugin, CommandRequest } from '../../../core/plugin-api/index.ts';
 import { runProcess, type RunProcessResult } from '../../../core/process/run-process.ts';
 import claude from '../../../plugins/adapters/claude.ts';
 import cline from '../../../plugins/adapters/cline.ts';

@@ -1,7 +1,7 @@
 /** Small builders shared by the adapter tests. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AdapterContext, CommandRequest, ProcessResult } from '../../../core/plugin/index.ts';
+import type { AdapterContext, CommandRequest, ProcessResult } from '../../../core/plugin-api/index.ts';
 import { baseRequest, CLI_FIXTURES } from './captures.ts';
 
 export function request(overrides: Partial<CommandRequest> = {}): CommandRequest {

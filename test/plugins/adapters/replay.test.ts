@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadOutputSchema, listOutputSchemas } from '../../../core/output/schemas.ts';
 import { parseExtraction } from '../../../core/output/parse-extraction.ts';
-import { emptyMetrics, type CommandRequest, type Extraction } from '../../../core/plugin/index.ts';
+import { emptyMetrics, type CommandRequest, type Extraction } from '../../../core/plugin-api/index.ts';
 import { builtinEntries } from '../../../core/plugins/load.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { createRegistry } from '../../../core/registry.ts';

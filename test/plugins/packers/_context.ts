@@ -1,7 +1,7 @@
 /** A real PackContext (the core's) for driving one packer plugin directly. */
 import { createPackContext } from '../../../core/context/packers.ts';
 import { createPathGuard } from '../../../core/context/path-safety.ts';
-import type { PackContext, PackRequest } from '../../../core/plugin/contracts.ts';
+import type { PackContext, PackRequest } from '../../../core/plugin-api/contracts.ts';
 import { packerRegistry } from '../../core/context/_helpers.ts';
 
 export function packContextFor(repoRoot: string, env: Record<string, string | undefined> = process.env): PackContext & { notices: string[]; warnings: string[] } {

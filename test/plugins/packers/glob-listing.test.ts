@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { gitListedFiles } from '../../../core/context/git-files.ts';
+import { gitListedFiles } from '../../../core/git/git-files.ts';
 import glob, { selectFiles } from '../../../plugins/packers/glob.ts';
-import { renderFiles } from '../../../core/plugin/index.ts';
+import { renderFiles } from '../../../core/plugin-api/index.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { packContextFor, request } from './_context.ts';
 

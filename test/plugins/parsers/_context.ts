@@ -1,5 +1,5 @@
 /** A ParserContext over a built-in schema, made by the core's own factory (real validation). */
-import type { ParserContext } from '../../../core/plugin/contracts.ts';
+import type { ParserContext } from '../../../core/plugin-api/contracts.ts';
 import { parserContext as coreParserContext } from '../../../core/output/parse-output.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
 

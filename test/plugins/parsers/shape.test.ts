@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkPluginShape } from '../../../core/plugin/shape.ts';
+import { checkPluginShape } from '../../../core/plugin-api/shape.ts';
 import { loadOutputSchema } from '../../../core/output/schemas.ts';
 import { parsers } from '../../../plugins/parsers/index.ts';
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { SandboxPolicy, SandboxRequest } from '../../../core/plugin/contracts.ts';
+import type { SandboxPolicy, SandboxRequest } from '../../../core/plugin-api/contracts.ts';
 import { sandboxContext } from '../../../core/sandbox/runner.ts';
 import bwrap from '../../../plugins/sandboxes/bwrap.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';

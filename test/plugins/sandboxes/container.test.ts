@@ -10,7 +10,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../../../core/engine/result.ts';
+import type { RunResult } from '../../../core/run/result.ts';
 import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { FAKE_BIN, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from '../../e2e/_run.ts';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { GITLEAKS } from '../../../core/context/secret-gitleaks-rules.ts';
+import { GITLEAKS } from '../../../core/secrets/secret-gitleaks-rules.ts';
 import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 // @ts-expect-error: a plain JavaScript module of the script, without types
 import { convertGoRegex, UnsupportedRegex } from '../../../scripts/secrets/go-regex.mjs';
@@ -19,7 +19,7 @@ const re = (src: string) => {
   return new RegExp(source, flags);
 };
 const SCRIPT = join(import.meta.dirname, '../../../scripts/secrets/convert-gitleaks.mjs');
-const DATA = join(import.meta.dirname, '../../../core/context/secret-gitleaks-rules.ts');
+const DATA = join(import.meta.dirname, '../../../core/secrets/secret-gitleaks-rules.ts');
 
 describe('convert-gitleaks: Go regular expressions', () => {
   it('turns a leading (?i) into the i flag, and spells out a case-insensitive part of a case-sensitive pattern', () => {

@@ -1,7 +1,7 @@
 /** `supervisor workflow approve <id> <task>...`: a person approves tasks held before their merge; the workflow continues. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 import { decide } from '../../workflow-decide.ts';
-import { driveOptions } from '../../workflow-drive.ts';
+import { driveOptions } from '../../../command/workflow-drive.ts';
 
 export default defineCommand({
   command: 'approve <id> <tasks..>',

@@ -5,12 +5,12 @@
  * per task, approve, set-up, gates, allowed commands and sandbox (or, with --json, the plan).
  * Starts no run.
  */
-import { fromCliContext } from '../../../app/deps.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
 import type { WorkflowCheckInput } from '../../../app/workflow-run.ts';
-import type { Args } from '../../command.ts';
-import { defineCommand } from '../../command.ts';
-import { READER_OPTION } from '../../workflow-arg.ts';
-import { listArg, stringArg } from '../read-args.ts';
+import type { Args } from '../../../command/command.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { READER_OPTION } from '../../../command/workflow-arg.ts';
+import { listArg, stringArg } from '../../../command/read-args.ts';
 
 /** argv → the check use case's input. */
 export function workflowCheckInput(args: Args): WorkflowCheckInput {

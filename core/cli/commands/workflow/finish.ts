@@ -1,7 +1,7 @@
 /** `supervisor workflow finish <id> [--into <branch>] [--squash]`: hand a passed workflow's result on, never touching a checkout. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand } from '../../command.ts';
-import { flagArg, stringArg } from '../read-args.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { flagArg, stringArg } from '../../../command/read-args.ts';
 
 export default defineCommand({
   command: 'finish [id]',

@@ -1,6 +1,6 @@
 /** `supervisor workflow list`: every workflow recorded in this repository, newest first. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand } from '../../command.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand } from '../../../command/command.ts';
 
 export default defineCommand({
   command: 'list',

@@ -1,7 +1,7 @@
 /** `supervisor workflow logs [<id>] [<task>] [-f]`: the runs' output, interleaved, each line tagged with task and role. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand, type Args } from '../../command.ts';
-import { flagArg, stringArg } from '../read-args.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand, type Args } from '../../../command/command.ts';
+import { flagArg, stringArg } from '../../../command/read-args.ts';
 import { followUntilEnd } from '../../follow.ts';
 
 const POLL_MS = 250;
@@ -24,7 +24,7 @@ export default defineCommand({
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' }),
   async run(args, ctx) {
     const { workflowLogs } = await import('../../../app/workflow-views.ts');
-    const { renderLogLine } = await import('../../../workflow/engine/workflow-logs.ts');
+    const { renderLogLine } = await import('../../../runs/workflow-logs.ts');
     const { follower, width } = await workflowLogs(workflowLogsInput(args), fromCliContext(ctx));
     const print = (lines: ReturnType<typeof follower.poll>) => {
       for (const line of lines) {

@@ -6,17 +6,17 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { errors } from '../../../errors.ts';
-import type { RunResult } from '../../../engine/result.ts';
-import { defineCommand, type Args } from '../../command.ts';
-import { flagArg, listArg, stringArg } from '../read-args.ts';
-import type { CliContext } from '../../context.ts';
-import { resolveTargets } from '../../targets.ts';
-import { loadWorkflowArg } from '../../workflow-arg.ts';
-import { nameOption } from '../../name-option.ts';
+import type { RunResult } from '../../../run/result.ts';
+import { defineCommand, type Args } from '../../../command/command.ts';
+import { flagArg, listArg, stringArg } from '../../../command/read-args.ts';
+import type { CliContext } from '../../../command/context.ts';
+import { resolveTargets } from '../../../app/targets.ts';
+import { loadWorkflowArg } from '../../../command/workflow-arg.ts';
+import { nameOption } from '../../../command/name-option.ts';
 
 async function runPlanner(args: Args, task: string, ctx: CliContext): Promise<RunResult> {
-  const { runRole } = await import('../../../engine/run-role.ts');
-  const { describeEvent } = await import('../../../engine/render.ts');
+  const { runRole } = await import('../../../run/run-role.ts');
+  const { describeEvent } = await import('../../../runs/render.ts');
   const controller = new AbortController();
   const stopListening = ctx.deps.onInterrupt(() => {
     if (!controller.signal.aborted) ctx.warn('interrupt: ending the planner and cleaning up (the checkout is not touched)');
@@ -73,7 +73,7 @@ export default defineCommand({
       .option('role', { type: 'string', default: 'planner', describe: 'The planner role' })
       .option('target', { type: 'string', array: true, default: [] as string[], describe: 'A file the goal is about (repeatable)' }),
   async run(args, ctx) {
-    const { readTextArg } = await import('../../text-arg.ts');
+    const { readTextArg } = await import('../../../command/text-arg.ts');
     const goal = await readTextArg(stringArg(args, 'task') ?? '', ctx.deps, 'task');
     if (!goal.trim()) throw errors.usage('The task is empty', 'Give the goal as text, @file or - for stdin.');
     const { slugify } = await import('../../../workflow/resolve-workflow.ts');

@@ -1,7 +1,7 @@
 /** `supervisor workflow reject <id> <task> --issues <text|@file>`: the issues go to the worker as its next round's feedback. */
-import { defineCommand } from '../../command.ts';
+import { defineCommand } from '../../../command/command.ts';
 import { decide } from '../../workflow-decide.ts';
-import { driveOptions } from '../../workflow-drive.ts';
+import { driveOptions } from '../../../command/workflow-drive.ts';
 
 export default defineCommand({
   command: 'reject <id> <tasks..>',

@@ -1,8 +1,8 @@
 /** `supervisor workflow resume [<id>]`: continue after Ctrl-C, kill -9, the cost ceiling, an approval or a crash. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand } from '../../command.ts';
-import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
-import { stringArg } from '../read-args.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../../command/workflow-drive.ts';
+import { stringArg } from '../../../command/read-args.ts';
 
 export default defineCommand({
   command: 'resume [id]',

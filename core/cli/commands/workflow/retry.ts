@@ -1,8 +1,8 @@
 /** `supervisor workflow retry <id> [<task>...]`: run failed tasks again on the same integration branch. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand } from '../../command.ts';
-import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
-import { flagArg, listArg, stringArg } from '../read-args.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../../command/workflow-drive.ts';
+import { flagArg, listArg, stringArg } from '../../../command/read-args.ts';
 
 export default defineCommand({
   command: 'retry <id> [tasks..]',

@@ -1,11 +1,11 @@
 /** `supervisor workflow run <file>`: run a plan as a DAG of tasks into supervisor/wf/<id>. */
-import { fromCliContext } from '../../../app/deps.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
 import type { WorkflowRunInput } from '../../../app/workflow-run.ts';
-import type { Args } from '../../command.ts';
-import { defineCommand } from '../../command.ts';
-import { READER_OPTION } from '../../workflow-arg.ts';
-import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../workflow-drive.ts';
-import { stringArg } from '../read-args.ts';
+import type { Args } from '../../../command/command.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { READER_OPTION } from '../../../command/workflow-arg.ts';
+import { driveInputFromArgs, driveOptions, driveWorkflow } from '../../../command/workflow-drive.ts';
+import { stringArg } from '../../../command/read-args.ts';
 
 /** argv → the run use case's input. */
 export function workflowRunInput(args: Args): WorkflowRunInput {

@@ -1,7 +1,7 @@
 /** `supervisor workflow show <id> <task> [--diff] [--json]`: one task, round by round, and its change. */
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand, type Args } from '../../command.ts';
-import { flagArg, stringArg } from '../read-args.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand, type Args } from '../../../command/command.ts';
+import { flagArg, stringArg } from '../../../command/read-args.ts';
 
 /** argv → the workflow show use case's input (both positionals are required by yargs). */
 export function workflowShowInput(args: Args): { id: string; task: string } {
@@ -25,7 +25,7 @@ export default defineCommand({
       return 0;
     }
     if (show.diff?.notice && flagArg(args, 'diff')) ctx.warn(`notice: ${show.diff.notice}`);
-    const { renderTaskShow } = await import('../../../workflow/engine/render-show.ts');
+    const { renderTaskShow } = await import('../../../runs/render-workflow-show.ts');
     ctx.out(renderTaskShow(show, flagArg(args, 'diff')));
     return 0;
   },

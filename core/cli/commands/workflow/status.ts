@@ -1,10 +1,10 @@
 /** `supervisor workflow status [<id>] [--watch]`: a workflow's tasks and state (default: the newest). */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fromCliContext } from '../../../app/deps.ts';
-import { defineCommand } from '../../command.ts';
-import { flagArg, stringArg } from '../read-args.ts';
-import type { CliContext } from '../../context.ts';
-import { numberOption, positive } from '../../numbers.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
+import { defineCommand } from '../../../command/command.ts';
+import { flagArg, stringArg } from '../../../command/read-args.ts';
+import type { CliContext } from '../../../command/context.ts';
+import { numberOption, positive } from '../../../command/numbers.ts';
 
 export default defineCommand({
   command: 'status [id]',

@@ -1,5 +1,5 @@
 /** Workflow objects for engine tests, built directly (the plan readers are tested on their own). */
-import type { Workflow, WorkflowTask } from '../../../../core/workflow/model.ts';
+import type { Workflow, WorkflowTask } from '../../../../core/plugin-api/workflow-model.ts';
 
 /**
  * A worker gate that commits one file per round: replay changes no file, and a worker round

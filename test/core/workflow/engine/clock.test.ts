@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunDeps, RunHooks, RunRequest } from '../../../../core/engine/options.ts';
-import type { RunResult } from '../../../../core/engine/run-role.ts';
-import { runRole } from '../../../../core/engine/run-role.ts';
+import type { RunDeps, RunHooks, RunRequest } from '../../../../core/run/options.ts';
+import type { RunResult } from '../../../../core/run/run-role.ts';
+import { runRole } from '../../../../core/run/run-role.ts';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import type { Clock } from '../../../../core/workflow/engine/clock.ts';

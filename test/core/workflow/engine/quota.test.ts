@@ -1,7 +1,7 @@
 /** Quota and rate limits: which failures they are, the wait a CLI asked for, backoff within the quota wait. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunResult } from '../../../../core/engine/run-role.ts';
+import type { RunResult } from '../../../../core/run/run-role.ts';
 import { isQuotaFailure, learnedWaitMs, nextPause, noPause, parseDuration } from '../../../../core/workflow/engine/quota.ts';
 
 const failed = (failure: RunResult['failure']) => ({ failure }) as RunResult;

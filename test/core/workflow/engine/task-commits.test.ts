@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/engine/run-role.ts';
+import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/run/run-role.ts';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import { runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';

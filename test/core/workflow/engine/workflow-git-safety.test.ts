@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/engine/run-role.ts';
+import { runRole as realRunRole, type RunDeps, type RunHooks, type RunRequest } from '../../../../core/run/run-role.ts';
 import { builtinEntries } from '../../../../core/plugins/load.ts';
 import { createRegistry } from '../../../../core/registry.ts';
 import { runWorkflow } from '../../../../core/workflow/engine/run-workflow.ts';

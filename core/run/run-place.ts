@@ -1,0 +1,63 @@
+/**
+ * Where a run packs its context and runs its CLI, settled before the prompt is built:
+ *   - a caller-owned worktree (`workspace`): used as it is, on the branch it has checked out;
+ *   - `--base` / `--review`: a worktree of the run's own at that commit, opened early so the
+ *     prompt is packed from what the CLI will see (not from the user's checkout);
+ *   - otherwise nothing here: runRole packs from the checkout and opens its worktree at HEAD.
+ */
+import { errors } from '../errors.ts';
+import { checkWorktree, locateWorktree } from '../git/bound-git.ts';
+import { git, type GitEnv } from '../git/git.ts';
+import type { RunRoleOptions } from './options.ts';
+import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';
+import { openWorkspace, type RepoState, type Workspace } from './worktree.ts';
+
+export interface RunPlace {
+  /** Where the prompt is packed from. */
+  contextRoot: string;
+  workspace: Workspace;
+  review: ReviewRange | null;
+}
+
+/** True when the run's place must be settled before packing. */
+export function needsEarlyPlace(options: RunRoleOptions): boolean {
+  return options.workspace !== undefined || options.base !== undefined || options.review !== undefined;
+}
+
+/**
+ * A worktree the caller owns: it must exist and have `branch` checked out. With its admin
+ * folder recorded (`given.git`), it is checked through that record and no git runs through
+ * the folder's own `.git` (a CLI of an earlier run may have rewritten it).
+ */
+async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptions['workspace']>, env?: GitEnv): Promise<Workspace> {
+  if (given.git) {
+    const check = await checkWorktree(given.git, { branch: given.branch }, env);
+    if (check.problem) throw errors.workspaceBroken(given.path, check.problem);
+    return { mode: 'worktree', path: given.path, base: check.head, reason: null, branch: given.branch, git: given.git, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
+  }
+  const [branch, head] = await Promise.all([git(given.path, ['symbolic-ref', '-q', '--short', 'HEAD'], env), git(given.path, ['rev-parse', '--verify', '-q', 'HEAD'], env)]);
+  if (!head.ok || !branch.ok || branch.stdout.trim() !== given.branch) {
+    throw errors.usage(`The workspace ${given.path} is not a git worktree on branch ${given.branch}`, 'Create it with: git worktree add <path> <branch>');
+  }
+  // Git for it is bound to its own git dir from here on, as for a worktree of the run's own.
+  const bound = await locateWorktree(repoRoot, given.path, env);
+  return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
+}
+
+/** Settles the run's place (see the file comment); `repo` is the repository as runRole found it. */
+export async function settlePlace(options: RunRoleOptions, runId: string, worktreesDir: string, repo: RepoState): Promise<RunPlace> {
+  const { repoRoot, env } = options;
+  if (options.worktree === false) throw errors.usage('--base, --review and a workspace need a worktree: drop --no-worktree');
+  const review = options.review === undefined ? null : await resolveReviewRange(repoRoot, options.review, options.base, env);
+  if (options.workspace) {
+    const workspace = await callerWorkspace(repoRoot, options.workspace, env);
+    return { contextRoot: workspace.path, workspace, review };
+  }
+  const start = review ? review.head : await resolveCommit(repoRoot, options.base!, '--base', env);
+  try {
+    const workspace = await openWorkspace({ repoRoot, runId, worktreesDir, useWorktree: true, repo, env, start });
+    return { contextRoot: workspace.path, workspace, review };
+  } catch (error) {
+    throw errors.worktreeFailed(repoRoot, error);
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * `runRole`: the main job. Prepare (role, adapter, prompt), open the run log and the
+ * workspace, run attempts until one gives a final answer or the retry policy stops, commit
+ * the worktree's changes on `supervisor/<run-id>`, clean up, and return one result.
+ * Cleanup always runs: the worktree is removed (unless kept) even when something throws.
+ * Around the CLI: the user's checkout is recorded before and compared after (a CLI that
+ * escaped its worktree fails the run as `escaped_worktree`), processes the run left behind
+ * are ended, and a stop signal (Ctrl-C, SIGHUP, SIGTERM) stops packing and committing too.
+ */
+import { basename, join } from 'node:path';
+import { errors, isSupervisorError } from '../errors.ts';
+import type { Failure } from '../plugin-api/contracts.ts';
+import { describeStop, stopExitCode } from '../process/stop-signals.ts';
+import { processGroupOf } from '../process/tagged-processes.ts';
+import { clip } from './answer.ts';
+import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
+import type { WorktreeCheck } from '../git/bound-git.ts';
+import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
+import { sumMetrics } from './metrics.ts';
+import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';
+import { resolvePeers } from './peers.ts';
+import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
+import { nothingToReviewNotice } from './review-notice.ts';
+import { needsEarlyPlace, settlePlace, type RunPlace } from './run-place.ts';
+import { roleEnv } from './request.ts';
+import { changeNotices } from './change-notices.ts';
+import { snakeKeys } from '../text/snake-keys.ts';
+import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
+import { statusForFailure, type StopReason } from './retry-policy.ts';
+import { newRunId } from './run-id.ts';
+import { recoverStaleWorktrees } from './recover.ts';
+import { RunLog } from './run-log.ts';
+import { setUpRun } from './run-setup.ts';
+import { describeTargets, endRunProcesses } from './run-processes.ts';
+import { ensureStateDir } from '../state-dir.ts';
+import type { RunStatus } from './status-map.ts';
+import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
+import { finishWorkspace, logEarlyWorkspace, openLoggedWorkspace } from './run-workspace.ts';
+
+export type { RunDeps, RunHooks, RunRequest, RunRoleOptions, RunTuning } from './options.ts';
+export { splitRunOptions } from './options.ts';
+export type { RunResult } from './result.ts';
+
+/** Runs `request` with `deps` (tuning inside: time limits, grace, retries' pacing), telling `hooks`. */
+export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHooks = {}): Promise<RunResult> {
+  const options = joinRunOptions(request, deps, hooks);
+  const t0 = performance.now(); // duration_ms covers preparing (packing) too
+  // Asked while the run is prepared (packing is the long part); a run placed early needs it
+  // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
+  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
+  const early = needsEarlyPlace(options) ? await openEarly(options, checkedRepo(await inspected, options)) : null;
+  let prepared: PreparedRun;
+  let repo: RepoState;
+  try {
+    const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
+    [prepared, repo] = await Promise.all([untilStopped(prepareRun(options, place), options.signal), inspected.then((r) => checkedRepo(r, options))]);
+  } catch (error) {
+    if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+    throw error;
+  }
+  const { peers, role } = prepared;
+  const startedAt = early?.startedAt ?? peers.now();
+  const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
+  const paths = ensureStateDir(options.repoRoot);
+  const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
+  const notices: string[] = [...prepared.notices];
+  const notice = (message: string) => {
+    notices.push(message);
+    log.event('notice', { message });
+    options.onNotice?.(message);
+  };
+  logStart(log, prepared, options, runId);
+  const nothing = nothingToReviewNotice(role, prepared.built, early?.place.review ?? null);
+  if (nothing) notice(nothing);
+  for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
+
+  // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
+  // read while the worktree is made: `git worktree add` changes nothing there.
+  const inWorktree = early !== null || inPlaceReason(options.worktree !== false, repo) === null;
+  const [workspace, checkout] = await Promise.all([
+    early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
+    inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
+  ]);
+  const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
+  await setUpRun({ options, prepared, workspace, env, runId, log, notice });
+  let loop: LoopOutcome;
+  try {
+    loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });
+  } catch (error) {
+    // A plugin bug mid-run: what the earlier attempts did is committed (or the worktree kept)
+    // like at the end of any run, then the error goes on.
+    const interrupted = options.signal?.aborted === true;
+    await endLeftovers(runId, prepared.settings.graceMs, notice);
+    await finishWorkspace(options, workspace, runId, { status: 'error', interrupted, log, notice }).catch(() => {});
+    const detail = isSupervisorError(error) ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: String(error) };
+    log.event('run_finished', { status: 'error', exit_code: isSupervisorError(error) ? error.exitCode : 2, error: detail });
+    throw error;
+  }
+  const verdict = judge(loop);
+  await endLeftovers(runId, prepared.settings.graceMs, notice);
+  // The worktree checked once the CLI's processes are gone: it names the branch the worktree is
+  // on (a branch the CLI made there is the run's own) and clears it for the commit.
+  const checked = checkSavedWorktree(workspace, options.env) ?? undefined;
+  checked?.catch(() => {}); // awaited below; a stop may skip the commit
+  const interrupted = verdict.failure?.class === 'interrupted';
+  const finish = await finishWorkspace(options, workspace, runId, { status: verdict.status, interrupted, log, notice, ...(checked ? { checked } : {}) });
+  if (finish.failure && !interrupted) overrule(verdict, finish.failure);
+  // SECURITY I1: compared after our own commit step too (git of ours led astray would show here).
+  if (checkout) {
+    const { escaped, ownBranches } = await escapedChanges(options, checkout, checked);
+    if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
+    if (escaped) {
+      notice(escaped);
+      if (verdict.failure?.class !== 'interrupted') overrule(verdict, { class: 'escaped_worktree', detail: escaped });
+    }
+  }
+  // Stopped while the work was being saved: the run is interrupted, not a pass.
+  if (options.signal?.aborted && verdict.failure?.class !== 'interrupted') {
+    log.event('interrupted', { while: 'saving the run\'s work' });
+    overrule(verdict, { class: 'interrupted', detail: `stopped by ${describeStop(options.signal.reason)} while the run's work was being saved` });
+  }
+  const { status, output, issues, failure, stop } = verdict;
+  const filesChanged = workspace.mode === 'worktree' ? (finish.changes?.filesChanged ?? []) : null;
+  const changeCheck = { output, filesChanged, allowEdits: roleEditsFiles(role), role: role.name, branch: finish.changes?.branch ?? null };
+  for (const message of changeNotices(changeCheck)) notice(message);
+  const finishedAt = peers.now();
+  const result: RunResult = {
+    run_id: runId,
+    role: role.name,
+    base_role: role.base_role,
+    cli: prepared.adapterName,
+    status,
+    exit_code: failure?.class === 'interrupted' ? stopExitCode(options.signal?.reason) : exitCodeFor(status, failure),
+    output,
+    reported_status: loop.last?.mapped?.reported ?? null,
+    issues,
+    failure: failure
+      ? { class: failure.class, detail: failure.detail, ...(failure.httpStatus === undefined ? {} : { http_status: failure.httpStatus }) }
+      : null,
+    stop_reason: stop,
+    metrics: sumMetrics(loop.attempts, Math.round(performance.now() - t0), prepared.settings.maxCostUsd),
+    git_range: finish.changes?.gitRange ?? null,
+    branch: finish.changes?.branch ?? null,
+    files_changed: filesChanged,
+    worktree: { mode: workspace.mode, path: workspace.path, kept: finish.kept, reason: workspace.reason },
+    run_dir: log.dir,
+    workflow_id: options.workflow?.id ?? null,
+    task_id: options.workflow?.task ?? null,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    notices,
+  };
+  log.writeJson('result.json', result);
+  log.event('run_finished', { status, exit_code: result.exit_code, failure: result.failure, attempts: result.metrics.attempts });
+  return result;
+}
+
+function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, runId: string): void {
+  const { role, built } = prepared;
+  log.event('run_started', {
+    run_id: runId,
+    role: role.name,
+    base_role: role.base_role,
+    cli: prepared.adapterName,
+    task: clip(options.task, 2000),
+    targets: options.targets ?? [],
+    repo_root: options.repoRoot,
+    ...(options.workflow ? { workflow_id: options.workflow.id, task_id: options.workflow.task, round: options.workflow.round } : {}),
+    pid: process.pid,
+    pgid: processGroupOf(process.pid),
+    settings: snakeKeys(prepared.settings),
+  });
+  for (const message of prepared.notices) log.event('notice', { message });
+  log.write('prompt.md', built.prompt);
+  log.event('prompt_built', {
+    file: 'prompt.md',
+    bytes: Buffer.byteLength(built.prompt),
+    tokens: built.stats.promptTokens,
+    template: built.template,
+    output_schema: built.outputSchema.name,
+    pruned: built.stats.pruned,
+    left_out: built.stats.leftOut ?? [],
+    truncated: built.stats.truncated ?? [],
+  });
+}
+
+/** Resolves as `work` does, or throws INTERRUPTED (with the signal's exit code) as soon as the run is stopped. */
+async function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  const stopped = () => errors.interrupted(stopExitCode(signal.reason));
+  if (signal.aborted) {
+    work.catch(() => {});
+    throw stopped();
+  }
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  work.catch(() => {}); // the race may be lost to the abort: its late failure is not news
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Processes of the run that outlived their CLI (a daemon that left the process group): ended. */
+async function endLeftovers(runId: string, graceMs: number, notice: (m: string) => void): Promise<void> {
+  const ended = await endRunProcesses(runId, [], graceMs);
+  if (ended.signalled.length) notice(`ended processes the run left running after its CLI exited: ${describeTargets(ended.signalled)}`);
+  if (ended.remaining.length) notice(`could not end processes of the run: ${describeTargets(ended.remaining)}`);
+}
+
+/**
+ * What the CLI changed in the user's checkout or branch list, as one sentence (null: nothing),
+ * and the branches it created that its own worktree is on (named, not a failure).
+ */
+async function escapedChanges(options: RunRoleOptions, before: CheckoutState, checked: Promise<WorktreeCheck> | undefined): Promise<{ escaped: string | null; ownBranches: string[] }> {
+  const [after, check] = await Promise.all([recordCheckout(options.repoRoot, options.env, before), checked?.catch(() => null)]);
+  // A stop may end the git that records the checkout: a half-read record proves nothing.
+  if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
+  const own = check?.branchRef ? [check.branchRef.replace(/^refs\/heads\//, '')] : [];
+  const { changes, createdBranches } = compareCheckout(before, after, own);
+  const ownBranches = createdBranches.filter((b) => own.includes(b));
+  return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches };
+}
+
+interface Verdict {
+  status: RunStatus;
+  output: Record<string, unknown> | null;
+  issues: string[];
+  failure: Failure | null;
+  stop: StopReason | null;
+}
+
+/** A failure found after the attempts (the checkout, the commit, a stop) decides the run. */
+function overrule(verdict: Verdict, failure: Failure): void {
+  verdict.status = 'error';
+  verdict.failure = failure;
+  verdict.stop = 'not_retryable';
+  verdict.issues.push(failureIssue(failure, null));
+}
+
+/** The run's verdict from its last attempt: status, answer, issues, failure and why it stopped. */
+function judge(loop: LoopOutcome): Verdict {
+  const { last, failure } = loop;
+  const output = last?.output ?? null;
+  const mapped = failure ? null : (last?.mapped ?? null);
+  const status = failure ? statusForFailure(failure) : (mapped?.status ?? 'error');
+  const stop = failure ? loop.stop : null;
+  const issues = issuesOf(output);
+  if (mapped && !mapped.known) issues.push(`the answer's status ${JSON.stringify(mapped.reported)} is not a known status word, so the run counts as gaps`);
+  if (failure) issues.push(failureIssue(failure, stop));
+  return { status, output, issues, failure, stop };
+}
+
+/** The repository, refused when bare: no checkout to isolate, and in place the CLI would write into git's own files. */
+function checkedRepo(repo: RepoState, options: RunRoleOptions): RepoState {
+  if (repo.bare) throw errors.bareRepository(options.repoRoot);
+  return repo;
+}
+
+/**
+ * --base, --review or a caller's worktree: the place is settled before packing, under a run id
+ * made from the role as named (the loaded role's name is not known yet).
+ */
+async function openEarly(options: RunRoleOptions, repo: RepoState): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+  const peers = await resolvePeers(options.peers);
+  const startedAt = peers.now();
+  const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
+  const paths = ensureStateDir(options.repoRoot);
+  return { place: await settlePlace(options, runId, paths.worktrees, repo), runId, startedAt };
+}

@@ -1,0 +1,47 @@
+/**
+ * Where a run's worktree starts and what a reviewer reviews (`--base`, `--review`): refs
+ * resolved to full commit ids once, before anything runs, so the run never follows a branch
+ * that moves under it.
+ */
+import { errors } from '../errors.ts';
+import { git, type GitEnv } from '../git/git.ts';
+
+export interface ReviewRange {
+  base: string;
+  head: string;
+  /** No commit in `base..head`: nothing to review. */
+  empty: boolean;
+  /** As given, for messages. */
+  spec: string;
+}
+
+/** The commit a ref names, or a usage error naming the flag. */
+export async function resolveCommit(repoRoot: string, ref: string, flag: string, env?: GitEnv): Promise<string> {
+  if (!ref.trim() || ref.startsWith('-')) throw errors.usage(`${flag} needs a commit or branch, got "${ref}"`);
+  const result = await git(repoRoot, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], env);
+  if (!result.ok) throw errors.usage(`${flag} ${ref}: no such commit or branch in ${repoRoot}`, 'Give a branch name, a tag or a commit id (git rev-parse must know it).');
+  return result.stdout.trim();
+}
+
+/**
+ * `<base>..<head>` as given, or a branch: its commits since the merge base with `base`
+ * (the run's --base, else HEAD).
+ */
+export async function resolveReviewRange(repoRoot: string, spec: string, against: string | undefined, env?: GitEnv): Promise<ReviewRange> {
+  const dots = spec.indexOf('..');
+  let base: string;
+  let head: string;
+  if (dots >= 0) {
+    if (spec.slice(dots + 2).startsWith('.')) throw errors.usage(`--review ${spec}: give <base>..<head> (two dots) or a branch name`);
+    base = await resolveCommit(repoRoot, spec.slice(0, dots) || 'HEAD', '--review', env);
+    head = await resolveCommit(repoRoot, spec.slice(dots + 2) || 'HEAD', '--review', env);
+  } else {
+    head = await resolveCommit(repoRoot, spec, '--review', env);
+    const other = await resolveCommit(repoRoot, against ?? 'HEAD', against ? '--base' : '--review', env);
+    const mergeBase = await git(repoRoot, ['merge-base', other, head], env);
+    if (!mergeBase.ok) throw errors.usage(`--review ${spec}: it shares no history with ${against ?? 'HEAD'}`, 'Give the range as <base>..<head>.');
+    base = mergeBase.stdout.trim();
+  }
+  const count = await git(repoRoot, ['rev-list', '--count', `${base}..${head}`], env);
+  return { base, head, empty: count.ok && count.stdout.trim() === '0', spec };
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { boundGit, locateWorktree } from '../../../core/git/bound-git.ts';
+import { driverGuardArgs, git, gitSafetyArgs } from '../../../core/git/git.ts';
+import { git as shell, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
+
+const made: string[] = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A repository whose config names a filter, a merge driver, a textconv and an external diff that each leave a marker file. */
+async function armedRepo(): Promise<{ repo: string; markers: string }> {
+  const markers = await tempDir('sv-markers-');
+  const repo = await makeRepo({ '.gitattributes': '*.txt filter=evil diff=evil merge=evil\n', 'a.txt': 'a\n' });
+  made.push(markers, repo);
+  const mark = (name: string, tail: string) => `touch ${join(markers, name)}; ${tail}`;
+  shell(repo, 'config', 'filter.evil.smudge', mark('smudge', 'cat'));
+  shell(repo, 'config', 'filter.evil.clean', mark('clean', 'cat'));
+  shell(repo, 'config', 'filter.evil.required', 'true');
+  shell(repo, 'config', 'merge.evil.driver', mark('merge', 'true'));
+  shell(repo, 'config', 'diff.evil.textconv', mark('textconv', 'cat'));
+  shell(repo, 'config', 'core.fsmonitor', mark('fsmonitor', 'true'));
+  return { repo, markers };
+}
+
+describe("supervisor's git runs no command the repository's config names", () => {
+  it('switches off every filter and merge driver by name (git has no wildcard), whatever the case or dots in the name', () => {
+    assert.deepEqual(driverGuardArgs('filter.lfs.smudge\0filter.lfs.clean\0merge.My.Driver.driver\0merge.x.name\0diff.y.textconv\0'), [
+      '-c', 'filter.lfs.clean=', '-c', 'filter.lfs.smudge=', '-c', 'filter.lfs.process=', '-c', 'filter.lfs.required=false',
+      '-c', 'merge.My.Driver.driver=false',
+    ]);
+  });
+
+  it('checkout, add, status, merge-tree and the packer\'s diff run no filter, merge driver, textconv or fsmonitor; a custom-merged file conflicts', async () => {
+    const { repo, markers } = await armedRepo();
+    rmSync(join(repo, 'a.txt'));
+    assert.ok((await git(repo, ['checkout', '--', 'a.txt'])).ok);
+    await writeFiles(repo, { 'a.txt': 'changed\n' });
+    assert.ok((await git(repo, ['add', '-A'])).ok);
+    assert.ok((await git(repo, ['status', '--porcelain'])).ok);
+    shell(repo, '-c', 'filter.evil.clean=cat', '-c', 'filter.evil.smudge=cat', '-c', 'core.fsmonitor=false', 'commit', '-q', '-m', 'ours');
+    shell(repo, '-c', 'filter.evil.clean=cat', '-c', 'filter.evil.smudge=cat', '-c', 'core.fsmonitor=false', 'checkout', '-q', '-b', 'theirs', 'HEAD~1');
+    await writeFiles(repo, { 'a.txt': 'theirs\n' });
+    shell(repo, '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=false', 'commit', '-q', '-am', 'theirs');
+    const merged = await git(repo, ['merge-tree', '--write-tree', '--name-only', '--no-messages', 'main', 'theirs']);
+    assert.equal(merged.code, 1, 'the file with the custom merge driver conflicts');
+    const packer = shell(repo, ...(await gitSafetyArgs(repo)), 'diff', '--no-ext-diff', '--no-textconv', 'main', 'theirs');
+    assert.match(packer, /theirs/);
+    shell(repo, ...(await gitSafetyArgs(repo)), 'status', '--porcelain');
+    assert.deepEqual(existsSync(markers) ? readdir(markers) : [], [], 'no marker was written');
+  });
+
+  it("bound git reads the worktree's own config (config.worktree, which a sandboxed CLI can write) and switches its filters off too", async () => {
+    const { repo, markers } = await armedRepo();
+    shell(repo, 'config', '--unset', 'filter.evil.smudge');
+    shell(repo, 'config', '--unset', 'filter.evil.clean');
+    shell(repo, 'config', '--unset', 'filter.evil.required');
+    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    shell(path, 'config', '--worktree', 'filter.evil.smudge', `touch ${join(markers, 'wt-smudge')}; cat`);
+    shell(path, 'config', '--worktree', 'filter.evil.clean', `touch ${join(markers, 'wt-clean')}; cat`);
+    const bound = boundGit(worktree);
+    rmSync(join(path, 'a.txt'));
+    await bound.runOrThrow(['checkout', '--', 'a.txt']);
+    await writeFiles(path, { 'a.txt': 'edited\n' });
+    await bound.runOrThrow(['add', '-A']);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it('a filter added to config.worktree after a bound git read its guard is switched off by the next bound git (the guard is kept per config state)', async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt2`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    // What a sandboxed CLI can do between two of our commands: name a filter in its admin folder's config.
+    shell(path, 'config', '--worktree', 'filter.late.smudge', `touch ${join(markers, 'late-smudge')}; cat`);
+    await writeFiles(path, { '.gitattributes': '*.txt filter=late\n' });
+    rmSync(join(path, 'a.txt'));
+    await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
+    // An include makes the config's state unknowable from its own files: read every time.
+    const included = join(path, 'included.cfg');
+    await writeFiles(path, { 'included.cfg': '' });
+    shell(path, 'config', '--worktree', 'include.path', included);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    await writeFiles(path, { 'included.cfg': `[filter "inc"]\n\tsmudge = touch ${join(markers, 'inc-smudge')}; cat\n`, '.gitattributes': '*.txt filter=inc\n' });
+    rmSync(join(path, 'a.txt'));
+    await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it("a filter that appears in a file the checkout's config includes, or in the global config, after a git read the guard is switched off by the next git", async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    const home = await tempDir('sv-home-');
+    made.push(home);
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    const included = join(home, 'included.cfg');
+    await writeFiles(home, { 'included.cfg': '', '.gitconfig': '' });
+    shell(repo, 'config', 'include.path', included);
+    assert.ok((await git(repo, ['status', '--porcelain'], env)).ok);
+    // The included file changes, the checkout's own config does not.
+    await writeFiles(home, { 'included.cfg': `[filter "inc"]\n\tsmudge = touch ${join(markers, 'inc-smudge')}; cat\n` });
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=inc\n' });
+    rmSync(join(repo, 'a.txt'));
+    assert.ok((await git(repo, ['checkout', '--', 'a.txt'], env)).ok);
+    // The global config changes.
+    await writeFiles(home, { '.gitconfig': `[filter "glob"]\n\tsmudge = touch ${join(markers, 'global-smudge')}; cat\n` });
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=glob\n' });
+    rmSync(join(repo, 'a.txt'));
+    assert.ok((await git(repo, ['checkout', '--', 'a.txt'], env)).ok);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it("a bound git whose admin folder's commondir a CLI pointed at a repository of its own runs nothing there, though its guard was read before", async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt3`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    await boundGit(worktree).runOrThrow(['status', '--porcelain']);
+    // Its own repository, with a filter, named as the common dir.
+    const own = join(path, 'own.git');
+    shell(path, 'init', '-q', '--bare', own);
+    shell(own, 'config', 'filter.mine.clean', `touch ${join(markers, 'commondir-clean')}; cat`);
+    await writeFiles(path, { '.gitattributes': '*.txt filter=mine\n', 'b.txt': 'b\n' });
+    writeFileSync(join(worktree.gitDir, 'commondir'), own);
+    const status = await boundGit(worktree).run(['add', '-A']);
+    assert.equal(status.ok, false);
+    assert.match(status.stderr, /no longer belongs to the repository/);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it('a filter whose name holds "=" (which -c cannot switch off) makes git refuse to run, not run the filter', async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    shell(repo, 'config', 'filter.a=b.clean', `touch ${join(markers, 'eq-clean')}; cat`);
+    await writeFiles(repo, { '.gitattributes': '*.txt filter=a=b\n', 'c.txt': 'c\n' });
+    const added = await git(repo, ['add', '-A']);
+    assert.equal(added.ok, false);
+    assert.match(added.stderr, /holds "="/);
+    assert.deepEqual(readdir(markers), []);
+  });
+});
+
+const readdir = (dir: string) => readdirSync(dir);

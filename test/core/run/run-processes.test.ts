@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { endRunProcesses } from '../../../core/run/run-processes.ts';
+import { running } from '../../../core/process/tagged-processes.ts';
+
+const linux = process.platform === 'linux';
+
+function sleeper(env: Record<string, string | undefined>): number {
+  const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore', env });
+  child.unref();
+  return child.pid!;
+}
+
+describe("ending a run's processes", () => {
+  it('ends a process that carries the run id, even outside any recorded group (a setsid daemon)', { skip: !linux }, async () => {
+    const pid = sleeper({ ...process.env, SUPERVISOR_RUN_ID: 'run-a' });
+    const ended = await endRunProcesses('run-a', [], 1000);
+    assert.deepEqual(ended.signalled, [pid]);
+    assert.deepEqual(ended.remaining, []);
+    assert.equal(running(pid), false);
+  });
+
+  it('leaves alone a recorded group that no longer holds a process of the run (its number was reused)', { skip: !linux }, async () => {
+    const other = sleeper({ ...process.env, SUPERVISOR_RUN_ID: 'someone-else' });
+    try {
+      const ended = await endRunProcesses('run-b', [other], 1000);
+      assert.deepEqual(ended.signalled, []);
+      assert.equal(running(other), true);
+    } finally {
+      process.kill(-other, 'SIGKILL');
+    }
+  });
+
+  it('ends a recorded group that still holds a process of the run', { skip: !linux }, async () => {
+    const leader = sleeper({ ...process.env, SUPERVISOR_RUN_ID: 'run-c' });
+    const ended = await endRunProcesses('run-c', [leader], 1000);
+    assert.ok(ended.signalled.includes(-leader));
+    assert.equal(running(leader), false);
+  });
+});
