@@ -9,21 +9,10 @@ import { toMicros, fromMicros } from '../../money.ts';
 import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import { taskBranch } from './names.ts';
 import type { WorkflowEvent } from './events.ts';
-import { foldEvents, type RecordState, type TaskFold } from './state.ts';
+import { foldEvents, type RecordState, type RunEntry, type TaskFold } from './state.ts';
 
-export interface WorkflowRunRecord {
-  run_id: string;
-  role: string;
-  round: number;
-  /** The adapter the run used (null: unknown, e.g. an older state folder). */
-  cli: string | null;
-  status: string;
-  exit_code: number;
-  cost_usd: number | null;
-  duration_ms: number;
-  started_at: string;
-  finished_at: string;
-}
+/** A run as status, show and result.json list it: the record's run entry (state.ts), less what only the engine reads. */
+export type WorkflowRunRecord = Pick<RunEntry, 'run_id' | 'role' | 'round' | 'cli' | 'status' | 'exit_code' | 'cost_usd' | 'duration_ms' | 'started_at' | 'finished_at'>;
 
 export interface WorkflowMetrics {
   cost_usd: number;
