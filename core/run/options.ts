@@ -52,7 +52,7 @@ export interface RunRequest {
    */
   review?: string;
   /** The workflow this run belongs to: the CLI and gates see SUPERVISOR_WORKFLOW_ID, _TASK_ID, _ROUND. */
-  workflow?: { id: string; task: string; round: number };
+  workflow?: { id: string; task: string; round: number; /** Its state folder: SUPERVISOR_WORKFLOW_DIR, what a resume finds its orphans by (ids repeat across repositories). */ stateDir?: string };
   /**
    * Run in an existing worktree the caller owns, on the branch it has checked out: the run
    * packs from it, commits onto that branch (unless `commit` is false: the caller discards

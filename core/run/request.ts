@@ -91,6 +91,7 @@ export function roleEnv(role: string, workflow: RunRoleOptions['workflow']): Rec
     env.SUPERVISOR_WORKFLOW_ID = workflow.id;
     env.SUPERVISOR_TASK_ID = workflow.task;
     env.SUPERVISOR_ROUND = String(workflow.round);
+    if (workflow.stateDir) env.SUPERVISOR_WORKFLOW_DIR = workflow.stateDir;
   }
   return env;
 }

@@ -4,6 +4,7 @@
  * workflow: `--sandbox` when given, else the one the plan's roles choose (a task's set-up: its
  * worker's first, then the plan's other roles in order), else none.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { roleLoadOptions } from '../../roles/load-options.ts';
@@ -57,7 +58,8 @@ export interface WorkflowCommandsInput {
 /** An executor for a batch of the workflow's commands; `close` ends what they left and removes its scratch folder. */
 export async function workflowCommands(engine: Engine, input: WorkflowCommandsInput): Promise<ConfinedExecutor> {
   const sandbox = await workflowSandbox(engine, input.task);
-  const id = `${engine.workflow.id}-${input.id}`.replace(/[^a-zA-Z0-9_.-]/g, '-');
+  // Unique per executor: closing it ends every process tracked under this id (another workflow of the same id, in another repository, keeps its own).
+  const id = `${engine.workflow.id}-${input.id}-${randomBytes(4).toString('hex')}`.replace(/[^a-zA-Z0-9_.-]/g, '-');
   const scratchDir = join(engine.store.dir, 'sandbox', id);
   mkdirSync(scratchDir, { recursive: true });
   const executor = confinedExecutor({

@@ -29,7 +29,7 @@ export async function runGatesAt(engine: Engine, commit: string, why: { task?: s
     engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command: `set-up: ${setup.split('\n')[0]}`, passed: false, exit_code: null, output_tail: setup.slice(-OUTPUT_TAIL) });
     return { passed: false, command: `set-up: ${setup.split('\n')[0]}`, exitCode: null, timedOut: false, output: setup };
   }
-  const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_ROLE: 'workflow-gate' };
+  const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_WORKFLOW_DIR: engine.store.dir, SUPERVISOR_ROLE: 'workflow-gate' };
   engine.store.append('gates_started', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}) });
   // SECURITY I2: the gates run what workers wrote: in the workflow's sandbox (flag, else the roles'), allowlisted environment, nothing outlives them.
   const executor = await workflowCommands(engine, { purpose: 'gate', cwd, env, id: `gates-${why.on}-${commit.slice(0, 12)}`, who: 'workflow gates' });

@@ -131,7 +131,7 @@ async function runOnce(
     homeDir: options.homeDir,
     env: options.env,
     registry: options.registry,
-    workflow: { id: engine.workflow.id, task: record.task.id, round: record.round },
+    workflow: { id: engine.workflow.id, task: record.task.id, round: record.round, stateDir: engine.store.dir },
     ...(cli ? { cli } : {}),
     ...(model ? { model } : {}),
     ...(record.task.allowed_commands?.length ? { allowCommands: [...(options.runDefaults?.allowCommands ?? []), ...record.task.allowed_commands] } : {}),

@@ -82,7 +82,7 @@ function makeEngine(options: WorkflowRunOptions, id: string, base: string, store
 /** The plan's on_event and --on-event, fed every event from the moment the engine exists. */
 function attachHooks(store: WorkflowStore, options: WorkflowRunOptions, workflow: WorkflowRunOptions['workflow']): EventHooks {
   const commands = [...(workflow.on_event ?? []), ...(options.onEvent ?? [])];
-  const hooks = createEventHooks(commands, { cwd: options.repoRoot, env: { ...options.env, SUPERVISOR_WORKFLOW_ID: workflow.id }, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  const hooks = createEventHooks(commands, { cwd: options.repoRoot, env: { ...options.env, SUPERVISOR_WORKFLOW_ID: workflow.id, SUPERVISOR_WORKFLOW_DIR: store.dir }, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
   if (commands.length) store.onEvent = (event) => hooks.emit(event);
   return hooks;
 }
@@ -222,10 +222,11 @@ async function cleanUp(engine: Engine): Promise<void> {
 
 /**
  * A CLI orphaned by a kill -9 of the workflow may still be running (and committing on its task
- * branch): every process carrying this workflow's id is ended before anything is picked up.
+ * branch): every process carrying this workflow's state folder is ended before anything is
+ * picked up (by its folder, not its id: another repository's workflow may have the same id).
  */
 async function endOrphans(engine: Engine, id: string): Promise<void> {
-  const ended = await endProcesses(processesTaggedWith('SUPERVISOR_WORKFLOW_ID', id), engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS);
+  const ended = await endProcesses(processesTaggedWith('SUPERVISOR_WORKFLOW_DIR', engine.store.dir), engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS);
   if (ended.signalled.length) notice(engine, `resume: ended ${ended.signalled.length} process${ended.signalled.length === 1 ? '' : 'es'} left running by the interrupted workflow (pids ${ended.signalled.join(', ')})`);
   if (ended.remaining.length) throw engineErrors.busy(id, ended.remaining[0]!);
 }

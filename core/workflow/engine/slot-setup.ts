@@ -35,7 +35,7 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
   if (engine.workflow.setup_once !== false && slots.get(worktree)?.key === key) return { ok: true, copied: null };
   // The slot's git as recorded when it was made (a CLI may have rewritten its .git since).
   const bound = slotOf(engine.ops.slots, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));
-  const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_TASK_ID: who.task, SUPERVISOR_ROLE: who.role };
+  const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_WORKFLOW_DIR: engine.store.dir, SUPERVISOR_TASK_ID: who.task, SUPERVISOR_ROLE: who.role };
   const graceMs = engine.options.runDefaults?.graceMs ?? DEFAULT_GRACE_MS;
   // SECURITY I2: set-up runs what earlier workers committed: in the workflow's sandbox (flag, else the roles'), and nothing it starts outlives it.
   const executor = await workflowCommands(engine, { purpose: 'setup', cwd: worktree, env, id: `setup-${basename(worktree)}`, ...(who.record ? { task: who.record } : {}), who: `${who.task}: set-up` });
