@@ -46,7 +46,7 @@ describe('finish --into and gc of workflow branches (issue 27, lows)', binarySui
     assert.equal(git(w.repo, 'rev-parse', '--verify', '-q', mine).trim(), before, `${mine} is kept`);
   });
 
-  it('a 429 with retry-after: 0 every time keeps the quota backoff (1 s, doubling): a few CLI runs in a 3 s --quota-wait, not a tight loop', async () => {
+  it('a 429 with retry-after: 0 every time keeps the quota backoff (1 s, doubling): a few CLI runs in a 6 s --quota-wait, not a tight loop', async () => {
     const w = await world();
     // Claude's real 429 envelope, its message saying retry-after: 0 (as some proxies answer).
     const fixtures = await tempDir('sv-captures-');
@@ -58,13 +58,13 @@ describe('finish --into and gc of workflow branches (issue 27, lows)', binarySui
     w.env.FAKE_CLI_FIXTURES = fixtures;
     const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }]));
     await step(w, 'a/worker', { fail_case: 'json-http429-retry-after0', fail_times: 1000 });
-    const stopped = await wf(w, ['run', file, '--quota-wait', '3s']);
+    const stopped = await wf(w, ['run', file, '--quota-wait', '6s']);
     assert.equal(stopped.code, 1, stopped.stderr);
     assert.equal(stopped.result.status, 'stopped');
     assert.match(stopped.result.stop_reason ?? '', /quota/);
-    // Each run makes up to 3 attempts; pauses of 1 s then 2 s fit at most 3 runs in 3 s
-    // (without the floor: dozens).
+    // Each run makes 3 attempts; runs start at 0 s, 1 s and 3 s, and the next pause (4 s) passes
+    // the 6 s wait: at most 3 runs, 9 calls (without the floor: one run after the other, ~24 here).
     const failed = calls(w).filter((c) => c.failed === 'json-http429-retry-after0').length;
-    assert.ok(failed >= 1 && failed <= 9, `${failed} CLI runs in a 3 s quota wait`);
+    assert.ok(failed >= 1 && failed <= 9, `${failed} CLI runs in a 6 s quota wait`);
   });
 });
