@@ -182,6 +182,11 @@ export function compareCheckout(before: CheckoutState, after: CheckoutState, own
   return { changes, createdBranches: created };
 }
 
+/** Refs other than branches that appeared between two records, with the object each names (`gc` removes a CLI's checkpoints by them). */
+export function createdRefs(before: CheckoutState, after: CheckoutState): { ref: string; oid: string }[] {
+  return [...after.otherRefs].filter(([ref]) => !before.otherRefs.has(ref)).map(([ref, oid]) => ({ ref, oid })).sort((a, b) => a.ref.localeCompare(b.ref));
+}
+
 /** Refs other than branches created, moved or deleted (tags, a CLI's checkpoints). */
 function otherRefChanges(before: CheckoutState, after: CheckoutState): string[] {
   const created = [...after.otherRefs.keys()].filter((r) => !before.otherRefs.has(r)).sort();

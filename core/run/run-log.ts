@@ -25,6 +25,7 @@ export const EVENT_KINDS = [
   'stopped',
   'committed',
   'workspace_removed',
+  'refs_created',
   'sandbox_refused',
   'notice',
   'interrupted',

@@ -15,7 +15,7 @@ import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
 import type { WorktreeCheck } from '../git/bound-git.ts';
-import { compareCheckout, recordCheckout, type CheckoutState } from './checkout-guard.ts';
+import { compareCheckout, createdRefs, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';
 import { resolvePeers } from './peers.ts';
@@ -107,7 +107,9 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   if (finish.failure && !interrupted) overrule(verdict, finish.failure);
   // SECURITY I1: compared after our own commit step too (git of ours led astray would show here).
   if (checkout) {
-    const { escaped, ownBranches } = await escapedChanges(options, checkout, checked);
+    const { escaped, ownBranches, refs } = await escapedChanges(options, checkout, checked);
+    // The refs the CLI created (a CLI's checkpoints), recorded for `gc` to remove exactly these.
+    if (refs.length) log.event('refs_created', { refs });
     if (ownBranches.length) notice(`the CLI created branch${ownBranches.length > 1 ? 'es' : ''} ${ownBranches.join(', ')} in your repository (its worktree is on it); the run's work is committed on its own branch`);
     if (escaped) {
       notice(escaped);
@@ -216,14 +218,14 @@ async function endLeftovers(runId: string, graceMs: number, notice: (m: string) 
  * What the CLI changed in the user's checkout or branch list, as one sentence (null: nothing),
  * and the branches it created that its own worktree is on (named, not a failure).
  */
-async function escapedChanges(options: RunRoleOptions, before: CheckoutState, checked: Promise<WorktreeCheck> | undefined): Promise<{ escaped: string | null; ownBranches: string[] }> {
+async function escapedChanges(options: RunRoleOptions, before: CheckoutState, checked: Promise<WorktreeCheck> | undefined): Promise<{ escaped: string | null; ownBranches: string[]; refs: { ref: string; oid: string }[] }> {
   const [after, check] = await Promise.all([recordCheckout(options.repoRoot, options.env, before), checked?.catch(() => null)]);
   // A stop may end the git that records the checkout: a half-read record proves nothing.
-  if (!before.complete || !after.complete) return { escaped: null, ownBranches: [] };
+  if (!before.complete || !after.complete) return { escaped: null, ownBranches: [], refs: [] };
   const own = check?.branchRef ? [check.branchRef.replace(/^refs\/heads\//, '')] : [];
   const { changes, createdBranches } = compareCheckout(before, after, own);
   const ownBranches = createdBranches.filter((b) => own.includes(b));
-  return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches };
+  return { escaped: changes.length ? `the CLI changed your repository outside its worktree: ${changes.join('; ')}` : null, ownBranches, refs: createdRefs(before, after) };
 }
 
 interface Verdict {

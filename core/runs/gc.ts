@@ -3,7 +3,7 @@
  * an age, worktrees of runs that are over, and `supervisor/*` branches that are merged (or old,
  * when asked). It never touches a live run, never deletes unmerged work or uncommitted changes
  * unless asked, and leaves workflow branches (`supervisor/wf/...`) alone unless asked and their
- * workflow finished with a pass.
+ * workflow finished with a pass. A CLI's checkpoint refs that a run of ours created go too (gc-cli-refs.ts).
  */
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { integrationBranch, workflowOfBranch } from '../workflow/engine/names.ts
 import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
 import type { WorkflowLock } from '../workflow/engine/lock.ts';
 import { isSupervisorError } from '../errors.ts';
+import { removeCliRefs } from './gc-cli-refs.ts';
 
 export interface GcOptions {
   repoRoot: string;
@@ -34,7 +35,7 @@ export interface GcOptions {
 }
 
 export interface GcItem {
-  kind: 'run' | 'worktree' | 'branch';
+  kind: 'run' | 'worktree' | 'branch' | 'ref';
   name: string;
   reason: string;
 }
@@ -224,6 +225,10 @@ export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
   const report: GcReport = { dry_run: opts.dryRun, older_than_ms: opts.olderThanMs, removed: [], kept: [] };
   const cutoff = opts.now.getTime() - opts.olderThanMs;
   const removedWorktrees = await collectWorktrees(opts, report);
+  // Before the run folders go: their logs name the CLI refs (checkpoints) the runs created.
+  const refs = await removeCliRefs({ repoRoot: opts.repoRoot, dryRun: opts.dryRun, runIsLive, ...(opts.env ? { env: opts.env } : {}) });
+  report.removed.push(...refs.removed);
+  report.kept.push(...refs.kept);
   collectRuns(opts, report, cutoff);
   await collectBranches(opts, report, cutoff, removedWorktrees);
   if (!opts.dryRun) await dropOrphanIndexes(opts);

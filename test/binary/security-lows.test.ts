@@ -1,12 +1,18 @@
 /**
  * Issue 27, the lows, through the built binary: `workflow finish --into` takes a branch name only,
- * and `gc --include-workflows` deletes only branches of tasks the workflow has.
+ * `gc --include-workflows` deletes only branches of tasks the workflow has, and a quota wait
+ * never drops below its floor (1 s, doubling) when the CLI says `retry-after: 0`.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { git } from '../helpers/git-repo.ts';
+import { git, tempDir } from '../helpers/git-repo.ts';
 import { binarySuite } from './binary.ts';
-import { plan, wf, world, yamlPlan } from './_workflow-world.ts';
+import { calls, plan, step, wf, world, yamlPlan } from './_workflow-world.ts';
+
+const CLAUDE_CAPTURES = join(import.meta.dirname, '..', 'fixtures', 'cli', 'claude');
 
 function errorCode(stderr: string): string {
   return (JSON.parse(stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code;
@@ -38,5 +44,27 @@ describe('finish --into and gc of workflow branches (issue 27, lows)', binarySui
     const gc = await w.box.run(['gc', '--include-workflows', '--json'], { cwd: w.repo, env: w.env });
     assert.equal(gc.code, 0, gc.stderr);
     assert.equal(git(w.repo, 'rev-parse', '--verify', '-q', mine).trim(), before, `${mine} is kept`);
+  });
+
+  it('a 429 with retry-after: 0 every time keeps the quota backoff (1 s, doubling): a few CLI runs in a 6 s --quota-wait, not a tight loop', async () => {
+    const w = await world();
+    // Claude's real 429 envelope, its message saying retry-after: 0 (as some proxies answer).
+    const fixtures = await tempDir('sv-captures-');
+    await mkdir(join(fixtures, 'claude'));
+    for (const ext of ['exitcode', 'stderr']) await cp(join(CLAUDE_CAPTURES, `json-http429-retries0.${ext}`), join(fixtures, 'claude', `json-http429-retry-after0.${ext}`));
+    const envelope = JSON.parse(readFileSync(join(CLAUDE_CAPTURES, 'json-http429-retries0.stdout'), 'utf8')) as { result: string };
+    envelope.result = 'API Error: Request rejected (429) · Too Many Requests · retry-after: 0';
+    await writeFile(join(fixtures, 'claude', 'json-http429-retry-after0.stdout'), `${JSON.stringify(envelope)}\n`);
+    w.env.FAKE_CLI_FIXTURES = fixtures;
+    const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }]));
+    await step(w, 'a/worker', { fail_case: 'json-http429-retry-after0', fail_times: 1000 });
+    const stopped = await wf(w, ['run', file, '--quota-wait', '6s']);
+    assert.equal(stopped.code, 1, stopped.stderr);
+    assert.equal(stopped.result.status, 'stopped');
+    assert.match(stopped.result.stop_reason ?? '', /quota/);
+    // Each run makes 3 attempts; runs start at 0 s, 1 s and 3 s, and the next pause (4 s) passes
+    // the 6 s wait: at most 3 runs, 9 calls (without the floor: one run after the other, ~24 here).
+    const failed = calls(w).filter((c) => c.failed === 'json-http429-retry-after0').length;
+    assert.ok(failed >= 1 && failed <= 9, `${failed} CLI runs in a 6 s quota wait`);
   });
 });
