@@ -71,6 +71,14 @@ describe('supervisor workflow plan', () => {
     assert.doesNotMatch(run.stderr, /replay/, 'the planner did not run');
   });
 
+  it('goes through the application layer as run does: an unreadable SUPERVISOR_KILL_GRACE_MS is a usage error, and nothing is written', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const run = await runCli(['workflow', 'plan', '--task', 'x', '--cli', 'replay', '--out', 'flow.yaml'], { cwd: repo, env: { SUPERVISOR_KILL_GRACE_MS: 'soon' } });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /SUPERVISOR_KILL_GRACE_MS/);
+    await assert.rejects(readFile(join(repo, 'flow.yaml'), 'utf8'));
+  });
+
   it('writes nothing when the planner gives no phases', async () => {
     const repo = await makeRepo();
     const answer = { status: 'BLOCKED', phases: [], estimated_components: 0, next_step: 'Ask for the API spec' };

@@ -10,7 +10,7 @@ import type { RunResult } from '../../../run/result.ts';
 import { defineCommand, type Args } from '../../../command/command.ts';
 import { flagArg, listArg, stringArg } from '../../../command/read-args.ts';
 import type { CliContext } from '../../../command/context.ts';
-import { resolveTargets } from '../../../app/targets.ts';
+import { fromCliContext } from '../../../command/app-deps.ts';
 import { loadWorkflowArg } from '../../../command/workflow-arg.ts';
 import { nameOption } from '../../../command/name-option.ts';
 
@@ -23,15 +23,13 @@ async function runPlanner(args: Args, task: string, ctx: CliContext): Promise<Ru
     controller.abort();
   });
   try {
-    const request = {
-      role: stringArg(args, 'role') ?? 'planner',
-      task,
-      targets: await resolveTargets(listArg(args, 'target'), ctx.deps.cwd, ctx.repoRoot),
-      cli: nameOption(args, 'cli', 'an adapter name (supervisor plugins list)'),
-    };
-    return await runRole(request, { repoRoot: ctx.repoRoot, homeDir: ctx.deps.homeDir, env: ctx.deps.env, registry: await ctx.registry() }, {
+    // Through the application layer, as `run` does: its refusals, the trust decision and the tuning from the environment.
+    const { runRequest } = await import('../../../app/run.ts');
+    const cli = nameOption(args, 'cli', 'an adapter name (supervisor plugins list)');
+    const call = await runRequest({ role: stringArg(args, 'role') ?? 'planner', task, targets: listArg(args, 'target'), ...(cli === undefined ? {} : { cli }) }, fromCliContext(ctx));
+    return await runRole(call.request, call.deps, {
+      ...call.hooks,
       signal: controller.signal,
-      onNotice: (message) => ctx.warn(`notice: ${message}`),
       onEvent: (event) => {
         const line = describeEvent(event);
         if (line) ctx.progress(line);
