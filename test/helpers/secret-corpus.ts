@@ -80,8 +80,9 @@ export function secretCorpus(): SecretFile[] {
 export function s01Corpus(): SecretFile[] {
   const password = (special = '') => join(pick(ALNUM, 5), special, pick(ALNUM, 6), '9');
   const file = (path: string, content: (secret: string) => string, secret: string, rule: string): SecretFile => ({ path, content: content(secret), secrets: [secret], rule });
-  const openai = join('sk-', 'proj-', pick(ALNUM + '_-', 74), 'T3Bl', 'bkFJ', pick(ALNUM + '_-', 74));
-  const openaiNew = join('sk-', 'proj-', pick(ALNUM + '_-', 120));
+  // Random tails end on a letter or digit: gitleaks' rule ends at a word boundary, which a final '-' never is (the corpus failed about one run in thirty).
+  const openai = join('sk-', 'proj-', pick(ALNUM + '_-', 74), 'T3Bl', 'bkFJ', pick(ALNUM + '_-', 73), pick(ALNUM, 1));
+  const openaiNew = join('sk-', 'proj-', pick(ALNUM + '_-', 119), pick(ALNUM, 1));
   const env = (path: string, line: (s: string) => string, secret: string, rule = 'supervisor/generic-assignment') => file(path, (s) => `APP_NAME=corpus
 ${line(s)}
 `, secret, rule);
