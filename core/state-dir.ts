@@ -10,11 +10,10 @@
  * under which git tracks state files, is refused with STATE_DIR_UNSAFE: otherwise a clone would
  * choose where we write run logs and worktrees, or hand us a forged workflow to resume.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors } from './errors.ts';
-import { gitEnv, NO_HOOKS } from './git/git.ts';
+import { listingGitSync } from './git/git.ts';
 
 const STATE_DIR_NAME = '.supervisor';
 
@@ -65,10 +64,10 @@ function checkStateDir(repoRoot: string, paths: StatePaths): void {
     if (stat && !stat.isDirectory()) throw errors.stateDirUnsafe(folder, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
   }
   if (untracked.has(repoRoot)) return;
-  const listed = spawnSync('git', [...NO_HOOKS, 'ls-files', '-z', '--', ...STATE_PATHSPECS], { cwd: repoRoot, env: gitEnv(process.env), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const listed = listingGitSync(repoRoot, ['ls-files', '-z', '--', ...STATE_PATHSPECS]);
   // Fail closed: a repository whose state files could not be listed is not taken as having none (outside git, a run in place, there are none).
-  if (listed.status !== 0 && existsSync(join(repoRoot, '.git'))) throw errors.stateDirUnsafe(paths.root, `could not be checked for tracked state files (git ls-files: ${(listed.stderr || listed.error?.message || 'failed').trim()})`);
-  const tracked = listed.status === 0 ? listed.stdout.split('\0').filter(Boolean) : [];
+  if (!listed.ok && existsSync(join(repoRoot, '.git'))) throw errors.stateDirUnsafe(paths.root, `could not be checked for tracked state files (git ls-files: ${listed.stderr || 'failed'})`);
+  const tracked = listed.ok ? listed.stdout.split('\0').filter(Boolean) : [];
   if (tracked.length) throw errors.stateDirUnsafe(join(repoRoot, tracked[0]!), `is tracked by git (${tracked.length} state file${tracked.length > 1 ? 's' : ''} committed in the repository)`);
   untracked.add(repoRoot);
 }

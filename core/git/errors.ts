@@ -30,4 +30,22 @@ export const gitErrors = {
       details: { exit, stderr: stderr.trim() },
       hint: 'Fix the repository\'s git config (git config --list shows the problem).',
     }),
+  /** A worktree's git dir is not where git keeps this repository's worktrees. */
+  worktreeForeign: (gitDir: string, commonDir: string) =>
+    new GitError('GIT_WORKTREE_FOREIGN', `the worktree's git dir ${gitDir} is not inside ${commonDir}/worktrees`, {
+      details: { gitDir, commonDir },
+      hint: 'The folder was not made by `git worktree add` in this repository; supervisor binds git only to worktrees it made.',
+    }),
+  /** A worktree's admin folder or own index cannot be trusted (SECURITY I3). */
+  worktreeUnsafe: (path: string, problem: string) =>
+    new GitError('GIT_WORKTREE_UNSAFE', `the worktree at ${path} cannot be bound: ${problem}`, {
+      details: { path, problem },
+      hint: 'Remove the worktree (git worktree remove --force) and run again.',
+    }),
+  /** Commit or merge asked of a worktree a command ran in after it was checked. */
+  worktreeUnverified: (path: string) =>
+    new GitError('GIT_WORKTREE_UNVERIFIED', `the worktree at ${path} was not checked since a command last ran in it, so supervisor commits nothing there`, {
+      details: { path },
+      hint: 'This is a bug in supervisor: the worktree must be checked after every command that ran in it. Please report it.',
+    }),
 };

@@ -6,6 +6,7 @@
  * driverGuard), and never follows GIT_DIR-style variables of the caller's environment: which
  * repository and work tree a command acts on is said by its cwd or its own flags.
  */
+import { spawnSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.ts';
@@ -183,4 +184,14 @@ export async function gitOrThrow(cwd: string, args: string[], env?: GitEnv): Pro
  */
 export async function gitSafetyArgs(cwd: string, env: GitEnv = process.env): Promise<string[]> {
   return [...NO_HOOKS, ...(await folderGuard(cwd, env))];
+}
+
+/**
+ * A listing git that must answer synchronously (the state folder's check, core/state-dir.ts):
+ * hooks off and the caller's GIT_DIR-style variables dropped as for every git; only for read-only
+ * commands that run no filter or merge driver (`ls-files`), so no driver guard is needed.
+ */
+export function listingGitSync(cwd: string, args: string[], env: GitEnv = process.env): GitResult {
+  const listed = spawnSync('git', [...NO_HOOKS, ...args], { cwd, env: gitEnv(env), encoding: 'utf8', maxBuffer: GIT_OUTPUT_BYTES, timeout: GIT_TIMEOUT_MS });
+  return { ok: listed.status === 0, stdout: listed.stdout ?? '', stderr: (listed.stderr || listed.error?.message || '').trim(), code: listed.status };
 }

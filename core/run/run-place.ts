@@ -6,7 +6,8 @@
  *   - otherwise nothing here: runRole packs from the checkout and opens its worktree at HEAD.
  */
 import { errors } from '../errors.ts';
-import { checkWorktree, locateWorktree } from '../git/bound-git.ts';
+import { locateWorktree } from '../git/bound-git.ts';
+import { checkWorktree } from '../git/verified-worktree.ts';
 import { git, type GitEnv } from '../git/git.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';

@@ -14,7 +14,7 @@ import { describeStop, stopExitCode } from '../process/stop-signals.ts';
 import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
-import type { WorktreeCheck } from '../git/bound-git.ts';
+import type { WorktreeCheck } from '../git/verified-worktree.ts';
 import { compareCheckout, createdRefs, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';

@@ -7,7 +7,7 @@ import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin-api/contracts.ts';
 import { describeStop } from '../process/stop-signals.ts';
 import { clip } from './answer.ts';
-import { linkProblem, type WorktreeCheck } from '../git/bound-git.ts';
+import { linkProblem, type WorktreeCheck } from '../git/verified-worktree.ts';
 import type { RunRoleOptions } from './options.ts';
 import type { RunPlace } from './run-place.ts';
 import type { RunLog } from './run-log.ts';

@@ -10,9 +10,11 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, checkWorktree, locateWorktree, type BoundGit, type BoundWorktree, type WorktreeCheck } from '../git/bound-git.ts';
+import { boundGit, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
+import { checkWorktree, gitOf, type WorktreeCheck } from '../git/verified-worktree.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
 import { dropOwnIndex } from '../git/own-index.ts';
+import { gitErrors } from '../git/errors.ts';
 import { excludePathspecs } from './setup.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from '../git/worktree-contents.ts';
 
@@ -184,8 +186,10 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
     bound.run(['status', '--porcelain=v2', '-z', '--ignored=traditional', '--untracked-files=normal']),
   ]);
   if (check.problem) throw errors.workspaceBroken(workspace.path, check.problem);
-  if (!status.ok) throw new Error(`git status failed: ${status.stderr.trim()}`);
+  if (!status.ok) throw gitErrors.failed(['status'], status.stderr, status.code);
   stopIfAborted(options.signal);
+  // From here git commits: only in the worktree as it was checked (GIT_WORKTREE_UNVERIFIED once a command ran there since).
+  const committing = gitOf(check.verified!, options.env);
   const contents = withoutSetup(readContents(status.stdout, workspace.path), workspace.exclude ?? []);
   const kept = `the worktree is kept at ${workspace.path}`;
   const notices = contentNotices(contents, kept);
@@ -194,18 +198,18 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   // The run commits on a detached HEAD: a CLI that checked out a branch in the worktree (even
   // the user's own, with --ignore-other-worktrees) must not have that branch moved by our commit.
   if (workspace.branch === undefined && check.branchRef) {
-    await bound.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head, check.head]);
+    await committing.runOrThrow(['update-ref', '--no-deref', '-m', 'supervisor: detach before committing', 'HEAD', check.head, check.head]);
   }
-  await bound.runOrThrow(['add', '-A', ...(workspace.exclude?.length ? ['--', '.', ...excludePathspecs(workspace.exclude)] : [])]);
+  await committing.runOrThrow(['add', '-A', ...(workspace.exclude?.length ? ['--', '.', ...excludePathspecs(workspace.exclude)] : [])]);
   const mayHoldGitlinks = contents.gitlinks || contents.nestedRepos.length > 0 || contents.submodules.length > 0;
-  const dropped = mayHoldGitlinks ? await unstageMissingGitlinks(bound, base, options.repoRoot, options.env) : [];
+  const dropped = mayHoldGitlinks ? await unstageMissingGitlinks(committing, base, options.repoRoot, options.env) : [];
   const droppedNotice = droppedGitlinksNotice(dropped, contents, kept);
   if (droppedNotice) notices.push(droppedNotice);
   keep ||= dropped.length > 0;
   stopIfAborted(options.signal);
-  await commitStaged(bound, options.message);
+  await commitStaged(committing, options.message);
   // HEAD and what changed since the base, asked at once (nothing runs in the worktree now).
-  const [headOut, names] = await Promise.all([bound.runOrThrow(['rev-parse', 'HEAD']), bound.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, 'HEAD'])]);
+  const [headOut, names] = await Promise.all([committing.runOrThrow(['rev-parse', 'HEAD']), committing.runOrThrow(['diff', '--name-only', '-z', '--no-renames', base, 'HEAD'])]);
   const head = headOut.trim();
   if (head === base) return { changes: null, notices, keep };
   stopIfAborted(options.signal);
@@ -213,7 +217,7 @@ export async function saveWorkspace(workspace: Workspace, options: SaveOptions):
   if (workspace.branch === undefined) {
     // Never moves an existing branch: one the CLI made under the run's name, or a branch
     // named `supervisor` (which makes every `supervisor/...` name impossible), is a failure.
-    const made = await bound.run(['branch', '--no-track', branch, head]);
+    const made = await committing.run(['branch', '--no-track', branch, head]);
     if (!made.ok) throw errors.commitFailed(workspace.path, `the branch ${branch} could not be created at commit ${head} (${made.stderr.trim().split('\n')[0]})`);
   }
   return { changes: { branch, gitRange: `${base}..${head}`, filesChanged: names.split('\0').filter(Boolean) }, notices, keep };

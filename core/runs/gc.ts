@@ -8,7 +8,8 @@
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from '../git/git.ts';
-import { boundGit, commonGitDir, linkProblem, type BoundWorktree } from '../git/bound-git.ts';
+import { boundGit, commonGitDir, type BoundWorktree } from '../git/bound-git.ts';
+import { linkProblem } from '../git/verified-worktree.ts';
 import { isRunId } from '../run/run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from '../state-dir.ts';

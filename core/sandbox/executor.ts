@@ -5,6 +5,7 @@
  * the plugin's `wrap`, with the environment allowlist), starts in a tracking cgroup, and `close`
  * ends whatever is left of it, so no daemon outlives its gates or set-up.
  */
+import { worktreeTouched } from '../git/verified-worktree.ts';
 import type { SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
@@ -99,9 +100,12 @@ export function confinedExecutor(input: ConfinedInput): ConfinedExecutor {
     runProcess: spawn,
   });
   const through = input.sandbox.choice.name === DEFAULT_SANDBOX ? spawn : wrapped;
-  const confinedSpawn = (options: RunProcessOptions) =>
+  const confinedSpawn = (options: RunProcessOptions) => {
+    // SECURITY I3: a command may rewrite the worktree's git links, so every earlier check of it is stale.
+    worktreeTouched(options.cwd);
     // SECURITY I2: every process starts in the tracking cgroup, which close() empties: nothing outlives the commands.
-    through({ ...options, cgroupPrefix: options.cgroupPrefix ?? runCgroup(trackingGroupName(trackingId))?.prefix ?? [] });
+    return through({ ...options, cgroupPrefix: options.cgroupPrefix ?? runCgroup(trackingGroupName(trackingId))?.prefix ?? [] });
+  };
   return {
     refused,
     spawn: confinedSpawn,

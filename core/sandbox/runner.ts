@@ -5,6 +5,7 @@
  * recorded here, so the run log and the run's issues (explain.ts) can say what it stopped.
  */
 import { isSupervisorError } from '../errors.ts';
+import { worktreeTouched } from '../git/verified-worktree.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
@@ -170,10 +171,15 @@ export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
     const { repoRoot, homeDir } = input.sandbox;
     return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, ...(input.git ? { git: input.git } : {}), runProcess: input.runProcess });
   };
-  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: input.runProcess, refused, areas: { hidden: [], visible: [] } };
+  const touching = (run: AttemptSandbox['cli']): AttemptSandbox['cli'] => (options) => {
+    // The CLI may rewrite the worktree's git links: every earlier check of it is stale (SECURITY I3).
+    worktreeTouched(options.cwd);
+    return run(options);
+  };
+  if (input.sandbox.choice.name === DEFAULT_SANDBOX) return { cli: touching(input.runProcess), refused, areas: { hidden: [], visible: [] } };
   return {
     areas: { hidden: [input.sandbox.homeDir, input.sandbox.repoRoot, '/tmp'], visible: [input.cwd, input.scratchDir] },
-    cli: runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir, input.commandEnv)),
+    cli: touching(runnerFor('cli', cliPolicy(input.sandbox.choice, input.access, input.env, input.sandbox.homeDir, input.commandEnv))),
     refused,
   };
 }

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { locateWorktree } from '../../git/bound-git.ts';
+import { gitErrors } from '../../git/errors.ts';
 import { git, gitOrThrow, type GitEnv } from '../../git/git.ts';
 import { dropOwnIndex } from '../../git/own-index.ts';
 import type { MergeStyle } from '../../plugin-api/workflow-model.ts';
@@ -78,7 +79,7 @@ export async function openTaskWorktree(ops: SlotGitOps, path: string, branch: st
   if (existsSync(path) && slotOf(ops.slots, path)) {
     // A free slot was checked after its last CLI; the forced checkout of a branch of ours moves
     // nothing else, wherever the slot's HEAD was pointed meanwhile.
-    const { bound, slot } = checkedSlotGit(ops.slots, path, ops.env);
+    const { bound, slot } = await checkedSlotGit(ops.slots, path, ops.env);
     if ((await bound.run(['checkout', '-q', '-f', '-b', branch, start])).ok) {
       slot.branch = branch;
       return { created: false, head: start };
@@ -107,7 +108,7 @@ async function addWorktree(ops: GitOps, args: string[]): Promise<void> {
     const result = await git(ops.repoRoot, ['worktree', 'add', ...args], ops.env);
     if (result.ok) return;
     if (attempt >= 8 || !/failed to read .*worktrees|could not lock/i.test(result.stderr)) {
-      throw new Error(`git worktree add ${args.join(' ')} failed: ${result.stderr.trim()}`);
+      throw gitErrors.failed(['worktree', 'add', ...args], result.stderr, result.code);
     }
     await new Promise((r) => setTimeout(r, 25 * (attempt + 1)));
   }
@@ -177,7 +178,7 @@ export async function mergedTree(ops: GitOps, ours: string, theirs: string): Pro
   const merged = await git(ops.repoRoot, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], ops.env);
   const lines = merged.stdout.split('\n').filter(Boolean);
   if (merged.code === 1) return { ok: false, conflicts: [...new Set(lines.slice(1))] };
-  if (!merged.ok || !lines[0]) throw new Error(`git merge-tree failed: ${merged.stderr.trim()}`);
+  if (!merged.ok || !lines[0]) throw gitErrors.failed(['merge-tree', '--write-tree', ours, theirs], merged.stderr, merged.code);
   return { ok: true, tree: lines[0] };
 }
 

@@ -7,6 +7,7 @@
  * left it (this process's memory, else the record); a branch found elsewhere or gone is put
  * back and reported (`integration_moved`).
  */
+import { gitErrors } from '../../git/errors.ts';
 import { git, type GitEnv } from '../../git/git.ts';
 
 interface RefOps {
@@ -50,7 +51,7 @@ export function zeroId(ops: RefOps): Promise<string> {
 async function readPair(ops: RefOps, branch: string): Promise<[string | null, string | null]> {
   const refs = [`refs/heads/${branch}`, recordRef(branch)];
   const result = await git(ops.repoRoot, ['for-each-ref', '--format=%(objectname) %(refname)', ...refs], ops.env);
-  if (!result.ok) throw new Error(`git for-each-ref ${refs.join(' ')} failed: ${result.stderr.trim()}`);
+  if (!result.ok) throw gitErrors.failed(['for-each-ref', ...refs], result.stderr, result.code);
   const found = new Map<string, string>();
   for (const line of result.stdout.split('\n')) {
     const [id, name] = line.split(' ');
@@ -63,7 +64,7 @@ async function readPair(ops: RefOps, branch: string): Promise<[string | null, st
 async function swap(ops: RefOps, moves: { ref: string; next: string; old: string }[], message: string): Promise<void> {
   const stdin = `start\n${moves.map((m) => `update ${m.ref} ${m.next} ${m.old}\n`).join('')}commit\n`;
   const result = await git(ops.repoRoot, ['update-ref', '-m', message, '--stdin'], ops.env, stdin);
-  if (!result.ok) throw new Error(`git update-ref failed: ${result.stderr.trim()}`);
+  if (!result.ok) throw gitErrors.failed(['update-ref', '--stdin'], result.stderr, result.code);
 }
 
 /** The integration branch while the merge queue holds it: its ref operations run without queueing again. */

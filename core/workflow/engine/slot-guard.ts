@@ -69,7 +69,7 @@ export async function freeSlot(engine: Engine, record: TaskRecord, worktree: str
  */
 export async function afterWork(engine: Engine, worktree: string, saved: string | null): Promise<{ head: string; left: string | null }> {
   // `saved`: HEAD as the worker's run left it, having checked the slot and committed there after its CLI ended.
-  const { bound, head } = saved === null ? await verifiedSlot(engine.ops.slots, worktree, engine.ops.env) : { ...checkedSlotGit(engine.ops.slots, worktree, engine.ops.env), head: saved };
+  const { bound, head } = saved === null ? await verifiedSlot(engine.ops.slots, worktree, engine.ops.env) : { ...(await checkedSlotGit(engine.ops.slots, worktree, engine.ops.env)), head: saved };
   return { head, left: await leftoverWork(bound, engine, worktree) };
 }
 

@@ -14,7 +14,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
-import { boundGit, checkWorktree, linkProblem, type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
+import { type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
+import { checkWorktree, currentCheck, gitOf, linkProblem } from '../../git/verified-worktree.ts';
 import { git, type GitEnv } from '../../git/git.ts';
 import type { Slot, SlotPool } from './slot-pool.ts';
 
@@ -47,7 +48,7 @@ export async function checkSlot(pool: SlotPool, path: string, env: GitEnv): Prom
   if (check.problem) return { problem: check.problem, head: check.head };
   // A free slot is detached: one put on a branch (the user's, say) would have git move it.
   if (slot.branch === null && check.branchRef) return { problem: `the slot should be detached but is on ${check.branchRef}`, head: check.head };
-  return { problem: null, head: check.head, bound: boundGit(slot.git, env), slot };
+  return { problem: null, head: check.head, bound: gitOf(check.verified!, env), slot };
 }
 
 function slotBrokenError(path: string, problem: string): Error {
@@ -64,15 +65,16 @@ export async function verifiedSlot(pool: SlotPool, path: string, env: GitEnv): P
 }
 
 /**
- * Git bound to a slot that was checked in full after its last CLI (a freed slot; a slot whose
- * run just checked and committed it), its links looked at again without git.
- * WORKSPACE_BROKEN when a link is broken.
+ * Git bound to a slot that was checked in full after its last command (a freed slot; a slot
+ * whose run just checked and committed it): that check, if no command ran there since and its
+ * links still hold, else a full check now. WORKSPACE_BROKEN when the slot fails it.
  */
-export function checkedSlotGit(pool: SlotPool, path: string, env: GitEnv): { bound: BoundGit; slot: Slot } {
+export async function checkedSlotGit(pool: SlotPool, path: string, env: GitEnv): Promise<{ bound: BoundGit; slot: Slot }> {
   const slot = slotOf(pool, path);
-  const problem = slot ? linkProblem(slot.git) : `${path} is not a worktree slot this workflow made`;
-  if (!slot || problem) throw slotBrokenError(path, problem!);
-  return { bound: boundGit(slot.git, env), slot };
+  const current = slot && !linkProblem(slot.git) ? currentCheck(path) : null;
+  if (slot && current) return { bound: gitOf(current, env), slot };
+  const { bound, slot: checked } = await verifiedSlot(pool, path, env);
+  return { bound, slot: checked };
 }
 
 /**
