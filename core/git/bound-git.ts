@@ -112,6 +112,18 @@ export function real(path: string): string | null {
   }
 }
 
+/** A file of the worktree's admin folder, trimmed; null when it cannot be read. */
+export function adminFile(worktree: BoundWorktree, name: string): string | null {
+  try {
+    return readFileSync(resolve(worktree.gitDir, name), 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Why a worktree whose admin folder cannot be read is not one any more. */
+export const goneProblem = (worktree: BoundWorktree) => `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
+
 /**
  * The admin folder names the common dir: a rewritten `commondir` would lead every git bound to
  * the admin folder to another repository's config (its filters) and refs. Null: it still names ours.
@@ -120,12 +132,8 @@ export function real(path: string): string | null {
 export function commonDirProblem(worktree: BoundWorktree): string | null {
   const planted = adminFolderProblem(worktree.gitDir);
   if (planted) return planted;
-  let common: string;
-  try {
-    common = readFileSync(resolve(worktree.gitDir, 'commondir'), 'utf8').trim();
-  } catch {
-    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
-  }
+  const common = adminFile(worktree, 'commondir');
+  if (common === null) return goneProblem(worktree);
   if (real(resolve(worktree.gitDir, common)) !== real(worktree.commonDir)) return `the worktree's git dir ${worktree.gitDir} no longer belongs to the repository at ${worktree.commonDir} (its commondir says ${common})`;
   return null;
 }

@@ -9,7 +9,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
-import { boundGit, commonDirProblem, real, type BoundGit, type BoundWorktree } from './bound-git.ts';
+import { adminFile, boundGit, commonDirProblem, goneProblem, real, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import type { GitClient } from './git-client.ts';
 import { isObjectId, type GitEnv } from './git.ts';
 import { gitErrors } from './errors.ts';
@@ -104,12 +104,8 @@ export function linkProblem(worktree: BoundWorktree): string | null {
   }
   const common = commonDirProblem(worktree);
   if (common) return common;
-  let back: string;
-  try {
-    back = readFileSync(resolve(worktree.gitDir, 'gitdir'), 'utf8').trim();
-  } catch {
-    return `the worktree's git dir ${worktree.gitDir} is gone (the worktree was removed or pruned)`;
-  }
+  const back = adminFile(worktree, 'gitdir');
+  if (back === null) return goneProblem(worktree);
   // Absolute, or relative to the admin folder (worktree.useRelativePaths, git 2.48+).
   if (real(resolve(worktree.gitDir, back)) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
   return null;
