@@ -133,12 +133,16 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
-  it('kill -9 in the middle, then resume: no integrated task runs again', async () => {
+  it('kill -9 in the middle, then resume: no integrated task runs again, and another repository\'s workflow of the same id keeps running', async () => {
     const w = await world();
-    const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }, { id: 'b', deps: ['a'], review: 'none' }]));
+    const other = await world();
+    const tasks = yamlPlan([{ id: 'a', review: 'none' }, { id: 'b', deps: ['a'], review: 'none' }]);
+    const file = await plan(w, tasks);
     await step(w, 'b/worker-1', { hang: true });
+    await step(other, 'b/worker-1', { hang: true });
     const child = spawnRun(w, file);
-    await waitFor(() => calls(w).some((c) => c.task === 'b'));
+    const neighbour = spawnRun(other, await plan(other, tasks));
+    await waitFor(() => calls(w).some((c) => c.task === 'b') && calls(other).some((c) => c.task === 'b'));
     await kill9(child);
     // The orphaned fake CLI is still running: resume must end it before it picks the task up.
     const orphans = calls(w).filter((c) => c.task === 'b').map((c) => c.pid);
@@ -155,6 +159,12 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     // Ended: gone, or a zombie waiting for an init that does not reap (as in some containers).
     for (const pid of orphans) assert.ok(!alive(pid), `the orphaned CLI ${pid} was ended by resume`);
     assert.ok(result.notices.some((n) => /ended 1 process left running by the interrupted workflow/.test(n)), result.notices.join('\n'));
+    // Orphans are found by the workflow's state folder, not its id: the other repository's CLI lives.
+    assert.equal(workflowIds(other)[0], id, 'the same plan gives the same workflow id');
+    const theirs = calls(other).filter((c) => c.task === 'b').map((c) => c.pid);
+    assert.ok(theirs.length > 0 && theirs.every((pid) => alive(pid)), 'the resume ended another repository\'s CLI');
+    await kill9(neighbour);
+    for (const pid of theirs) if (alive(pid)) process.kill(pid, 'SIGKILL');
     assertCheckoutUnchanged(w.repo, w.before);
   });
 
