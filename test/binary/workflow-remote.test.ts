@@ -168,6 +168,22 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual(trailers(bare), [`${WF}/a`]);
   });
 
+  it('the cost ceiling holds across jobs: a share reserved on the remote ledger before the run, settled after; refused when too little is left', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b' }], `id: ${WF}\n`));
+    const a = await job(w, await clone(), ['task', WF, 'a', '--plan', file, '--remote', 'origin', '--max-cost-usd', '1']);
+    assert.equal(a.code, 0, a.stderr);
+    const ledger = JSON.parse(git(bare, 'show', `refs/supervisor/ledger/${WF}:ledger.json`)) as { max_cost_usd: number; reserved: Record<string, number>; spent: Record<string, number> };
+    assert.equal(ledger.max_cost_usd, 1);
+    assert.deepEqual(ledger.reserved, {}, 'settled: no reservation left');
+    assert.ok(ledger.spent.a! > 0, 'what task a spent is on the ledger');
+    const b = await w.box.run(['workflow', 'task', WF, 'b', '--plan', file, '--remote', 'origin', '--max-cost-usd', String(ledger.spent.a! + 0.005), '--json'], { cwd: await clone(), env: w.env });
+    assert.equal(b.code, 2);
+    assert.match(b.stderr, /REMOTE_BUDGET_EXHAUSTED/);
+    assert.deepEqual(trailers(bare), [`${WF}/a`], 'b did not run');
+  });
+
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {
     const w = await world();
     const { bare, clone } = await remoteWorld(w);
