@@ -128,7 +128,7 @@ export async function pushWithLease(ctx: RemoteGit, updates: LeasedUpdate[]): Pr
   const leases: string[] = [];
   for (const u of updates) {
     if (!u.ref.startsWith('refs/') || !isObjectId(u.next)) throw new Error(`pushWithLease: bad update ${u.ref} → ${u.next}`);
-    // Never a bare lease: the expected value is always spelled out (SECURITY I7).
+    // SECURITY I7: never a bare lease; the expected value is always spelled out.
     if (u.expected !== null && !isObjectId(u.expected)) throw new Error(`pushWithLease: the lease on ${u.ref} needs a full sha, not "${u.expected}"`);
     leases.push(`--force-with-lease=${u.ref}:${u.expected ?? ''}`);
   }

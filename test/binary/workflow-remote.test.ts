@@ -184,6 +184,20 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual(trailers(bare), [`${WF}/a`], 'b did not run');
   });
 
+  it('workflow resume --remote runs here only what the remote does not hold, then the final step', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b', deps: ['a'] }, { id: 'c' }], `id: ${WF}\n`));
+    const a = await job(w, await clone(), ['task', WF, 'a', '--plan', file, '--remote', 'origin']);
+    assert.equal(a.code, 0, a.stderr);
+    const run = await w.box.run(['workflow', 'resume', WF, '--remote', 'origin', '--plan', file, '--json'], { cwd: await clone(), env: w.env });
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { tasks: { task_id: string; status: string }[]; final: { status: string } };
+    assert.deepEqual(out.tasks.map((t) => [t.task_id, t.status]), [['a', 'already_integrated'], ['c', 'integrated'], ['b', 'integrated']]);
+    assert.equal(out.final.status, 'pass');
+    assert.deepEqual(trailers(bare), [`${WF}/a`, `${WF}/c`, `${WF}/b`]);
+  });
+
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {
     const w = await world();
     const { bare, clone } = await remoteWorld(w);
