@@ -56,7 +56,7 @@ export async function resolveRemote(repoRoot: string, given: string, env: GitEnv
     if (!fetchUrl.ok || !pushUrl.ok) throw remoteErrors.unknown(given, names);
     return { arg: fetchUrl.stdout.trim(), push: pushUrl.stdout.trim(), given };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given) || /^[^/:]+@[^/:]+:/.test(given)) return { arg: given, given };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given) || /^([^/:@]+@)?[A-Za-z0-9.-]+:[^/]/.test(given)) return { arg: given, given };
   const path = isAbsolute(given) ? given : resolve(repoRoot, given);
   if (existsSync(path)) return { arg: path, given };
   throw remoteErrors.unknown(given, names);
