@@ -138,9 +138,12 @@ export async function pushWithLease(ctx: RemoteGit, updates: LeasedUpdate[]): Pr
   // Porcelain: one line per ref, `!` for a rejected one; none at all means the remote was not reached.
   const lines = result.stdout.split('\n').filter((l) => /^[ +\-*=!]\t/.test(l));
   if (!lines.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
-  const rejected = lines.filter((l) => l.startsWith('!')).map((l) => l.split('\t')[1]?.split(':')[1] ?? '');
-  if (!rejected.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
-  return { ok: false, rejected };
+  const refused = lines.filter((l) => l.startsWith('!'));
+  if (!refused.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
+  // `[remote rejected]`: a hook or a protected branch said no; only a lost lease is worth a retry.
+  const declined = refused.find((l) => /\[remote rejected\]/.test(l) && !/atomic push failed/.test(l));
+  if (declined) throw remoteErrors.rejected(ctx.remote.given, declined.split('\t').slice(1).join(' '));
+  return { ok: false, rejected: refused.map((l) => l.split('\t')[1]?.split(':')[1] ?? '') };
 }
 
 /**

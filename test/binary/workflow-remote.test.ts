@@ -201,6 +201,17 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual([result.status, result.gates_passed, result.integration_commit], ['pass', true, git(bare, 'rev-parse', BRANCH).trim()]);
   });
 
+  it('a task that needs approval ends its CI job 5 at once, nothing run, the remote saying awaiting_approval', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, `name: held\nid: ${WF}\ntasks:\n  - { id: held, title: Held, task: Do held., cli: claude, approve: true }\n`);
+    const held = await job(w, await clone(), ['task', WF, 'held', '--plan', file, '--remote', 'origin']);
+    assert.equal(held.code, 5, held.stderr);
+    assert.equal(held.out.status, 'awaiting_approval');
+    assert.equal(JSON.parse(git(bare, 'show', `refs/supervisor/state/${WF}/held:task.json`)).status, 'awaiting_approval');
+    assert.deepEqual(trailers(bare), []);
+  });
+
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {
     const w = await world();
     const { bare, clone } = await remoteWorld(w);
