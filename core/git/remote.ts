@@ -183,9 +183,12 @@ export async function readFileAt(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, commi
   return blob.stdout;
 }
 
-/** The values of trailer `key` on the first-parent line of `tip` (newest first). */
-export async function firstParentTrailers(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, tip: string, key: string): Promise<string[]> {
-  const log = await git(ctx.repoRoot, ['log', '--first-parent', `--format=%(trailers:key=${key},valueonly,separator=%x00)`, tip, '--'], ctx.env);
+/** The values of trailer `key` on the first-parent line of `tip`, each with its commit (newest first). */
+export async function firstParentTrailers(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, tip: string, key: string): Promise<{ commit: string; value: string }[]> {
+  const log = await git(ctx.repoRoot, ['log', '--first-parent', `--format=%H%x01%(trailers:key=${key},valueonly,separator=%x00)`, tip, '--'], ctx.env);
   if (!log.ok) throw remoteErrors.gitFailed('log', log.stderr);
-  return log.stdout.split(/[\n\0]/).map((s) => s.trim()).filter(Boolean);
+  return log.stdout.split('\n').flatMap((line) => {
+    const [commit, values] = line.split('\x01');
+    return commit && values ? values.split('\0').map((v) => ({ commit, value: v.trim() })).filter((t) => t.value) : [];
+  });
 }

@@ -212,6 +212,25 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual(trailers(bare), []);
   });
 
+  it('a job killed after its push and before its state write: the re-run finds the trailer, runs nothing, sets the state right', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, yamlPlan([{ id: 'a' }], `id: ${WF}\n`));
+    const other = await clone();
+    // What the killed job left: its commit on the branch, its state ref still saying running.
+    const landed = git(other, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', `Merge task a\n\nSupervisor-Task: ${WF}/a`).trim();
+    git(other, 'push', '-q', bare, `${landed}:${BRANCH}`);
+    const running = spawnSyncGit(other, ['hash-object', '-w', '--stdin'], JSON.stringify({ workflow_id: WF, task_id: 'a', status: 'running', rounds: 0, cost_usd: 0, cost_known: true, integrated_commit: null, attempt: 1, updated_at: new Date().toISOString() }));
+    const stateTree = spawnSyncGit(other, ['mktree'], `100644 blob ${running}\ttask.json\n`);
+    git(other, 'push', '-q', bare, `${git(other, 'commit-tree', stateTree, '-m', 'running').trim()}:refs/supervisor/state/${WF}/a`);
+    const again = await job(w, other, ['task', WF, 'a', '--plan', file, '--remote', 'origin']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.out.status, 'already_integrated');
+    assert.equal(git(bare, 'rev-parse', BRANCH).trim(), landed, 'the branch did not move');
+    const state = JSON.parse(git(bare, 'show', `refs/supervisor/state/${WF}/a:task.json`)) as { status: string; integrated_commit: string };
+    assert.deepEqual([state.status, state.integrated_commit], ['integrated', landed]);
+  });
+
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {
     const w = await world();
     const { bare, clone } = await remoteWorld(w);

@@ -100,7 +100,7 @@ describe('git against a shared remote', () => {
     const side = await commitFiles(ctx, { 's.json': '1' }, first, 'side\n\nSupervisor-Task: w/side');
     const tip = await commitFiles(ctx, { 'm.json': '1' }, first, 'merge\n\nSupervisor-Task: w/t1');
     const merge = git(ctx.repoRoot, 'commit-tree', `${tip}^{tree}`, '-p', tip, '-p', side, '-m', 'm2\n\nSupervisor-Task: w/t2').trim();
-    assert.deepEqual(await firstParentTrailers(ctx, merge, 'Supervisor-Task'), ['w/t2', 'w/t1']);
+    assert.deepEqual(await firstParentTrailers(ctx, merge, 'Supervisor-Task'), [{ commit: merge, value: 'w/t2' }, { commit: tip, value: 'w/t1' }]);
   });
 });
 
