@@ -97,6 +97,13 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     const view = JSON.parse(status.stdout) as { status: string; tasks: { id: string; status: string }[] };
     assert.equal(view.status, 'pass');
     assert.deepEqual(view.tasks.map((t) => [t.id, t.status]), [['a', 'integrated'], ['b', 'integrated']]);
+    const logs = await w.box.run(['workflow', 'logs', WF, 'a', '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
+    assert.equal(logs.code, 0, logs.stderr);
+    const lines = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; kind: string; state?: string });
+    assert.ok(lines.every((l) => l.task === 'a') && lines.some((l) => l.kind === 'task_state' && l.state === 'integrated'), "a's events, from its state ref");
+    const show = await w.box.run(['workflow', 'show', WF, 'b', '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal((JSON.parse(show.stdout) as { tasks: { id: string; state: { attempt: number } }[] }).tasks[0]!.state.attempt, 1);
 
     assertCheckoutUnchanged(ci, before);
     assert.equal(git(ci, 'for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes').split('\n').filter((r) => !r.startsWith('refs/heads/supervisor/')).join('\n'), branchesBefore, "the user's branches and remote-tracking refs are untouched");
