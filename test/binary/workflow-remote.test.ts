@@ -94,8 +94,9 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     const fresh = await clone();
     const status = await w.box.run(['workflow', 'status', WF, '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
     assert.equal(status.code, 0, status.stderr);
-    const view = JSON.parse(status.stdout) as { status: string; tasks: { id: string; status: string }[] };
+    const view = JSON.parse(status.stdout) as { status: string; tasks: { id: string; status: string; why: string | null }[] };
     assert.equal(view.status, 'pass');
+    assert.match(view.tasks[0]!.why ?? '', /^merged into /, "the task's events folded by the engine's reducer");
     assert.deepEqual(view.tasks.map((t) => [t.id, t.status]), [['a', 'integrated'], ['b', 'integrated']]);
     const logs = await w.box.run(['workflow', 'logs', WF, 'a', '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
     assert.equal(logs.code, 0, logs.stderr);

@@ -3,7 +3,9 @@
  * the final step, resume): each task's state ref and whether the integration branch holds it,
  * and the result. Every ref is checked (REMOTE_STATE_INVALID names the bad one).
  */
+import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import type { WorkflowEvent } from '../engine/events.ts';
+import { foldEvents, type CurrentRun } from '../engine/state.ts';
 import { remoteRefs } from './names.ts';
 import { readResult, type RemoteWorkflowResult } from './result-ref.ts';
 import type { RemoteSession, RemoteSnapshot } from './session.ts';
@@ -15,7 +17,18 @@ export interface RemoteTaskView {
   status: TaskStateFile['status'] | 'pending';
   integrated: boolean;
   state: TaskStateFile | null;
+  /** From its events, by the engine's reducer (state.ts): why it is where it is, and the run going on now. */
+  why: string | null;
+  current: CurrentRun | null;
   events: WorkflowEvent[];
+}
+
+/** A task's events folded by the engine's own reducer, as a local workflow's status reads them. */
+function foldTask(id: string, events: readonly WorkflowEvent[]): { why: string | null; current: CurrentRun | null } {
+  const first = events.find((e): e is Extract<WorkflowEvent, { kind: 'run_started' }> => e.kind === 'run_started' && e.task === id);
+  const worker = first?.role ?? 'worker';
+  const fold = foldEvents({ tasks: [{ id, worker } as WorkflowTask] }, events).tasks.get(id);
+  return { why: fold?.why ?? null, current: fold?.current ?? null };
 }
 
 export interface RemoteWorkflowView {
@@ -40,7 +53,11 @@ export async function readRemoteWorkflow(session: RemoteSession, snapshot: Remot
     const commit = snapshot.states.get(id);
     const read = commit ? await readTaskState(session.ctx, commit, remoteRefs.state(wf, id), { workflow: wf, task: id }) : null;
     const integrated = snapshot.integrated.has(id);
-    tasks.push({ id, status: integrated ? 'integrated' : (read?.task.status ?? 'pending'), integrated, state: read?.task ?? null, events: read?.events ?? [] });
+    const events = read?.events ?? [];
+    const status = integrated ? 'integrated' : (read?.task.status ?? 'pending');
+    // A running state on the remote names the run going on; any other is settled (a killed job's run is not going on).
+    const folded = foldTask(id, events);
+    tasks.push({ id, status, integrated, state: read?.task ?? null, why: folded.why, current: status === 'running' ? folded.current : null, events });
   }
   const result = snapshot.result ? await readResult(session.ctx, snapshot.result, remoteRefs.result(wf), wf) : null;
   const stale = result !== null && result.integration_commit !== snapshot.tip;
@@ -54,7 +71,8 @@ export function renderRemoteWorkflow(view: RemoteWorkflowView): string {
   for (const t of view.tasks) {
     const s = t.state;
     const extra = s ? `attempt ${s.attempt}, ${s.rounds} round${s.rounds === 1 ? '' : 's'}, $${s.cost_usd.toFixed(2)}${s.cost_known ? '' : '+?'}${s.cas_retries ? `, ${s.cas_retries} CAS retr${s.cas_retries === 1 ? 'y' : 'ies'}` : ''}` : '';
-    lines.push(`  ${t.id.padEnd(width)}  ${t.status.padEnd(17)}  ${extra}`);
+    const now = t.current ? `, now ${t.current.role} in round ${t.current.round}` : '';
+    lines.push(`  ${t.id.padEnd(width)}  ${t.status.padEnd(17)}  ${extra}${now}${t.why ? `\n  ${' '.repeat(width)}  ${t.why}` : ''}`);
   }
   if (view.result_stale) lines.push('  (the result was written for an earlier tip: run the final step again)');
   return `${lines.join('\n')}\n`;
