@@ -50,7 +50,7 @@ export async function loadPlanFile(input: PlanFileInput, deps: AppDeps): Promise
   });
 }
 
-interface Checked {
+export interface Checked {
   workflow: Workflow;
   registry: Registry;
   settings: WorkflowSettings;
@@ -59,7 +59,7 @@ interface Checked {
 }
 
 /** The plan loaded and resolved with this command's settings; refusals not yet applied. */
-async function resolvePlan(input: WorkflowRunInput, deps: AppDeps): Promise<Checked> {
+export async function resolvePlan(input: WorkflowRunInput, deps: AppDeps): Promise<Checked> {
   const workflow = await loadPlanFile(input, deps);
   const registry = await deps.registry();
   const given = await givenSettings(input, registry);
@@ -73,7 +73,7 @@ async function resolvePlan(input: WorkflowRunInput, deps: AppDeps): Promise<Chec
 }
 
 /** Every check `workflow run` makes before it starts anything; throws the first refusal. */
-async function refuse(checked: Checked, deps: AppDeps): Promise<void> {
+export async function refuse(checked: Checked, deps: AppDeps): Promise<void> {
   refuseFilePlan(checked.workflow, checked.planTrust, deps.repoRoot);
   const { preflight } = await import('../workflow/preflight.ts');
   await preflight({ ...checked.options, workflow: checked.workflow, allowCommands: checked.settings.allow_commands });
