@@ -61,6 +61,27 @@ export function runGitlabPipeline(repo: string, options: PipelineOptions): Promi
   });
 }
 
+export interface ListedJob {
+  name: string;
+  stage: string;
+  when: string;
+  /** The names of the jobs it needs (gitlab-ci-local lists them as objects); null: none given (it waits by stages). */
+  needs: string[] | null;
+}
+
+/** The jobs as gitlab-ci-local reads the file (stage, when, needs), after checking it against GitLab's JSON schema; runs nothing. */
+export function listGitlabJobs(repo: string, env: Record<string, string>): { code: number | null; jobs: ListedJob[]; output: string } {
+  const run = spawnSync(GITLAB_CI_LOCAL, ['--list-json', '--json-schema-validation', '--no-color'], { cwd: repo, env, encoding: 'utf8' });
+  let jobs: ListedJob[] = [];
+  try {
+    const listed = JSON.parse(run.stdout) as (Omit<ListedJob, 'needs'> & { needs?: { job: string }[] | null })[];
+    jobs = listed.map((j) => ({ name: j.name, stage: j.stage, when: j.when, needs: j.needs == null ? null : j.needs.map((n) => n.job) }));
+  } catch {
+    // The caller asserts on code and output.
+  }
+  return { code: run.status, jobs, output: `${run.stdout}${run.stderr}` };
+}
+
 /** gitlab-ci-local's own folder in the repository (state, each job's copy): not part of the project. */
 export const STATE_DIR = '.gitlab-ci-local';
 export const jobFolder = (repo: string, job: string) => join(repo, STATE_DIR, 'builds', job);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
 import { runGithubWorkflow } from '../../../helpers/github-actions-runner.ts';
-import { missingGitlabCiLocal, runGitlabPipeline } from '../../../helpers/gitlab-ci-local.ts';
+import { listGitlabJobs, missingGitlabCiLocal, runGitlabPipeline } from '../../../helpers/gitlab-ci-local.ts';
 import { requires } from '../../../helpers/requires.ts';
 import { runCli } from '../../../helpers/run-cli.ts';
 
@@ -81,5 +81,20 @@ describe('exported pipelines run by the engines (a job binary that records its w
     assertDependencyOrder(calls);
     for (const call of calls) assert.equal(git(call.cwd, 'remote', 'get-url', 'origin').trim(), w.remote);
     assert.ok(calls.every((c) => c.args.includes('shared')), 'SUPERVISOR_REMOTE from the repository variable');
+  });
+
+  it("gitlab-ci-local reads the file of a plan of 52 tasks by GitLab's schema, the final job by stages, the others with their needs", requires(missingGitlabCiLocal()), async () => {
+    const tasks = Array.from({ length: 52 }, (_, i) => `  - id: t${i + 1}\n    title: t${i + 1}\n    task: Do t${i + 1}.\n${i === 51 ? '    depends_on: [t1]\n' : ''}`).join('');
+    const repo = await makeRepo({ 'plan.yaml': `name: Wide\ntasks:\n${tasks}` });
+    const run = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '-o', '.gitlab-ci.yml', '--cli', 'replay', '--json'], { cwd: repo });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((JSON.parse(run.stdout) as { notices: string[] }).notices.length, 1);
+    const listed = listGitlabJobs(repo, { PATH: process.env.PATH!, HOME: await tempDir('sv-home-') });
+    assert.equal(listed.code, 0, listed.output);
+    const byName = Object.fromEntries(listed.jobs.map((j) => [j.name, j]));
+    assert.equal(listed.jobs.length, 53);
+    assert.deepEqual([byName.final!.stage, byName.final!.when, byName.final!.needs ?? []], ['supervisor-2', 'always', []]);
+    assert.deepEqual([byName['task-t52']!.stage, byName['task-t52']!.needs], ['supervisor-1', ['task-t1']]);
+    assert.deepEqual([byName['task-t7']!.stage, byName['task-t7']!.needs], ['supervisor-0', []]);
   });
 });
