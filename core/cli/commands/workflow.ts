@@ -13,6 +13,7 @@ import retry from './workflow/retry.ts';
 import show from './workflow/show.ts';
 import run from './workflow/run.ts';
 import status from './workflow/status.ts';
+import task from './workflow/task.ts';
 import plan from './workflow/plan.ts';
 import reject from './workflow/reject.ts';
 import exportPipeline from './workflow/export.ts';
@@ -20,5 +21,5 @@ import exportPipeline from './workflow/export.ts';
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, exportPipeline],
+  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, task, exportPipeline],
 });

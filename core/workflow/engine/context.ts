@@ -14,6 +14,7 @@ import type { CostLedger } from './ledger.ts';
 import type { QuotaPause } from './quota.ts';
 import type { WorkflowPaths } from './names.ts';
 import type { Clock } from './clock.ts';
+import type { IntegrationPublisher } from './publish.ts';
 import type { EventHooks } from './event-hooks.ts';
 import type { Decision, RecordState, RunEntry, TaskFold } from './state.ts';
 import type { TaskState, WorkflowStore } from './store.ts';
@@ -70,6 +71,8 @@ export interface WorkflowRunOptions {
   planCommandsTrusted?: boolean;
   /** Extra RunRoleOptions for every run (grace and backoff knobs, tests' peers). */
   runDefaults?: Partial<RunRoleOptions>;
+  /** Each integration is published to a shared remote first, by compare-and-swap (publish.ts; `workflow task --remote`). */
+  publisher?: IntegrationPublisher;
   now?: () => Date;
   /** The engine's clock and sleeps (default: the system's; `now` alone sets the time only). */
   clock?: Clock;

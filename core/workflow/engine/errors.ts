@@ -69,4 +69,10 @@ export const engineErrors = {
     }),
   badCliOption: (value: string) =>
     new SupervisorError('USAGE', `--cli ${value}: give an adapter name, or ROLE=NAME`, { details: { value } }),
+  /** Every compare-and-swap push to the shared remote lost its lease: other jobs keep moving the branch. */
+  remoteContended: (branch: string, retries: number) =>
+    new SupervisorError('REMOTE_CONTENDED', `the remote's ${branch} kept moving: ${retries} compare-and-swap retries lost their lease`, {
+      details: { branch, retries },
+      hint: 'Run the job again: the task is integrated at most once, and a re-run after it landed exits 0 at once.',
+    }),
 };

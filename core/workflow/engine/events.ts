@@ -95,7 +95,8 @@ export const EVENT_SCHEMAS = {
     issues: v.optional(strings),
     failure: v.optional(v.looseObject({ class: text, detail: text })),
   }),
-  merged: v.object({ ...ts, kind: v.literal('merged'), task: text, head: text, tip: text, fast_forward: v.optional(v.boolean()), gated: v.optional(v.boolean()) }),
+  /** `cas_retries`: pushes to a shared remote refused by their lease before this one landed (`workflow task --remote`). */
+  merged: v.object({ ...ts, kind: v.literal('merged'), task: text, head: text, tip: text, fast_forward: v.optional(v.boolean()), gated: v.optional(v.boolean()), cas_retries: v.optional(count) }),
   conflict: v.object({ ...ts, kind: v.literal('conflict'), task: text, files: strings, tip: text }),
   gates_started: v.object({ ...ts, kind: v.literal('gates_started'), ...gatesWhere }),
   gates: v.object({ ...ts, kind: v.literal('gates'), ...gatesWhere, command: text, passed: v.boolean(), exit_code: exitCode, output_tail: v.optional(text) }),

@@ -5,20 +5,23 @@ import { defineCommand } from '../../../command/command.ts';
 import { flagArg, stringArg } from '../../../command/read-args.ts';
 import type { CliContext } from '../../../command/context.ts';
 import { numberOption, positive } from '../../../command/numbers.ts';
+import { remoteOption } from './remote-views.ts';
 
 export default defineCommand({
   command: 'status [id]',
   describe: "A workflow's status and its tasks' states: what runs now (role, CLI, round, run id), cost, why a task is where it is (default: the newest workflow)",
   example: { command: '$0 workflow status --watch', describe: 'watch the newest workflow until it ends' },
   builder: (y) =>
+    remoteOption(
     numberOption(
       y
         .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
         .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Redraw until the workflow ends (on a terminal; otherwise print each change)' }),
       'interval',
       'With --watch: seconds between redraws (default 1)',
-    ),
+    )),
   async run(args, ctx) {
+    if (stringArg(args, 'remote') !== undefined) return (await import('./remote-views.ts')).remoteStatus(args, ctx);
     const { renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
     const { workflowStatus } = await import('../../../app/workflow-views.ts');
     const { sanitizeTerminal } = await import('../../../text/sanitize-terminal.ts');
