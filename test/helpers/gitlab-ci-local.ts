@@ -3,7 +3,7 @@
  * executor (no image, no Docker), each job in its own copy of the repository (--shell-isolation,
  * copied with rsync). The pipeline tests of `workflow export` run the exported file with it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,14 @@ export interface PipelineOptions {
 
 /** Runs the pipeline of `repo`/.gitlab-ci.yml as if started by hand (CI_PIPELINE_SOURCE=web). */
 export function runGitlabPipeline(repo: string, options: PipelineOptions): Promise<PipelineRun> {
+  return startGitlabPipeline(repo, options).done;
+}
+
+/**
+ * The same, started: `child` leads its own process group (gitlab-ci-local, the jobs' shells and
+ * what they run), so a test can kill a pipeline mid-job with `process.kill(-child.pid, 'SIGKILL')`.
+ */
+export function startGitlabPipeline(repo: string, options: PipelineOptions): { child: ChildProcess; done: Promise<PipelineRun> } {
   const variables = { CI_PIPELINE_SOURCE: 'web', ...options.variables };
   const args = [
     '--shell-executor-no-image',
@@ -47,11 +55,11 @@ export function runGitlabPipeline(repo: string, options: PipelineOptions): Promi
     ...Object.entries(variables).flatMap(([name, value]) => ['--variable', `${name}=${value}`]),
     ...(options.jobs?.length ? [...options.jobs, '--needs'] : []),
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(GITLAB_CI_LOCAL, args, { cwd: repo, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(GITLAB_CI_LOCAL, args, { cwd: repo, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const done = new Promise<PipelineRun>((resolve, reject) => {
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       const jobs: PipelineRun['jobs'] = {};
@@ -59,6 +67,7 @@ export function runGitlabPipeline(repo: string, options: PipelineOptions): Promi
       resolve({ code, output, jobs });
     });
   });
+  return { child, done };
 }
 
 export interface ListedJob {
