@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { git, makeRepo, tempDir } from '../../../helpers/git-repo.ts';
 import { runGithubWorkflow } from '../../../helpers/github-actions-runner.ts';
 import { listGitlabJobs, missingGitlabCiLocal, runGitlabPipeline } from '../../../helpers/gitlab-ci-local.ts';
@@ -75,6 +76,7 @@ describe('exported pipelines run by the engines (a job binary that records its w
     const w = await world('github-actions', '.github/workflows/supervisor.yml');
     git(w.repo, 'push', '-q', 'origin', 'HEAD:main');
     const text = readFileSync(join(w.repo, '.github/workflows/supervisor.yml'), 'utf8');
+    assert.deepEqual(parseWorkflow({ name: 'supervisor.yml', content: text }, new NoOperationTraceWriter()).context.errors.getErrors(), [], "GitHub's parser reads the file the command wrote");
     const results = await runGithubWorkflow(text, { remote: w.remote, ref: 'main', workDir: join(w.dir, 'jobs'), env: { PATH: process.env.PATH!, HOME: w.dir }, vars: { SUPERVISOR: w.job, SUPERVISOR_REMOTE: 'shared' } });
     assert.deepEqual(Object.values(results).map((r) => r.status), Array(6).fill('success'));
     const calls = w.calls();
