@@ -87,3 +87,71 @@ export async function remoteWorkflowView(input: { workflowId: string; remote: st
     await session.close();
   }
 }
+
+export interface RemoteResumeResult {
+  workflow_id: string;
+  remote: string;
+  /** Each task run here (or found integrated), in the order run. */
+  tasks: RemoteTaskResult[];
+  /** Tasks not run: a dependency did not integrate here. */
+  skipped: string[];
+  final: RemoteFinalResult;
+  exit_code: number;
+}
+
+/** Tasks in dependency order (the plan is a DAG: checked when it was loaded). */
+function dependencyOrder(tasks: { id: string; depends_on: string[] }[]): string[] {
+  const order: string[] = [];
+  const done = new Set<string>();
+  while (order.length < tasks.length) {
+    const next = tasks.filter((t) => !done.has(t.id) && t.depends_on.every((d) => done.has(d)));
+    if (!next.length) break;
+    for (const t of next) {
+      order.push(t.id);
+      done.add(t.id);
+    }
+  }
+  return order;
+}
+
+/**
+ * `workflow resume <wf> --remote --plan`: here, in dependency order, every task the remote's
+ * branch does not hold yet (each as its own job would run it), then the final step.
+ */
+export async function prepareRemoteResume(input: Omit<RemoteTaskCommandInput, 'taskId' | 'final'>, deps: AppDeps): Promise<{ workflowId: string; taskIds: string[]; start(hooks: RemoteHooks): Promise<RemoteResumeResult> }> {
+  const prepared = await prepareRemoteTask({ ...input, final: true }, deps);
+  const checked = await resolvePlan(input, deps);
+  const { workflow, options } = checked;
+  return {
+    workflowId: workflow.id,
+    taskIds: workflow.tasks.map((t) => t.id),
+    async start(hooks) {
+      const { runRemoteTask } = await import('../workflow/remote/run-task.ts');
+      const results: RemoteTaskResult[] = [];
+      const failed = new Set<string>();
+      const skipped: string[] = [];
+      let exit = 0;
+      for (const id of dependencyOrder(workflow.tasks)) {
+        const task = workflow.tasks.find((t) => t.id === id)!;
+        if (task.depends_on.some((d) => failed.has(d)) || hooks.signal?.aborted) {
+          failed.add(id);
+          skipped.push(id);
+          continue;
+        }
+        const session = await openSession(deps, workflow.id, input.remote);
+        try {
+          const result = await runRemoteTask({ session, workflow, taskId: id, engine: { ...options, ...hooks }, ...(input.base === undefined ? {} : { base: input.base }) });
+          results.push(result);
+          if (result.exit_code !== 0) {
+            failed.add(id);
+            if (exit === 0 || exit === 1) exit = result.exit_code;
+          }
+        } finally {
+          await session.close();
+        }
+      }
+      const final = (await prepared.start(hooks)) as RemoteFinalResult;
+      return { workflow_id: workflow.id, remote: final.remote, tasks: results, skipped, final, exit_code: exit || final.exit_code };
+    },
+  };
+}

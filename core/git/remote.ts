@@ -56,7 +56,7 @@ export async function resolveRemote(repoRoot: string, given: string, env: GitEnv
     if (!fetchUrl.ok || !pushUrl.ok) throw remoteErrors.unknown(given, names);
     return { arg: fetchUrl.stdout.trim(), push: pushUrl.stdout.trim(), given };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given) || /^[^/:]+@[^/:]+:/.test(given)) return { arg: given, given };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given) || /^([^/:@]+@)?[A-Za-z0-9.-]+:[^/]/.test(given)) return { arg: given, given };
   const path = isAbsolute(given) ? given : resolve(repoRoot, given);
   if (existsSync(path)) return { arg: path, given };
   throw remoteErrors.unknown(given, names);
@@ -128,7 +128,7 @@ export async function pushWithLease(ctx: RemoteGit, updates: LeasedUpdate[]): Pr
   const leases: string[] = [];
   for (const u of updates) {
     if (!u.ref.startsWith('refs/') || !isObjectId(u.next)) throw new Error(`pushWithLease: bad update ${u.ref} → ${u.next}`);
-    // Never a bare lease: the expected value is always spelled out (SECURITY I7).
+    // SECURITY I7: never a bare lease; the expected value is always spelled out.
     if (u.expected !== null && !isObjectId(u.expected)) throw new Error(`pushWithLease: the lease on ${u.ref} needs a full sha, not "${u.expected}"`);
     leases.push(`--force-with-lease=${u.ref}:${u.expected ?? ''}`);
   }

@@ -168,6 +168,39 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual(trailers(bare), [`${WF}/a`]);
   });
 
+  it('the cost ceiling holds across jobs: a share reserved on the remote ledger before the run, settled after; refused when too little is left', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b' }], `id: ${WF}\n`));
+    const a = await job(w, await clone(), ['task', WF, 'a', '--plan', file, '--remote', 'origin', '--max-cost-usd', '1']);
+    assert.equal(a.code, 0, a.stderr);
+    const ledger = JSON.parse(git(bare, 'show', `refs/supervisor/ledger/${WF}:ledger.json`)) as { max_cost_usd: number; reserved: Record<string, number>; spent: Record<string, number> };
+    assert.equal(ledger.max_cost_usd, 1);
+    assert.deepEqual(ledger.reserved, {}, 'settled: no reservation left');
+    assert.ok(ledger.spent.a! > 0, 'what task a spent is on the ledger');
+    const b = await w.box.run(['workflow', 'task', WF, 'b', '--plan', file, '--remote', 'origin', '--max-cost-usd', String(ledger.spent.a! + 0.005), '--json'], { cwd: await clone(), env: w.env });
+    assert.equal(b.code, 2);
+    assert.match(b.stderr, /REMOTE_BUDGET_EXHAUSTED/);
+    assert.deepEqual(trailers(bare), [`${WF}/a`], 'b did not run');
+  });
+
+  it('workflow resume --remote runs here only what the remote does not hold, then the final step', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    // The final step runs the plan's gates on the tip (a job's no-task workflow): they see every task's work.
+    const file = await plan(w, yamlPlan([{ id: 'a' }, { id: 'b', deps: ['a'] }, { id: 'c' }], `id: ${WF}\ngates:\n  - "test -f work/a.txt || test ! -f work/b.txt"\n`));
+    const a = await job(w, await clone(), ['task', WF, 'a', '--plan', file, '--remote', 'origin']);
+    assert.equal(a.code, 0, a.stderr);
+    const run = await w.box.run(['workflow', 'resume', WF, '--remote', 'origin', '--plan', file, '--json'], { cwd: await clone(), env: w.env });
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { tasks: { task_id: string; status: string }[]; final: { status: string } };
+    assert.deepEqual(out.tasks.map((t) => [t.task_id, t.status]), [['a', 'already_integrated'], ['c', 'integrated'], ['b', 'integrated']]);
+    assert.equal(out.final.status, 'pass');
+    assert.deepEqual(trailers(bare), [`${WF}/a`, `${WF}/c`, `${WF}/b`]);
+    const result = JSON.parse(git(bare, 'show', `refs/supervisor/result/${WF}:result.json`)) as { status: string; gates_passed: boolean; integration_commit: string };
+    assert.deepEqual([result.status, result.gates_passed, result.integration_commit], ['pass', true, git(bare, 'rev-parse', BRANCH).trim()]);
+  });
+
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {
     const w = await world();
     const { bare, clone } = await remoteWorld(w);
@@ -177,6 +210,9 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     const tree = spawnSyncGit(forger, ['mktree'], `100644 blob ${forged}\ttask.json\n`);
     const commit = git(forger, 'commit-tree', tree, '-m', 'forged').trim();
     git(forger, 'push', '-q', bare, `${commit}:refs/supervisor/state/${WF}/a`);
+    const pinned = await w.box.run(['workflow', 'task', WF, 'a', '--plan', file, '--remote', 'origin', '--plan-sha256', '0'.repeat(64), '--json'], { cwd: forger, env: w.env });
+    assert.equal(pinned.code, 2);
+    assert.match(pinned.stderr, /PLAN_CHANGED/);
     const status = await w.box.run(['workflow', 'status', WF, '--remote', 'origin', '--json'], { cwd: forger, env: w.env });
     assert.equal(status.code, 2);
     assert.match(status.stderr, /REMOTE_STATE_INVALID/);

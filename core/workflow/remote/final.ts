@@ -6,6 +6,7 @@
  * this very tip is returned as it is, nothing runs again.
  */
 import { EXIT } from '../../errors.ts';
+import { remoteErrors } from '../../git/remote-errors.ts';
 import type { Workflow } from '../../plugin-api/workflow-model.ts';
 import type { WorkflowRunOptions } from '../engine/context.ts';
 import { remoteRefs } from './names.ts';
@@ -75,7 +76,7 @@ async function publishResult(session: RemoteSession, result: RemoteWorkflowResul
   for (let tries = 1; ; tries++) {
     const commit = await writeResult(session.ctx, result, expected);
     if ((await session.push([{ ref, next: commit, expected }])).ok) return;
-    if (tries >= 4) return;
+    if (tries >= 4) throw remoteErrors.unreachable(session.ctx.remote.given, `${ref} kept moving under this job's writes (${tries} tries)`);
     expected = await session.fetchOne(ref);
   }
 }

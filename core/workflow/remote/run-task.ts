@@ -17,6 +17,10 @@ import { remoteRefs } from './names.ts';
 import { remotePublisher, type PublishCounters } from './publisher.ts';
 import type { RemoteSession, RemoteSnapshot } from './session.ts';
 import { TaskStateWriter } from './state-writer.ts';
+import { reserve, settle } from './ledger-ref.ts';
+import { DEFAULT_MIN_RUN_USD } from '../engine/ledger.ts';
+import { sumUsd } from '../../money.ts';
+import type { WorkflowEvent } from '../engine/events.ts';
 import type { RemoteTaskStatus } from './task-state.ts';
 
 export interface RemoteTaskInput {
@@ -114,6 +118,8 @@ async function runHere(input: RemoteTaskInput, base: RemoteTaskResult, writer: T
   const { session, workflow, taskId } = input;
   const localId = `${workflow.id}-job-${session.token}`;
   const counters: PublishCounters = { casRetries: 0, landed: null };
+  const ceiling = input.engine.maxCostUsd ?? workflow.max_cost_usd ?? null;
+  const share = await reserve(session, taskId, ceiling, workflow.tasks.length, input.engine.minRunUsd ?? DEFAULT_MIN_RUN_USD);
   await writer.write({ status: 'running' });
   const { runWorkflow } = await import('../engine/run-workflow.ts');
   let result: WorkflowResult;
@@ -123,17 +129,22 @@ async function runHere(input: RemoteTaskInput, base: RemoteTaskResult, writer: T
       workflow: oneTaskWorkflow(workflow, taskId, localId),
       base: tip,
       jobs: 1,
+      // The share of the ceiling reserved on the remote is this job's ceiling (ledger-ref.ts).
+      ...(share === null ? {} : { maxCostUsd: share }),
       publisher: remotePublisher(session, localId, taskId, counters, input.maxCasRetries),
     });
   } catch (error) {
-    await writer.write({ status: 'failed', cas_retries: counters.casRetries }, localEvents(input, localId)).catch(() => {});
+    const events = localEvents(input, localId);
+    await writer.write({ status: 'failed', cas_retries: counters.casRetries, cost_usd: spentIn(events) }, events).catch(() => {});
+    if (share !== null) await settle(session, taskId, spentIn(events)).catch(() => {});
     throw error;
   }
   const view = result.tasks[0];
   const status = remoteStatus(result, view?.status);
   const rounds = view?.rounds ?? 0;
-  const cost = result.budget.spent_usd ?? 0;
-  const costKnown = (result.budget.unknown_cost_runs ?? 0) === 0;
+  const cost = result.budget.spent_usd;
+  const costKnown = result.budget.unknown_cost_runs === 0;
+  if (share !== null) await settle(session, taskId, cost);
   const integrated = status === 'integrated' ? (counters.landed ?? (await session.integrationTip())) : null;
   await writer.write({ status, rounds, cost_usd: cost, cost_known: costKnown, integrated_commit: integrated, cas_retries: counters.casRetries }, localEvents(input, localId));
   const exit = status === 'integrated' ? EXIT.ok : result.exit_code === EXIT.ok ? EXIT.gaps : result.exit_code;
@@ -148,8 +159,13 @@ function remoteStatus(result: WorkflowResult, task: string | undefined): RemoteT
   return 'gaps';
 }
 
+/** What the runs of `events` cost (those that reported a cost). */
+function spentIn(events: readonly WorkflowEvent[]): number {
+  return sumUsd(events.flatMap((e) => (e.kind === 'run_finished' && typeof e.cost_usd === 'number' ? [e.cost_usd] : [])));
+}
+
 /** This job's events (its local workflow's record); none when it could not be read. */
-function localEvents(input: RemoteTaskInput, localId: string) {
+function localEvents(input: RemoteTaskInput, localId: string): WorkflowEvent[] {
   try {
     return new WorkflowStore(input.engine.repoRoot, localId).events();
   } catch {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { commitFiles, dropPrivateRefs, fetchInto, firstParentTrailers, listRemoteRefs, pushWithLease, readFileAt, resolveRemote, type RemoteGit } from '../../../core/git/remote.ts';
@@ -79,6 +80,11 @@ describe('git against a shared remote', () => {
     assert.equal(await rejectedCode(() => fetchInto(ctx, new Map([[BRANCH, 'refs/supervisor/fetched/x']]))), 'REMOTE_UNREACHABLE');
     const c = git(clone, 'rev-parse', 'HEAD').trim();
     assert.equal(await rejectedCode(() => pushWithLease(ctx, [{ ref: BRANCH, next: c, expected: null }])), 'REMOTE_UNREACHABLE');
+    // ext:: would run a command named in the URL: never allowed.
+    const marker = join(clone, 'ext-ran');
+    const ext: RemoteGit = { repoRoot: clone, env: process.env, remote: await resolveRemote(clone, `ext::sh -c echo% >${marker}`) };
+    assert.equal(await rejectedCode(() => listRemoteRefs(ext, [BRANCH])), 'REMOTE_UNREACHABLE');
+    assert.equal(existsSync(marker), false);
   });
 
   it('reads the trailers of the first-parent line only', async () => {

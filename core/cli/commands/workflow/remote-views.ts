@@ -24,8 +24,8 @@ async function view(args: Args, ctx: CliContext) {
 export async function remoteStatus(args: Args, ctx: CliContext): Promise<number> {
   const found = await view(args, ctx);
   const { renderRemoteWorkflow } = await import('../../../workflow/remote/remote-view.ts');
-  const { events: _events, ...rest } = { events: null, ...found };
-  const shown = { ...rest, tasks: found.tasks.map(({ events: _e, ...t }) => t) };
+  // The events are logs' and show's; the status is the tasks' state files.
+  const shown = { ...found, tasks: found.tasks.map(({ events: _e, ...t }) => t) };
   if (ctx.options.json) ctx.out(JSON.stringify(shown, null, 2));
   else ctx.show(sanitizeTerminal(renderRemoteWorkflow(found)));
   return 0;

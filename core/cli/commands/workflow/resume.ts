@@ -9,8 +9,12 @@ export default defineCommand({
   describe: 'Continue a workflow where it stopped, with the settings it was started with: integrated tasks never run again; a task caught mid-run restarts from its branch (default: the newest unfinished workflow)',
   example: { command: '$0 workflow resume', describe: 'continue the newest unfinished workflow' },
   builder: (y) =>
-    driveOptions(y.positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest unfinished)' })),
+    driveOptions(y.positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest unfinished)' }))
+      .option('remote', { type: 'string', describe: "Resume the workflow a shared remote holds (workflow task --remote): here, every task its branch does not hold yet, then the final step; needs --plan" })
+      .option('plan', { type: 'string', describe: 'With --remote: the plan file' })
+      .option('plan-sha256', { type: 'string', describe: 'With --remote: refuse (PLAN_CHANGED) a plan file whose bytes do not hash to this' }),
   async run(args, ctx) {
+    if (stringArg(args, 'remote') !== undefined) return (await import('./remote-resume.ts')).remoteResume(args, ctx);
     const { prepareWorkflowResume } = await import('../../../app/workflow-continue.ts');
     const id = stringArg(args, 'id');
     return driveWorkflow(ctx, await prepareWorkflowResume({ ...driveInputFromArgs(args), ...(id === undefined ? {} : { id }) }, fromCliContext(ctx)));
