@@ -122,16 +122,12 @@ describe('workflow export: the pipeline run against a bare remote, from the bina
     assert.deepEqual(integrations(p.bare), ONCE);
   });
 
-  it('GitHub (the test runner): the same DAG, each job in its own clone, to the same end state; a second run changes nothing', async () => {
+  it('GitHub (the test runner): the same DAG, each job in its own clone, to the same end state', async () => {
     const p = await exported('github-actions', '.github/workflows/supervisor.yml');
     const text = readFileSync(join(p.w.repo, p.file), 'utf8');
-    const options = { remote: p.bare, ref: 'main', workDir: join(p.dir, 'jobs-1'), env: jobEnv(p.w), vars: { SUPERVISOR: p.w.box.binary } };
+    const options = { remote: p.bare, ref: 'main', workDir: join(p.dir, 'jobs'), env: jobEnv(p.w), vars: { SUPERVISOR: p.w.box.binary } };
     const first = await runGithubWorkflow(text, options);
     for (const [id, job] of Object.entries(first)) assert.equal(job.status, 'success', `${id}: ${job.output}`);
     await assertPass(p);
-    const refs = remoteRefs(p.bare);
-    const second = await runGithubWorkflow(text, { ...options, workDir: join(p.dir, 'jobs-2') });
-    assert.ok(Object.values(second).every((j) => j.status === 'success'));
-    assert.equal(remoteRefs(p.bare), refs);
   });
 });
