@@ -28,7 +28,7 @@ export function workflowExportInput(args: Args, ctx: CliContext): WorkflowExport
 
 export default defineCommand({
   command: 'export <file>',
-  describe: "Write the plan as a CI pipeline (GitLab CI or GitHub Actions): one job per task, each running `workflow task ... --remote` with this command's settings, integrating on the shared remote; and a final job for the plan's gates and result",
+  describe: "Write the plan as a CI pipeline (GitLab CI or GitHub Actions): one job per task, each running `workflow task ... --remote` with this command's settings, integrating on the shared remote; and a final job for the plan's gates and result. --trust also puts --trust on every job (the team trusts what the plan runs)",
   example: { command: '$0 workflow export plan.yaml --to gitlab-ci -o .gitlab-ci.yml --sandbox bwrap', describe: 'write the GitLab pipeline of the plan (for GitHub: --to github-actions -o .github/workflows/supervisor-<id>.yml)' },
   builder: (y) =>
     driveOptions(y.positional('file', { type: 'string', describe: 'The plan file (commit it: every job reads it, pinned by its sha256)' }).option('reader', READER_OPTION))
