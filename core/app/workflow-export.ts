@@ -6,7 +6,7 @@
  * the pipeline file (to be committed with it).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errors } from '../errors.ts';
 import type { Role } from '../roles/role.ts';
@@ -68,7 +68,6 @@ interface PlanPlace {
 
 /** Where the jobs find the plan: where git tracks it, else a copy beside the pipeline file. */
 async function planPlace(planFile: string, output: string | null, workflowId: string, deps: AppDeps): Promise<PlanPlace> {
-  const { realpathSync } = await import('node:fs');
   const root = realpathSync(deps.repoRoot);
   if (insideRepository(planFile, deps.repoRoot)) {
     const rel = inside(root, realpathSync(planFile))!;
