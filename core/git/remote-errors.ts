@@ -16,6 +16,12 @@ export const remoteErrors = {
       details: { remote: given, stderr: stderr.trim() },
       hint: `Check that git can reach it without a prompt: git ls-remote ${given}`,
     }),
+  /** The remote refused the push for another reason than a lost lease (a hook, a protected branch, permissions). */
+  rejected: (given: string, line: string) =>
+    new SupervisorError('REMOTE_REJECTED', `the remote "${given}" refused our push: ${line.trim()}`, {
+      details: { remote: given, refused: line.trim() },
+      hint: 'The job needs push rights to supervisor/wf/* and refs/supervisor/* (GitHub: contents: write; GitLab: a token that may push; no protection on those refs).',
+    }),
   /** A state, ledger or result ref on the remote holds something we did not write. */
   stateInvalid: (ref: string, field: string, problem: string) =>
     new SupervisorError('REMOTE_STATE_INVALID', `${ref} on the remote is not state supervisor wrote: ${field} ${problem}`, {

@@ -138,9 +138,12 @@ export async function pushWithLease(ctx: RemoteGit, updates: LeasedUpdate[]): Pr
   // Porcelain: one line per ref, `!` for a rejected one; none at all means the remote was not reached.
   const lines = result.stdout.split('\n').filter((l) => /^[ +\-*=!]\t/.test(l));
   if (!lines.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
-  const rejected = lines.filter((l) => l.startsWith('!')).map((l) => l.split('\t')[1]?.split(':')[1] ?? '');
-  if (!rejected.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
-  return { ok: false, rejected };
+  const refused = lines.filter((l) => l.startsWith('!'));
+  if (!refused.length) throw remoteErrors.unreachable(ctx.remote.given, result.stderr);
+  // `[remote rejected]`: a hook or a protected branch said no; only a lost lease is worth a retry.
+  const declined = refused.find((l) => /\[remote rejected\]/.test(l) && !/atomic push failed/.test(l));
+  if (declined) throw remoteErrors.rejected(ctx.remote.given, declined.split('\t').slice(1).join(' '));
+  return { ok: false, rejected: refused.map((l) => l.split('\t')[1]?.split(':')[1] ?? '') };
 }
 
 /**
@@ -180,9 +183,12 @@ export async function readFileAt(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, commi
   return blob.stdout;
 }
 
-/** The values of trailer `key` on the first-parent line of `tip` (newest first). */
-export async function firstParentTrailers(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, tip: string, key: string): Promise<string[]> {
-  const log = await git(ctx.repoRoot, ['log', '--first-parent', `--format=%(trailers:key=${key},valueonly,separator=%x00)`, tip, '--'], ctx.env);
+/** The values of trailer `key` on the first-parent line of `tip`, each with its commit (newest first). */
+export async function firstParentTrailers(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, tip: string, key: string): Promise<{ commit: string; value: string }[]> {
+  const log = await git(ctx.repoRoot, ['log', '--first-parent', `--format=%H%x01%(trailers:key=${key},valueonly,separator=%x00)`, tip, '--'], ctx.env);
   if (!log.ok) throw remoteErrors.gitFailed('log', log.stderr);
-  return log.stdout.split(/[\n\0]/).map((s) => s.trim()).filter(Boolean);
+  return log.stdout.split('\n').flatMap((line) => {
+    const [commit, values] = line.split('\x01');
+    return commit && values ? values.split('\0').map((v) => ({ commit, value: v.trim() })).filter((t) => t.value) : [];
+  });
 }

@@ -97,6 +97,13 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     const view = JSON.parse(status.stdout) as { status: string; tasks: { id: string; status: string }[] };
     assert.equal(view.status, 'pass');
     assert.deepEqual(view.tasks.map((t) => [t.id, t.status]), [['a', 'integrated'], ['b', 'integrated']]);
+    const logs = await w.box.run(['workflow', 'logs', WF, 'a', '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
+    assert.equal(logs.code, 0, logs.stderr);
+    const lines = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; kind: string; state?: string });
+    assert.ok(lines.every((l) => l.task === 'a') && lines.some((l) => l.kind === 'task_state' && l.state === 'integrated'), "a's events, from its state ref");
+    const show = await w.box.run(['workflow', 'show', WF, 'b', '--remote', 'origin', '--json'], { cwd: fresh, env: w.env });
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal((JSON.parse(show.stdout) as { tasks: { id: string; state: { attempt: number } }[] }).tasks[0]!.state.attempt, 1);
 
     assertCheckoutUnchanged(ci, before);
     assert.equal(git(ci, 'for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/remotes').split('\n').filter((r) => !r.startsWith('refs/heads/supervisor/')).join('\n'), branchesBefore, "the user's branches and remote-tracking refs are untouched");
@@ -199,6 +206,36 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     assert.deepEqual(trailers(bare), [`${WF}/a`, `${WF}/c`, `${WF}/b`]);
     const result = JSON.parse(git(bare, 'show', `refs/supervisor/result/${WF}:result.json`)) as { status: string; gates_passed: boolean; integration_commit: string };
     assert.deepEqual([result.status, result.gates_passed, result.integration_commit], ['pass', true, git(bare, 'rev-parse', BRANCH).trim()]);
+  });
+
+  it('a task that needs approval ends its CI job 5 at once, nothing run, the remote saying awaiting_approval', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, `name: held\nid: ${WF}\ntasks:\n  - { id: held, title: Held, task: Do held., cli: claude, approve: true }\n`);
+    const held = await job(w, await clone(), ['task', WF, 'held', '--plan', file, '--remote', 'origin']);
+    assert.equal(held.code, 5, held.stderr);
+    assert.equal(held.out.status, 'awaiting_approval');
+    assert.equal(JSON.parse(git(bare, 'show', `refs/supervisor/state/${WF}/held:task.json`)).status, 'awaiting_approval');
+    assert.deepEqual(trailers(bare), []);
+  });
+
+  it('a job killed after its push and before its state write: the re-run finds the trailer, runs nothing, sets the state right', async () => {
+    const w = await world();
+    const { bare, clone } = await remoteWorld(w);
+    const file = await plan(w, yamlPlan([{ id: 'a' }], `id: ${WF}\n`));
+    const other = await clone();
+    // What the killed job left: its commit on the branch, its state ref still saying running.
+    const landed = git(other, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', `Merge task a\n\nSupervisor-Task: ${WF}/a`).trim();
+    git(other, 'push', '-q', bare, `${landed}:${BRANCH}`);
+    const running = spawnSyncGit(other, ['hash-object', '-w', '--stdin'], JSON.stringify({ workflow_id: WF, task_id: 'a', status: 'running', rounds: 0, cost_usd: 0, cost_known: true, integrated_commit: null, attempt: 1, updated_at: new Date().toISOString() }));
+    const stateTree = spawnSyncGit(other, ['mktree'], `100644 blob ${running}\ttask.json\n`);
+    git(other, 'push', '-q', bare, `${git(other, 'commit-tree', stateTree, '-m', 'running').trim()}:refs/supervisor/state/${WF}/a`);
+    const again = await job(w, other, ['task', WF, 'a', '--plan', file, '--remote', 'origin']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.out.status, 'already_integrated');
+    assert.equal(git(bare, 'rev-parse', BRANCH).trim(), landed, 'the branch did not move');
+    const state = JSON.parse(git(bare, 'show', `refs/supervisor/state/${WF}/a:task.json`)) as { status: string; integrated_commit: string };
+    assert.deepEqual([state.status, state.integrated_commit], ['integrated', landed]);
   });
 
   it('forged state on the remote is REMOTE_STATE_INVALID, never taken', async () => {

@@ -34,7 +34,7 @@ export interface RemoteWorkflowView {
 /** The tasks named by the plan (`taskIds`), else those the remote has state or trailers of. */
 export async function readRemoteWorkflow(session: RemoteSession, snapshot: RemoteSnapshot, taskIds?: string[]): Promise<RemoteWorkflowView> {
   const wf = session.workflowId;
-  const ids = taskIds ?? [...new Set([...snapshot.states.keys(), ...snapshot.integrated])].sort();
+  const ids = taskIds ?? [...new Set([...snapshot.states.keys(), ...snapshot.integrated.keys()])].sort();
   const tasks: RemoteTaskView[] = [];
   for (const id of ids) {
     const commit = snapshot.states.get(id);

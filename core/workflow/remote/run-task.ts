@@ -91,7 +91,8 @@ export async function runRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskR
     local_workflow_id: null,
     reason: null,
   };
-  if (session.isIntegrated(snapshot, taskId)) return alreadyIntegrated(base, writer, snapshot.tip!);
+  const landed = snapshot.integrated.get(taskId);
+  if (landed) return alreadyIntegrated(base, writer, landed);
   const missing = task.depends_on.filter((d) => !snapshot.integrated.has(d));
   if (missing.length) throw remoteWorkflowErrors.dependencies(workflow.id, taskId, missing);
   if (task.approve && !input.engine.approveAll) {
@@ -102,12 +103,12 @@ export async function runRemoteTask(input: RemoteTaskInput): Promise<RemoteTaskR
 }
 
 /** Integrated already: nothing runs. A state ref a killed job left `running` is set right (the branch is the truth). */
-async function alreadyIntegrated(base: RemoteTaskResult, writer: TaskStateWriter, tip: string): Promise<RemoteTaskResult> {
+async function alreadyIntegrated(base: RemoteTaskResult, writer: TaskStateWriter, landed: string): Promise<RemoteTaskResult> {
   const previous = writer.previous;
   if (previous?.status !== 'integrated') {
-    await writer.write({ status: 'integrated', rounds: previous?.rounds ?? 0, cost_usd: previous?.cost_usd ?? 0, cost_known: previous?.cost_known ?? false, integrated_commit: tip });
+    await writer.write({ status: 'integrated', rounds: previous?.rounds ?? 0, cost_usd: previous?.cost_usd ?? 0, cost_known: previous?.cost_known ?? false, integrated_commit: landed });
   }
-  return { ...base, integrated_commit: previous?.integrated_commit ?? tip, attempt: previous?.attempt ?? writer.attempt, rounds: previous?.rounds ?? 0, cost_usd: previous?.cost_usd ?? 0, reason: 'integrated already: nothing ran' };
+  return { ...base, integrated_commit: landed, attempt: previous?.attempt ?? writer.attempt, rounds: previous?.rounds ?? 0, cost_usd: previous?.cost_usd ?? 0, reason: 'integrated already: nothing ran' };
 }
 
 function approvalHint(wf: string, task: string, remote: string): string {

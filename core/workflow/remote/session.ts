@@ -15,8 +15,8 @@ export interface RemoteSnapshot {
   states: Map<string, string>;
   result: string | null;
   ledger: string | null;
-  /** The tasks the integration branch's first-parent line holds (their trailers). */
-  integrated: Set<string>;
+  /** The tasks the integration branch's first-parent line holds (their trailers): task → its commit there. */
+  integrated: Map<string, string>;
 }
 
 export class RemoteSession {
@@ -45,7 +45,7 @@ export class RemoteSession {
     const states = new Map<string, string>();
     for (const [name, sha] of got) if (isStateRef(name, wf)) states.set(name.slice(remoteRefs.statePrefix(wf).length), sha);
     const tip = got.get(remoteRefs.integration(wf)) ?? null;
-    return { tip, states, result: got.get(remoteRefs.result(wf)) ?? null, ledger: got.get(remoteRefs.ledger(wf)) ?? null, integrated: tip ? await this.integratedOn(tip) : new Set() };
+    return { tip, states, result: got.get(remoteRefs.result(wf)) ?? null, ledger: got.get(remoteRefs.ledger(wf)) ?? null, integrated: tip ? await this.integratedOn(tip) : new Map() };
   }
 
   /** Only the integration branch, fetched again (after a lost lease). */
@@ -61,14 +61,13 @@ export class RemoteSession {
   }
 
   /** The workflow's tasks on the first-parent line of `tip` (their `Supervisor-Task: <wf>/<task>` trailers). */
-  async integratedOn(tip: string): Promise<Set<string>> {
+  async integratedOn(tip: string): Promise<Map<string, string>> {
     const prefix = `${this.workflowId}/`;
-    const values = await firstParentTrailers(this.ctx, tip, TASK_TRAILER);
-    return new Set(values.filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)));
-  }
-
-  isIntegrated(snapshot: RemoteSnapshot, task: string): boolean {
-    return snapshot.integrated.has(task);
+    const found = new Map<string, string>();
+    for (const { commit, value } of await firstParentTrailers(this.ctx, tip, TASK_TRAILER)) {
+      if (value.startsWith(prefix) && !found.has(value.slice(prefix.length))) found.set(value.slice(prefix.length), commit);
+    }
+    return found;
   }
 
   push(updates: LeasedUpdate[]): Promise<PushOutcome> {

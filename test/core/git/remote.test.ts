@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { commitFiles, dropPrivateRefs, fetchInto, firstParentTrailers, listRemoteRefs, pushWithLease, readFileAt, resolveRemote, type RemoteGit } from '../../../core/git/remote.ts';
@@ -45,6 +46,13 @@ describe('git against a shared remote', () => {
     assert.equal((await listRemoteRefs(ctx, [BRANCH])).get(BRANCH), theirs);
     await assert.rejects(pushWithLease(ctx, [{ ref: BRANCH, next: c2, expected: 'HEAD' }]), /full sha/);
     assert.equal(git(clone, 'for-each-ref', 'refs/heads/supervisor', 'refs/remotes/origin/supervisor'), '', "the clone's branches and remote-tracking refs untouched");
+  });
+
+  it('a push a hook of the remote declines is REMOTE_REJECTED, not a lost lease to retry', async () => {
+    const { ctx, first, bare } = await world();
+    await writeFile(join(bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho protected >&2\nexit 1\n', { mode: 0o755 });
+    const c1 = await commitFiles(ctx, { 'x.json': '{}' }, first, 'one');
+    assert.equal(await rejectedCode(() => pushWithLease(ctx, [{ ref: BRANCH, next: c1, expected: null }])), 'REMOTE_REJECTED');
   });
 
   it('fetches into private refs only and reads our files back from them', async () => {
@@ -92,7 +100,7 @@ describe('git against a shared remote', () => {
     const side = await commitFiles(ctx, { 's.json': '1' }, first, 'side\n\nSupervisor-Task: w/side');
     const tip = await commitFiles(ctx, { 'm.json': '1' }, first, 'merge\n\nSupervisor-Task: w/t1');
     const merge = git(ctx.repoRoot, 'commit-tree', `${tip}^{tree}`, '-p', tip, '-p', side, '-m', 'm2\n\nSupervisor-Task: w/t2').trim();
-    assert.deepEqual(await firstParentTrailers(ctx, merge, 'Supervisor-Task'), ['w/t2', 'w/t1']);
+    assert.deepEqual(await firstParentTrailers(ctx, merge, 'Supervisor-Task'), [{ commit: merge, value: 'w/t2' }, { commit: tip, value: 'w/t1' }]);
   });
 });
 
