@@ -20,10 +20,10 @@ export default defineCommand({
   example: { command: '$0 workflow logs last -f', describe: 'follow the output of every run of the newest workflow' },
   builder: (y) =>
     remoteOption(
-    y
-      .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
-      .positional('task', { type: 'string', describe: 'Only this task' })
-      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' })),
+      y
+        .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
+        .positional('task', { type: 'string', describe: 'Only this task' })
+        .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep following (new runs too) until the workflow ends, or Ctrl-C' })),
   async run(args, ctx) {
     if (stringArg(args, 'remote') !== undefined) return (await import('./remote-views.ts')).remoteLogs(args, ctx);
     const { workflowLogs } = await import('../../../app/workflow-views.ts');

@@ -15,10 +15,10 @@ export default defineCommand({
   example: { command: '$0 workflow show last parse --diff', describe: 'what task parse of the newest workflow changed, and what its reviewers said' },
   builder: (y) =>
     remoteOption(
-    y
-      .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last' })
-      .positional('task', { type: 'string', describe: 'The task id' })
-      .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" })),
+      y
+        .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last' })
+        .positional('task', { type: 'string', describe: 'The task id' })
+        .option('diff', { type: 'boolean', default: false, describe: "Show the task's change (capped; always in --json as diff)" })),
   async run(args, ctx) {
     if (stringArg(args, 'remote') !== undefined) return (await import('./remote-views.ts')).remoteShow(args, ctx);
     const { workflowShowTask } = await import('../../../app/workflow-views.ts');

@@ -13,13 +13,13 @@ export default defineCommand({
   example: { command: '$0 workflow status --watch', describe: 'watch the newest workflow until it ends' },
   builder: (y) =>
     remoteOption(
-    numberOption(
-      y
-        .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
-        .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Redraw until the workflow ends (on a terminal; otherwise print each change)' }),
-      'interval',
-      'With --watch: seconds between redraws (default 1)',
-    )),
+      numberOption(
+        y
+          .positional('id', { type: 'string', describe: 'The workflow id, a unique part of it, or last (default: the newest)' })
+          .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'Redraw until the workflow ends (on a terminal; otherwise print each change)' }),
+        'interval',
+        'With --watch: seconds between redraws (default 1)',
+      )),
   async run(args, ctx) {
     if (stringArg(args, 'remote') !== undefined) return (await import('./remote-views.ts')).remoteStatus(args, ctx);
     const { renderWorkflowStatus } = await import('../../../workflow/engine/status.ts');
