@@ -31,6 +31,7 @@ const adapterShape = v.looseObject({
       baseUrlEnv: v.optional(v.array(v.string())),
       config: v.optional(v.array(v.object({ path: v.pipe(v.string(), v.minLength(1)), env: v.optional(v.string()), under: v.optional(v.string()), mode: v.optional(v.picklist(['bind', 'copy'])) }))),
       env: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'a variable name, or a prefix ending in "*"')))),
+      secrets: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name')))),
     }),
   ),
   command: fn,

@@ -22,7 +22,7 @@ import type { RunRoleOptions } from './options.ts';
 import { resolvePeers, type EnginePeers } from './peers.ts';
 import { DEFAULT_BACKOFF_MS, DEFAULT_BREAKER_THRESHOLD, DEFAULT_MAX_RETRIES } from './retry-policy.ts';
 
-const DEFAULT_TIMEOUT_S = 600;
+export const DEFAULT_TIMEOUT_S = 600;
 const CLI_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 export interface RunSettings {

@@ -59,6 +59,7 @@ export default definePlugin({
     config: [{ path: '~/.claude.json' }, { path: '~/.claude/settings.json' }, { path: '~/.claude/.credentials.json' }],
     // Its key, token, model and settings variables; Bedrock or Vertex credentials are the user's to pass (--pass-env).
     env: ['ANTHROPIC_*', 'CLAUDE_*', 'DISABLE_*', 'MAX_THINKING_TOKENS', 'CLOUD_ML_REGION', 'NODE_EXTRA_CA_CERTS'],
+    secrets: ['ANTHROPIC_API_KEY'],
   },
   command(request): CommandSpec {
     return { args: claudeArgs(request), stdin: request.prompt };

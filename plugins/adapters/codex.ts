@@ -183,6 +183,7 @@ export default definePlugin({
     config: [{ path: '~/.codex/config.toml', env: 'CODEX_HOME' }, { path: '~/.codex/auth.json' }],
     // Its key and settings; a custom provider's env_key is the user's to pass (--pass-env).
     env: ['OPENAI_*', 'CODEX_*', 'RUST_LOG', 'SSL_CERT_FILE'],
+    secrets: ['OPENAI_API_KEY'],
   },
   command(request) {
     return { args: codexArgs(request), stdin: request.prompt, env: { TMPDIR: codexTmpDir(request) } };

@@ -177,6 +177,7 @@ export default definePlugin({
     config: [{ path: '~/.gemini', env: 'GEMINI_CLI_HOME', under: '.gemini' }],
     // Its key, Google project and login variables (GOOGLE_APPLICATION_CREDENTIALS names a file the user must also show: sandbox.read_only).
     env: ['GEMINI_*', 'GOOGLE_*', 'NODE_EXTRA_CA_CERTS'],
+    secrets: ['GEMINI_API_KEY'],
   },
   command(request): CommandSpec {
     return geminiArgs(request);

@@ -16,9 +16,10 @@ import status from './workflow/status.ts';
 import task from './workflow/task.ts';
 import plan from './workflow/plan.ts';
 import reject from './workflow/reject.ts';
+import exportPipeline from './workflow/export.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, task],
+  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, task, exportPipeline],
 });

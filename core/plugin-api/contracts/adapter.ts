@@ -224,6 +224,12 @@ export interface AdapterAccess {
    * what the command sets itself and what the user names (--pass-env, role sandbox.env).
    */
   env?: string[];
+  /**
+   * Optional: the exact names of the variables holding the CLI's credentials (e.g.
+   * ["ANTHROPIC_API_KEY"]), a subset of what `env` grants. `workflow export` names them as the
+   * CI secrets a runner needs (by name only, never their values).
+   */
+  secrets?: string[];
 }
 
 export interface AccessPath {

@@ -12,7 +12,7 @@ import { detachedWorktreeAt } from './git-ops.ts';
 import { gatesWorktree } from './names.ts';
 import { setUpGatesWorktree, slotExclude } from './slot-setup.ts';
 
-const GATE_TIMEOUT_MS = 10 * 60 * 1000;
+export const GATE_TIMEOUT_MS = 10 * 60 * 1000;
 const GATE_OUTPUT_BYTES = 256 * 1024;
 const OUTPUT_TAIL = 2000;
 
