@@ -24,6 +24,7 @@ import { configState } from './config-state.ts';
 import { hasOwnIndex, ownIndexPath, ownIndexProblem, seedOwnIndex, syncAdminIndex } from './own-index.ts';
 import { gitOrThrow, guardedGit, isObjectId, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
 import type { WorktreeGit } from './worktree-git.ts';
+import { gitErrors } from './errors.ts';
 
 export interface BoundWorktree {
   /** The worktree's folder. */
@@ -102,8 +103,10 @@ export async function commonGitDir(repoRoot: string, env?: GitEnv): Promise<stri
  * the repository's common dir all the same.
  */
 export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv): Promise<BoundWorktree> {
-  const [commonDir, out] = await Promise.all([commonGitDir(repoRoot, env), gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)]);
-  const gitDir = realpathSync(out.trim());
+  // rev-parse runs no filter or merge driver: no driver guard (a linked worktree's is read anew each time, one more process per run).
+  const [commonDir, located] = await Promise.all([commonGitDir(repoRoot, env), guardedGit(path, ['rev-parse', '--absolute-git-dir'], env ?? process.env, [])]);
+  if (!located.ok) throw gitErrors.failed(['rev-parse', '--absolute-git-dir'], located.stderr, located.code);
+  const gitDir = realpathSync(located.stdout.trim());
   if (dirname(dirname(gitDir)) !== commonDir) throw new Error(`the worktree's git dir ${gitDir} is not inside ${commonDir}/worktrees`);
   const worktree = { path, gitDir, commonDir };
   const problem = ownIndexProblem(worktree);
