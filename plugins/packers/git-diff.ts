@@ -128,22 +128,29 @@ export default definePlugin({
     // list below takes it, so the same exclusions and secret scan apply to it.
     const change = want.range ? [want.range.base, want.range.head] : ['--cached'];
     const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
-    let changed: string[] | undefined;
-    if (want.staged || want.changedFiles) {
+    // The name lists and the diffs at once (none depends on another); judged below in the same order as ever.
+    const skip = Promise.resolve(undefined);
+    const [names, unstagedNames, stagedDiff, unstagedDiff, existing] = await Promise.all([
       // --no-renames: both names of a renamed file, so either can be judged.
-      const names = await git(['diff', ...change, '--name-only', '--no-renames', '-z']);
+      want.staged || want.changedFiles ? git(['diff', ...change, '--name-only', '--no-renames', '-z']) : skip,
+      want.unstaged ? git(['diff', '--name-only', '--no-renames', '-z']) : skip,
+      want.staged ? git([...DIFF_ARGS, ...change]) : skip,
+      want.unstaged ? git([...DIFF_ARGS]) : skip,
+      // Deleted files have no content to pack.
+      want.changedFiles ? git(['diff', ...change, '--name-only', '-z', '--diff-filter=d']) : skip,
+    ]);
+    let changed: string[] | undefined;
+    if (names) {
       if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
       changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
     }
-    const unstagedNames = want.unstaged ? await git(['diff', '--name-only', '--no-renames', '-z']) : undefined;
     const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
     const excluded = await createExclusion(request, git, allNames);
-    for (const [on, title, extra] of [
-      [want.staged, stagedTitle, change],
-      [want.unstaged, 'Git Diff (Unstaged)', []],
+    for (const [result, title] of [
+      [stagedDiff, stagedTitle],
+      [unstagedDiff, 'Git Diff (Unstaged)'],
     ] as const) {
-      if (!on) continue;
-      const result = await git([...DIFF_ARGS, ...extra]);
+      if (!result) continue;
       if (!result.ok) notices.push(`git-diff: no diff: ${result.error}`);
       else {
         const diff = await filterDiff(result.stdout, excluded, ctx, notices);
@@ -153,9 +160,7 @@ export default definePlugin({
     const parts = [];
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
-    if (want.changedFiles && changed) {
-      // Deleted files have no content to pack.
-      const existing = await git(['diff', ...change, '--name-only', '-z', '--diff-filter=d']);
+    if (existing && changed) {
       const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {
