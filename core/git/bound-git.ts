@@ -94,8 +94,10 @@ export async function commonGitDir(repoRoot: string, env?: GitEnv): Promise<stri
  * the repository's common dir all the same.
  */
 export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv): Promise<BoundWorktree> {
-  const [commonDir, out] = await Promise.all([commonGitDir(repoRoot, env), gitOrThrow(path, ['rev-parse', '--absolute-git-dir'], env)]);
-  const gitDir = realpathSync(out.trim());
+  // rev-parse runs no filter or merge driver: no driver guard (a linked worktree's is read anew each time, one more process per run).
+  const [commonDir, located] = await Promise.all([commonGitDir(repoRoot, env), guardedGit(path, ['rev-parse', '--absolute-git-dir'], env ?? process.env, [])]);
+  if (!located.ok) throw gitErrors.failed(['rev-parse', '--absolute-git-dir'], located.stderr, located.code);
+  const gitDir = realpathSync(located.stdout.trim());
   if (dirname(dirname(gitDir)) !== commonDir) throw gitErrors.worktreeForeign(gitDir, commonDir);
   const worktree = { path, gitDir, commonDir };
   const problem = ownIndexProblem(worktree);

@@ -4,7 +4,7 @@
  * that moves under it.
  */
 import { errors } from '../errors.ts';
-import { git, type GitEnv } from '../git/git.ts';
+import { git, isObjectId, type GitEnv } from '../git/git.ts';
 
 export interface ReviewRange {
   base: string;
@@ -24,6 +24,21 @@ export async function resolveCommit(repoRoot: string, ref: string, flag: string,
 }
 
 /**
+ * Both ends of a range with one git (a reviewer's range is resolved for every review); when
+ * one fails, each is resolved alone so the error names it.
+ */
+async function resolveCommits(repoRoot: string, refs: [string, string], flag: string, env?: GitEnv): Promise<[string, string]> {
+  if (refs.every((ref) => ref.trim() && !ref.startsWith('-'))) {
+    // `--`: both are revisions, never paths.
+    const both = await git(repoRoot, ['rev-parse', ...refs.map((ref) => `${ref}^{commit}`), '--'], env);
+    // It prints the two ids, then the `--`.
+    const [first = '', second = ''] = both.stdout.split('\n');
+    if (both.ok && isObjectId(first) && isObjectId(second)) return [first, second];
+  }
+  return [await resolveCommit(repoRoot, refs[0], flag, env), await resolveCommit(repoRoot, refs[1], flag, env)];
+}
+
+/**
  * `<base>..<head>` as given, or a branch: its commits since the merge base with `base`
  * (the run's --base, else HEAD).
  */
@@ -33,8 +48,7 @@ export async function resolveReviewRange(repoRoot: string, spec: string, against
   let head: string;
   if (dots >= 0) {
     if (spec.slice(dots + 2).startsWith('.')) throw errors.usage(`--review ${spec}: give <base>..<head> (two dots) or a branch name`);
-    base = await resolveCommit(repoRoot, spec.slice(0, dots) || 'HEAD', '--review', env);
-    head = await resolveCommit(repoRoot, spec.slice(dots + 2) || 'HEAD', '--review', env);
+    [base, head] = await resolveCommits(repoRoot, [spec.slice(0, dots) || 'HEAD', spec.slice(dots + 2) || 'HEAD'], '--review', env);
   } else {
     head = await resolveCommit(repoRoot, spec, '--review', env);
     const other = await resolveCommit(repoRoot, against ?? 'HEAD', against ? '--base' : '--review', env);

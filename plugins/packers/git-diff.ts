@@ -20,19 +20,30 @@ const GIT_TIMEOUT_MS = 30_000;
 
 const STAGED_ONLY: GitWanted = { staged: true, unstaged: false, changedFiles: false };
 
-async function git(ctx: PackContext, request: PackRequest, args: string[], stdin?: string): Promise<{ ok: boolean; stdout: string; error: string }> {
-  const result = await ctx.runProcess({
-    ...(stdin === undefined ? {} : { stdin }),
-    bin: 'git',
-    // No hooks, fsmonitor, filters, merge drivers or pager of the repository's config run (DIFF_ARGS: no external diff or textconv).
-    args: [...(await gitSafetyArgs(request.repoRoot)), '-c', 'core.quotepath=off', ...args],
-    cwd: request.repoRoot,
-    env: { GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
-    timeoutMs: GIT_TIMEOUT_MS,
-  });
-  const ok = result.exitCode === 0 && !result.timedOut && !result.notFound;
-  const error = result.notFound ? 'git is not installed' : result.timedOut ? 'git timed out' : result.stderr.trim().split('\n')[0] ?? '';
-  return { ok, stdout: result.stdout, error };
+/**
+ * The packer's git in the repository: every command with NO_HOOKS and the driver guard of its
+ * config, read once per pack (no CLI of the run works in the folder while it is packed; reading
+ * the guard before each of the six commands doubled their processes).
+ */
+type Git = (args: string[], stdin?: string) => Promise<{ ok: boolean; stdout: string; error: string }>;
+
+function packerGit(ctx: PackContext, request: PackRequest): Git {
+  let safety: Promise<string[]> | undefined;
+  return async (args, stdin) => {
+    safety ??= gitSafetyArgs(request.repoRoot);
+    const result = await ctx.runProcess({
+      ...(stdin === undefined ? {} : { stdin }),
+      bin: 'git',
+      // No hooks, fsmonitor, filters, merge drivers or pager of the repository's config run (DIFF_ARGS: no external diff or textconv).
+      args: [...(await safety), '-c', 'core.quotepath=off', ...args],
+      cwd: request.repoRoot,
+      env: { GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+      timeoutMs: GIT_TIMEOUT_MS,
+    });
+    const ok = result.exitCode === 0 && !result.timedOut && !result.notFound;
+    const error = result.notFound ? 'git is not installed' : result.timedOut ? 'git timed out' : result.stderr.trim().split('\n')[0] ?? '';
+    return { ok, stdout: result.stdout, error };
+  };
 }
 
 const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
@@ -40,20 +51,20 @@ const DIFF_ARGS = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 const fenced = (title: string, diff: string) => `## ${title}\n\n${renderFence(diff, 'diff')}`;
 
 /** Files of the repository the glob packer would not pack: excluded, default-ignored, gitignored, in `.git/`. */
-async function createExclusion(request: PackRequest, ctx: PackContext, names: string[]): Promise<(path: string) => boolean> {
+async function createExclusion(request: PackRequest, git: Git, names: string[]): Promise<(path: string) => boolean> {
   // As the glob packer reads them: a negated exclude ("!x") excludes nothing.
   const patterns = request.exclude.filter((p) => !p.startsWith('!'));
   const excluded = patterns.length ? picomatch(patterns, { dot: true }) : () => false;
   const defaults = request.context.default_ignores !== false;
-  const ignored = request.context.gitignore === false ? new Set<string>() : await gitignored(request, ctx, names);
+  const ignored = request.context.gitignore === false ? new Set<string>() : await gitignored(git, names);
   return (path) => excluded(path) || (defaults && isDefaultIgnored(path)) || ignored.has(path) || path.split('/').some((s) => s.toLowerCase() === '.git');
 }
 
 /** The names among `names` that .gitignore rules match, tracked or not (as the glob packer judges them). */
-async function gitignored(request: PackRequest, ctx: PackContext, names: string[]): Promise<Set<string>> {
+async function gitignored(git: Git, names: string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set();
   // Exit 1: none of them is ignored; stdout names the ignored ones either way.
-  const result = await git(ctx, request, ['check-ignore', '--no-index', '--stdin', '-z'], names.map((n) => `${n}\0`).join(''));
+  const result = await git(['check-ignore', '--no-index', '--stdin', '-z'], names.map((n) => `${n}\0`).join(''));
   return new Set(result.stdout.split('\0').filter(Boolean));
 }
 
@@ -100,8 +111,9 @@ export default definePlugin({
   description: 'The staged diff (git diff --cached), optionally the unstaged one, and $CHANGED_FILES in full',
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;
+    const git = packerGit(ctx, request);
     // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'".
-    const inside = await git(ctx, request, ['rev-parse', '--is-inside-work-tree']);
+    const inside = await git(['rev-parse', '--is-inside-work-tree']);
     if (!inside.ok || inside.stdout.trim() !== 'true') {
       // With targets the run still has files to read (a run in place): no diff, said once.
       if (request.targets.length) return { parts: [], notices: [`git-diff: ${request.repoRoot} is not a git repository: no change to pack, only the targets`], secretsScanned: true };
@@ -116,22 +128,29 @@ export default definePlugin({
     // list below takes it, so the same exclusions and secret scan apply to it.
     const change = want.range ? [want.range.base, want.range.head] : ['--cached'];
     const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
-    let changed: string[] | undefined;
-    if (want.staged || want.changedFiles) {
+    // The name lists and the diffs at once (none depends on another); judged below in the same order as ever.
+    const skip = Promise.resolve(undefined);
+    const [names, unstagedNames, stagedDiff, unstagedDiff, existing] = await Promise.all([
       // --no-renames: both names of a renamed file, so either can be judged.
-      const names = await git(ctx, request, ['diff', ...change, '--name-only', '--no-renames', '-z']);
+      want.staged || want.changedFiles ? git(['diff', ...change, '--name-only', '--no-renames', '-z']) : skip,
+      want.unstaged ? git(['diff', '--name-only', '--no-renames', '-z']) : skip,
+      want.staged ? git([...DIFF_ARGS, ...change]) : skip,
+      want.unstaged ? git([...DIFF_ARGS]) : skip,
+      // Deleted files have no content to pack.
+      want.changedFiles ? git(['diff', ...change, '--name-only', '-z', '--diff-filter=d']) : skip,
+    ]);
+    let changed: string[] | undefined;
+    if (names) {
       if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
       changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
     }
-    const unstagedNames = want.unstaged ? await git(ctx, request, ['diff', '--name-only', '--no-renames', '-z']) : undefined;
     const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
-    const excluded = await createExclusion(request, ctx, allNames);
-    for (const [on, title, extra] of [
-      [want.staged, stagedTitle, change],
-      [want.unstaged, 'Git Diff (Unstaged)', []],
+    const excluded = await createExclusion(request, git, allNames);
+    for (const [result, title] of [
+      [stagedDiff, stagedTitle],
+      [unstagedDiff, 'Git Diff (Unstaged)'],
     ] as const) {
-      if (!on) continue;
-      const result = await git(ctx, request, [...DIFF_ARGS, ...extra]);
+      if (!result) continue;
       if (!result.ok) notices.push(`git-diff: no diff: ${result.error}`);
       else {
         const diff = await filterDiff(result.stdout, excluded, ctx, notices);
@@ -141,9 +160,7 @@ export default definePlugin({
     const parts = [];
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
-    if (want.changedFiles && changed) {
-      // Deleted files have no content to pack.
-      const existing = await git(ctx, request, ['diff', ...change, '--name-only', '-z', '--diff-filter=d']);
+    if (existing && changed) {
       const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {

@@ -52,8 +52,17 @@ async function treeOf(request: PackRequest, env: Record<string, string | undefin
   });
 }
 
+/**
+ * Git's list when a pattern can reach any depth (`**`): the walk would read every folder. Else
+ * the walk, which enters only the folders the patterns name (README*, a target's path): two
+ * processes and a list of the whole repository would cost more than those few readdirs.
+ */
+export function listingFor(request: PackRequest): Listing {
+  return request.include.some((pattern) => pattern.includes('**')) ? 'git' : 'walk';
+}
+
 /** The repository-relative files a request selects, sorted, less those packed already. */
-export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = 'git'): Promise<string[]> {
+export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = listingFor(request)): Promise<string[]> {
   if (request.include.length === 0) return [];
   const tree = await treeOf(request, env, listing);
   const found = Array.isArray(tree)

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 // The workflow engine's speed: does it keep --jobs busy, and what does it cost per task?
 //
-//   node --import tsx scripts/bench/workflow.ts [--sleep-ms 3000] [--tasks 8] [--files 5000] [--repeat 3] [--json]
+//   node --import tsx scripts/bench/workflow.ts [--sleep-ms 3000] [--tasks 8] [--files 5000] [--repeat 3] [--count-git] [--json]
 //
 // A fake `claude` (a shell script) answers every run with a captured-style JSON envelope in the
 // v2 format of the role it runs for, after sleeping $FAKE_SLEEP_S seconds when set. Three cases,
@@ -19,8 +19,12 @@
 //      against the same workflow without gates: the queue's cost per task, the time in the
 //      gates per candidate, and what the queue adds on top of the gate itself.
 // The fake worker writes one file per round (an empty worker round is never integrated).
+// --count-git: the overhead case on the large repository once more with a git that counts its
+// calls: git processes per task, a figure the machine's load does not move (each is a spawn on
+// the critical path).
 // Not part of npm test: timing is noisy.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +41,7 @@ const { values } = parseArgs({
     files: { type: 'string', default: '5000' },
     repeat: { type: 'string', default: '3' },
     json: { type: 'boolean', default: false },
+    'count-git': { type: 'boolean', default: false },
   },
 });
 const SLEEP_MS = Number(values['sleep-ms']);
@@ -130,10 +135,28 @@ const gated = await run(small, { ...workflow('queue', ids.map((id) => task(id, [
 const mq = gated.result.merge_queue;
 const gatesPerCandidate = mq.gates_ms / Math.max(1, mq.candidates);
 
+/** The overhead case on `repo` with a git that counts its calls (ours and git's own sub-gits alike). */
+async function gitCallsPerTask(repo: string): Promise<number> {
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const counter = mkdtempSync(join(tmpdir(), 'sv-wfbench-git-'));
+  const log = join(counter, 'calls');
+  writeFileSync(join(counter, 'git'), `#!/bin/sh\necho >> '${log}'\nexec '${real}' "$@"\n`);
+  chmodSync(join(counter, 'git'), 0o755);
+  const path = process.env.PATH;
+  process.env.PATH = `${counter}${delimiter}${path ?? ''}`; // git run with this process's environment too
+  try {
+    await run(repo, workflow('count-git', ids.map((id) => task(`c-${id}`, ['spec-reviewer', 'code-quality-reviewer']))), 1, { ...baseEnv, PATH: `${counter}${delimiter}${baseEnv.PATH}` });
+  } finally {
+    process.env.PATH = path;
+  }
+  return Math.round((readFileSync(log, 'utf8').length / TASKS) * 10) / 10;
+}
+const gitPerTask = values['count-git'] ? await gitCallsPerTask(large) : null;
+
 const report = {
   parallel: { tasks: TASKS, jobs: 4, sleep_ms: SLEEP_MS, wall_ms: Math.round(parallel.wall), walls_ms: walls.map(Math.round), ideal_ms: ideal, ratio: Number((parallel.wall / ideal).toFixed(3)), target: 1.15 },
   overhead_small_repo: smallOverhead,
-  overhead_large_repo: { files: Number(values.files), ...largeOverhead },
+  overhead_large_repo: { files: Number(values.files), ...largeOverhead, ...(gitPerTask === null ? {} : { git_processes_per_task: gitPerTask }) },
   three_rounds: { rounds: three.result.tasks[0]!.rounds, runs: three.result.tasks[0]!.runs.length, worktrees: worktrees },
   checkouts_made: { parallel: slotsMade('parallel', small), 'overhead-large': slotsMade('overhead-large', large) },
   merge_queue: {
@@ -158,6 +181,7 @@ if (values.json) {
   for (const [label, o] of [['small repo (10 files)', smallOverhead], [`large repo (${values.files} files)`, largeOverhead]] as const) {
     console.log(`overhead per task, ${label}: ${o.per_task_ms} ms (runs: ${o.in_runs_per_task_ms} ms for worker + 2 reviewers; workflow's own: ${o.workflow_own_per_task_ms} ms)`);
   }
+  if (gitPerTask !== null) console.log(`git processes per task, large repo (worker + 2 reviewers, the merge): ${gitPerTask}`);
   console.log(`three rounds: ${report.three_rounds.rounds} rounds, ${report.three_rounds.runs} runs, ${report.three_rounds.worktrees} worktree`);
   console.log(`checkouts made: ${report.checkouts_made.parallel} for ${TASKS} tasks at --jobs 4; ${report.checkouts_made['overhead-large']} for ${TASKS} tasks at --jobs 1 on the large repo`);
   const q = report.merge_queue;

@@ -1,5 +1,8 @@
 /** The git-diff packer on real repositories: staged and unstaged diffs, $CHANGED_FILES, no repository. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveGit, resolvePatterns } from '../../../core/context/patterns.ts';
 import type { RoleContext } from '../../../core/roles/role.ts';
@@ -89,5 +92,29 @@ describe('git-diff packer', () => {
     const result = await gitDiff.pack(request(dir, { targets: ['notes.md'], git: { staged: true, unstaged: false, changedFiles: false } }), packContextFor(dir));
     assert.deepEqual(result.parts, []);
     assert.match(result.notices.join('\n'), /not a git repository: no change to pack, only the targets/);
+  });
+
+  it('reads the driver guard of a linked worktree once per pack, not before each of its git commands', async () => {
+    const repo = await changedRepo();
+    const worktree = join(await tempDir(), 'wt');
+    git(repo, 'worktree', 'add', '-q', '--detach', worktree);
+    await writeFiles(worktree, { 'a.ts': 'ALPHA\n', 'new.ts': 'fresh\n' });
+    git(worktree, 'add', 'a.ts', 'new.ts');
+    const bin = await tempDir();
+    const log = join(bin, 'calls');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    await writeFile(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *' config '*) echo config >> '${log}' ;; *) echo other >> '${log}' ;; esac\nexec ${real} "$@"\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}${delimiter}${path ?? ''}`;
+    try {
+      const { byKey } = await pack(worktree, { git_diff: true, include: ['$CHANGED_FILES'] });
+      assert.deepEqual(Object.keys(byKey), ['git_diff', 'changed_files']);
+    } finally {
+      process.env.PATH = path;
+    }
+    const calls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    assert.equal(calls.filter((c) => c === 'config').length, 1, calls.join(' '));
+    assert.ok(calls.filter((c) => c === 'other').length >= 4, calls.join(' '));
   });
 });

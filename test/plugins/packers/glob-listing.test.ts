@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gitListedFiles } from '../../../core/git/git-files.ts';
 import glob, { selectFiles } from '../../../plugins/packers/glob.ts';
@@ -134,5 +134,21 @@ describe('glob packer: git list and walk', () => {
     await symlink('lib2', join(moved, 'lib'));
     assert.equal(await gitListedFiles(moved, options), null);
     assert.deepEqual(await selectFiles(request(moved)), ['a.ts', 'lib2/x.ts']);
+  });
+
+  it('ask git only when a pattern reaches any depth: patterns that name their folders walk those', async () => {
+    const repo = await trickyRepo();
+    // A git that notes each listing before doing it.
+    const bin = await tempDir();
+    const log = join(bin, 'calls');
+    await writeFile(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *ls-files*) echo ls-files >> '${log}' ;; esac\nexec ${execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()} "$@"\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+    const listings = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+    const named = request(repo, { include: ['README*', 'pkg/*.ts', 'sub/rooted.txt'] });
+    assert.deepEqual(await selectFiles(named, env), await selectFiles(named, process.env, 'git'));
+    assert.equal(await listings(), 0, 'no git ls-files for README*, pkg/*.ts and a path');
+    await selectFiles(request(repo, { include: ['pkg/**/*.ts'] }), env);
+    assert.ok((await listings()) > 0, 'pkg/**/*.ts is listed by git');
   });
 });
