@@ -15,9 +15,11 @@ import run from './workflow/run.ts';
 import status from './workflow/status.ts';
 import plan from './workflow/plan.ts';
 import reject from './workflow/reject.ts';
+import discard from './workflow/discard.ts';
+import gcPointer from './workflow/gc.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish],
+  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, discard, gcPointer],
 });
