@@ -161,7 +161,7 @@ function workflowBranchVerdict(store: WorkflowStore, owner: { workflowId: string
   return { keep: `its workflow finished (${status}), but ${integration} is neither merged into HEAD nor handed on (supervisor workflow finish)` };
 }
 
-async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>, handled: Set<string>): Promise<void> {
+async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>, handled: JudgedWorkflows): Promise<void> {
   const refs = await git(opts.repoRoot, ['for-each-ref', '--format=%(refname:short)%09%(committerdate:unix)%09%(worktreepath)%09%(objectname)', 'refs/heads/supervisor/'], opts.env);
   if (!refs.ok) return;
   const merged = await git(opts.repoRoot, ['branch', '--merged', 'HEAD', '--format=%(refname:short)', '--list', 'supervisor/*'], opts.env);
@@ -171,7 +171,12 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
   for (const line of refs.stdout.split('\n').filter(Boolean)) {
     const [name = '', time = '0', worktree = '', commit = ''] = line.split('\t');
     const keep = (reason: string) => report.kept.push({ kind: 'branch', name, reason });
-    if (handled.has(name)) continue; // went with its workflow
+    if (handled.gone.has(name)) continue; // went with its workflow
+    const unmerged = handled.unmerged.get(name);
+    if (unmerged !== undefined && !opts.includeUnmerged) {
+      keep(`${unmerged} (supervisor workflow discard <id> --force drops it)`);
+      continue;
+    }
     if (worktree && !removedWorktrees.has(worktree)) {
       keep(`checked out in ${worktree}`);
       continue;
@@ -257,7 +262,7 @@ export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
   const refs = await removeCliRefs({ repoRoot: opts.repoRoot, dryRun: opts.dryRun, runIsLive, ...(opts.env ? { env: opts.env } : {}) });
   report.removed.push(...refs.removed);
   report.kept.push(...refs.kept);
-  const handled = opts.includeWorkflows ? await collectWorkflows(opts, report) : new Set<string>();
+  const handled = opts.includeWorkflows ? await collectWorkflows(opts, report) : { gone: new Set<string>(), unmerged: new Map<string, string>() };
   collectRuns(opts, report, cutoff);
   await collectBranches(opts, report, cutoff, removedWorktrees, handled);
   if (!opts.dryRun) dropEmptySlotFolders(opts.repoRoot);
@@ -282,8 +287,15 @@ async function dropOrphanIndexes(opts: GcOptions): Promise<void> {
  * judged and removed holding its lock; one that is running, unfinished or holds work found
  * nowhere else is left to the branch pass below, which says why it stays.
  */
-async function collectWorkflows(opts: GcOptions, report: GcReport): Promise<Set<string>> {
-  const handled = new Set<string>();
+interface JudgedWorkflows {
+  /** Branches that went with their workflow. */
+  gone: Set<string>;
+  /** Branches of finished workflows holding work found nowhere else, with why: kept unless --include-unmerged. */
+  unmerged: Map<string, string>;
+}
+
+async function collectWorkflows(opts: GcOptions, report: GcReport): Promise<JudgedWorkflows> {
+  const handled: JudgedWorkflows = { gone: new Set(), unmerged: new Map() };
   const ops = { repoRoot: opts.repoRoot, env: opts.env ?? {} };
   for (const id of listWorkflowIds(opts.repoRoot)) {
     const store = new WorkflowStore(opts.repoRoot, id);
@@ -294,6 +306,7 @@ async function collectWorkflows(opts: GcOptions, report: GcReport): Promise<Set<
       if (status === null || RESUMABLE.includes(status)) continue;
       if (!opts.dryRun) lock = store.lock();
       const inventory = await inventoryDiscard(ops, id);
+      for (const branch of inventory.branches) if (branch.unmerged) handled.unmerged.set(branch.name, branch.unmerged);
       if (inventory.branches.some((b) => b.unmerged)) continue;
       // Its result taken (its integration branch merged) or handed on: else a retry may still want it.
       const handedOn = store.events().some((e) => e.kind === 'handed_on');
@@ -301,7 +314,7 @@ async function collectWorkflows(opts: GcOptions, report: GcReport): Promise<Set<
       if (!opts.dryRun && !(await removeDiscarded(ops, inventory)).ok) continue;
       const reason = `it finished (${status}) and its work is on a branch of yours`;
       report.removed.push({ kind: 'workflow', name: id, reason });
-      for (const branch of inventory.branches) handled.add(branch.name);
+      for (const branch of inventory.branches) handled.gone.add(branch.name);
       for (const branch of inventory.branches) report.removed.push({ kind: 'branch', name: branch.name, reason: `its workflow ${id} is removed: ${reason}` });
     } catch {
       continue; // unreadable or busy: the branch pass reports it
