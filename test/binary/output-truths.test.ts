@@ -1,0 +1,37 @@
+/**
+ * Issue 28 item 9 through the built binary: output that tells the truth. `workflow schema`
+ * prints the plan's JSON schema (the binary's user has no schemas/ folder); a role typo in a plan
+ * gets "did you mean" and a role code; the end of a passed run and `workflow finish` suggest the
+ * same merge (fast-forward when possible, as `finish --into` does).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { binarySuite } from './binary.ts';
+import { plan, wf, world, yamlPlan } from './_workflow-world.ts';
+
+describe('output that tells the truth (issue 28 item 9), from the binary', binarySuite(), () => {
+  it('workflow schema prints the plan schema; a role typo says did you mean, as WORKFLOW_UNKNOWN_ROLE', async () => {
+    const w = await world();
+    const schema = await w.box.run(['workflow', 'schema'], { cwd: w.repo, env: w.env });
+    assert.equal(schema.code, 0, schema.stderr);
+    const parsed = JSON.parse(schema.stdout) as { title: string; properties: Record<string, unknown> };
+    assert.ok(parsed.properties.tasks && parsed.properties.defaults, schema.stdout.slice(0, 200));
+    const file = await plan(w, 'name: typo\ntasks:\n  - { id: a, title: A, task: Do a., worker: implementr }\n');
+    const check = await w.box.run(['workflow', 'check', file, '--json'], { cwd: w.repo, env: w.env });
+    assert.equal(check.code, 2);
+    const error = (JSON.parse(check.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, 'WORKFLOW_UNKNOWN_ROLE');
+    assert.match(error.message, /did you mean "implementer"/);
+  });
+
+  it('a passed run and workflow finish suggest the same git merge', async () => {
+    const w = await world();
+    const run = await w.box.run(['workflow', 'run', await plan(w, yamlPlan([{ id: 'p', review: 'none' }]))], { cwd: w.repo, env: w.env });
+    assert.equal(run.code, 0, run.stderr);
+    const suggested = /\(or: (git merge [^)]+)\)/.exec(run.stdout)?.[1];
+    assert.ok(suggested, run.stdout);
+    const id = /supervisor workflow finish (\S+)/.exec(run.stdout)![1]!;
+    const finish = await wf(w, ['finish', id]);
+    assert.equal((finish.result as unknown as { command: string }).command, suggested);
+  });
+});
