@@ -2,7 +2,8 @@
  * Issue 28 item 9 through the built binary: output that tells the truth. `workflow schema`
  * prints the plan's JSON schema (the binary's user has no schemas/ folder); a role typo in a plan
  * gets "did you mean" and a role code; the end of a passed run and `workflow finish` suggest the
- * same merge (fast-forward when possible, as `finish --into` does).
+ * same merge (fast-forward when possible, as `finish --into` does); a packed target is not
+ * reported again as a glob that found nothing.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -33,5 +34,13 @@ describe('output that tells the truth (issue 28 item 9), from the binary', binar
     const id = /supervisor workflow finish (\S+)/.exec(run.stdout)![1]!;
     const finish = await wf(w, ['finish', id]);
     assert.equal((finish.result as unknown as { command: string }).command, suggested);
+  });
+
+  it('no "no files left to pack for README*" when the target README.md was packed', async () => {
+    const w = await world();
+    const out = await w.box.run(['prompt', 'implementer', '--task', 'Fix the readme', '--target', 'README.md'], { cwd: w.repo, env: w.env });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /# demo/);
+    assert.doesNotMatch(out.stderr, /no files/);
   });
 });
