@@ -25,6 +25,7 @@ import { worktreeGit } from '../git/bound-git.ts';
 import type { RunLog } from './run-log.ts';
 import { mapVerdict, type MappedStatus } from './status-map.ts';
 import type { Workspace } from './worktree.ts';
+import { failingLines } from '../text/failing-lines.ts';
 
 export interface AttemptEnv {
   prepared: PreparedRun;
@@ -216,7 +217,7 @@ async function gate(
         exit_code: g.exitCode,
         timed_out: g.timedOut,
         duration_ms: g.durationMs,
-        ...(g.passed ? {} : { output_tail: clip(g.output.slice(-2000), 2000) }),
+        ...(g.passed ? {} : { output_tail: clip(failingLines(g.output), 2000) }),
       }),
   });
   if (result.interrupted) return { failure: { class: 'interrupted', detail: 'interrupted while a gate was running' }, gate: null };
