@@ -3,12 +3,13 @@
  * prints the plan's JSON schema (the binary's user has no schemas/ folder); a role typo in a plan
  * gets "did you mean" and a role code; the end of a passed run and `workflow finish` suggest the
  * same merge (fast-forward when possible, as `finish --into` does); a packed target is not
- * reported again as a glob that found nothing.
+ * reported again as a glob that found nothing; a failing gate shows its first error and its
+ * last lines.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { binarySuite } from './binary.ts';
-import { plan, wf, world, yamlPlan } from './_workflow-world.ts';
+import { events, plan, wf, world, yamlPlan } from './_workflow-world.ts';
 
 describe('output that tells the truth (issue 28 item 9), from the binary', binarySuite(), () => {
   it('workflow schema prints the plan schema; a role typo says did you mean, as WORKFLOW_UNKNOWN_ROLE', async () => {
@@ -42,5 +43,20 @@ describe('output that tells the truth (issue 28 item 9), from the binary', binar
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /# demo/);
     assert.doesNotMatch(out.stderr, /no files/);
+  });
+
+  it("a failing workflow gate's recorded output is its first error line and its last lines, whole", async () => {
+    const w = await world();
+    // A lint run: one error early, then many warnings, then the summary.
+    const gate = "sh -c 'echo \"index.js 3:7 error x is never used\"; i=0; while [ $i -lt 150 ]; do echo \"file$i.js 1:1 warning Unexpected console statement\"; i=$((i+1)); done; echo \"151 problems (1 error, 150 warnings)\"; exit 1'";
+    const file = await plan(w, `name: lint\ngates: [${JSON.stringify(gate)}]\n${yamlPlan([{ id: 'p', review: 'none' }]).replace('name: test flow\n', '')}`);
+    const run = await wf(w, ['run', file]);
+    assert.notEqual(run.result.status, 'pass', run.stderr);
+    const gates = events(w, run.result.workflow_id).filter((e) => e.kind === 'gates' && e.passed === false);
+    const tail = String(gates[0]?.output_tail);
+    const lines = tail.split('\n');
+    assert.equal(lines[0], 'index.js 3:7 error x is never used', tail);
+    assert.equal(lines.at(-1), '151 problems (1 error, 150 warnings)');
+    assert.ok(lines.slice(2).every((l) => /^file\d+\.js 1:1 warning Unexpected console statement$|^151 problems/.test(l)), 'whole lines only');
   });
 });
