@@ -52,6 +52,9 @@ describe('output that tells the truth (issue 28 item 9), from the binary', binar
     const file = await plan(w, `name: lint\ngates: [${JSON.stringify(gate)}]\n${yamlPlan([{ id: 'p', review: 'none' }]).replace('name: test flow\n', '')}`);
     const run = await wf(w, ['run', file]);
     assert.notEqual(run.result.status, 'pass', run.stderr);
+    // Sent back to the worker by the failing gate: the progress line names the gate, not "running , round 1".
+    assert.match(run.stderr, /workflow: p: running, round 1 — gate `sh -c [^\n]*` failed on candidate/);
+    assert.doesNotMatch(run.stderr, /running , round/);
     const gates = events(w, run.result.workflow_id).filter((e) => e.kind === 'gates' && e.passed === false);
     const tail = String(gates[0]?.output_tail);
     const lines = tail.split('\n');
