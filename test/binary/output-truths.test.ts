@@ -35,6 +35,11 @@ describe('output that tells the truth (issue 28 item 9), from the binary', binar
     const id = /supervisor workflow finish (\S+)/.exec(run.stdout)![1]!;
     const finish = await wf(w, ['finish', id]);
     assert.equal((finish.result as unknown as { command: string }).command, suggested);
+    // workflow logs is compact: the CLI's JSON envelope is one short line, not the raw JSON.
+    const logs = await w.box.run(['workflow', 'logs', id], { cwd: w.repo, env: w.env });
+    assert.equal(logs.code, 0, logs.stderr);
+    assert.match(logs.stdout, /^\[p worker\] ‹result\/success› role: worker$/m);
+    assert.doesNotMatch(logs.stdout, /\] \{"/);
   });
 
   it('no "no files left to pack for README*" when the target README.md was packed', async () => {
