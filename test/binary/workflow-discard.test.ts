@@ -54,6 +54,8 @@ describe('workflow discard and gc --include-workflows, from the binary', binaryS
     } finally {
       lock.release();
     }
+    const mine = `supervisor/wf/${ids[1]}--mine`; // a person's branch named like a task branch of a task the plan does not have
+    git(w.repo, 'branch', mine, main);
     for (const id of ids.slice(1)) {
       const refused = await sv(w, ['workflow', 'discard', id, '--json']);
       assert.equal(refused.code, 2, refused.stderr);
@@ -64,6 +66,8 @@ describe('workflow discard and gc --include-workflows, from the binary', binaryS
       assert.equal(forced.code, 0, forced.stderr);
     }
 
+    assert.equal(git(w.repo, 'rev-parse', '--verify', '-q', mine).trim(), git(w.repo, 'rev-parse', main).trim(), `${mine} is left alone`);
+    git(w.repo, 'branch', '-D', mine);
     assert.equal(git(w.repo, 'for-each-ref', 'refs/heads/supervisor/', 'refs/supervisor/').trim(), '', 'no branch or ref of ours');
     assert.deepEqual(readdirSync(join(w.repo, '.supervisor', 'workflows')), []);
     for (const id of ids) assert.equal(existsSync(workflowPaths(w.repo, id).worktrees), false, `no worktree folder of ${id}`);

@@ -92,7 +92,8 @@ function worktreeFolders(repoRoot: string, id: string): string[] {
 export async function inventoryDiscard(ops: GitOps, id: string): Promise<DiscardInventory> {
   const store = new WorkflowStore(ops.repoRoot, id);
   const state = readState(store);
-  const found = await branchesOf(ops, id);
+  // A branch named like a task branch of a task the plan does not have is a person's (`supervisor/wf/<id>--mine`): left alone.
+  const found = (await branchesOf(ops, id)).filter((b) => b.taskId === null || !state.tasks.length || state.tasks.includes(b.taskId));
   const integration = found.find((b) => b.taskId === null) ?? null;
   const integrated = integration && state.base ? await integratedTaskIds(ops, state.base, integration.name) : new Set<string>();
   const integrationSafe = integration ? await safeElsewhere(ops, integration.commit, state.base) : true;
