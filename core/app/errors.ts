@@ -26,4 +26,16 @@ export const appErrors = {
     }),
   settingsCorrupt: (file: string, why: string) =>
     new SupervisorError('WORKFLOW_CORRUPT', `${file} is not a valid settings file: ${why}`, { details: { file, why }, hint: 'Delete it to fall back to the command line\'s settings (then give them again).' }),
+  /** `workflow discard` without --force, of a workflow holding work found nowhere else. */
+  discardUnmerged: (id: string, unmerged: { name: string; why: string }[]) =>
+    new SupervisorError('WORKFLOW_UNMERGED_WORK', `The workflow ${id} holds work found nowhere else: ${unmerged.map((u) => u.why).join('; ')}`, {
+      details: { workflow_id: id, branches: unmerged.map((u) => u.name) },
+      hint: `Hand it on first (supervisor workflow finish ${id} --into <branch>), or drop it with: supervisor workflow discard ${id} --force`,
+    }),
+  /** A branch of the workflow moved between being judged and being deleted (compare-and-swap). */
+  discardMoved: (id: string, problem: string) =>
+    new SupervisorError('WORKFLOW_DISCARD_MOVED', `A branch of the workflow ${id} moved while it was being discarded; nothing was deleted (${problem})`, {
+      details: { workflow_id: id, problem },
+      hint: `Look at what moved it, then run again: supervisor workflow discard ${id}`,
+    }),
 };

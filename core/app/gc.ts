@@ -12,6 +12,8 @@ export interface GcInput {
   dryRun: boolean;
   includeUnmerged: boolean;
   includeWorkflows: boolean;
+  /** Also remove worktrees a run kept on purpose (run --keep-worktree). */
+  includeKept?: boolean;
 }
 
 export async function gc(input: GcInput, deps: AppDeps, now: Date = new Date()): Promise<GcReport> {
@@ -19,5 +21,5 @@ export async function gc(input: GcInput, deps: AppDeps, now: Date = new Date()):
   const olderThanMs = parseAge(age);
   if (olderThanMs === null) throw errors.usage(`--older-than expects an age such as 12h, 7d or 2w, got "${age}"`);
   const { collectGarbage } = await import('../runs/gc.ts');
-  return collectGarbage({ repoRoot: deps.repoRoot, olderThanMs, now, dryRun: input.dryRun, includeUnmerged: input.includeUnmerged, includeWorkflows: input.includeWorkflows, env: deps.env });
+  return collectGarbage({ repoRoot: deps.repoRoot, olderThanMs, now, dryRun: input.dryRun, includeUnmerged: input.includeUnmerged, includeWorkflows: input.includeWorkflows, includeKept: input.includeKept === true, env: deps.env });
 }

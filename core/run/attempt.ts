@@ -8,7 +8,7 @@ import type { AdapterContext, CommandRequest, Extraction, Failure } from '../plu
 import { emptyMetrics } from '../plugin-api/index.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
-import { sandboxExplanation } from '../sandbox/explain.ts';
+import { refusalsThatMayExplain, sandboxExplanation } from '../sandbox/explain.ts';
 import { confinedExecutor } from '../sandbox/executor.ts';
 import { attemptSandbox } from '../sandbox/runner.ts';
 import { clip, processFailure, readAnswer } from './answer.ts';
@@ -25,6 +25,7 @@ import { worktreeGit } from '../git/bound-git.ts';
 import type { RunLog } from './run-log.ts';
 import { mapVerdict, type MappedStatus } from './status-map.ts';
 import type { Workspace } from './worktree.ts';
+import { failingLines } from '../text/failing-lines.ts';
 
 export interface AttemptEnv {
   prepared: PreparedRun;
@@ -123,7 +124,8 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
   const base = { output: null, mapped: null, gate: null };
   // A CLI that failed because the sandbox refused it something says so in its failure.
   const explained = (failure: Failure): Failure => {
-    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, sandbox.refused, proc.stderr, sandbox.areas);
+    const refused = refusalsThatMayExplain(failure, sandbox.refused);
+    const why = failure.class === 'interrupted' ? undefined : sandboxExplanation(prepared.sandbox.choice, refused, proc.stderr, sandbox.areas);
     return why ? { ...failure, detail: `${failure.detail} (${why})` } : failure;
   };
   const found = processFailure(proc, bin, settings.timeoutMs) ?? startFailure(proc, bin);
@@ -215,7 +217,7 @@ async function gate(
         exit_code: g.exitCode,
         timed_out: g.timedOut,
         duration_ms: g.durationMs,
-        ...(g.passed ? {} : { output_tail: clip(g.output.slice(-2000), 2000) }),
+        ...(g.passed ? {} : { output_tail: clip(failingLines(g.output), 2000) }),
       }),
   });
   if (result.interrupted) return { failure: { class: 'interrupted', detail: 'interrupted while a gate was running' }, gate: null };

@@ -44,7 +44,10 @@ export async function setUpRun(input: RunSetupInput): Promise<void> {
     env: input.env,
     self: peers.self,
     notice: input.notice,
-    onRefused: (target) => log.event('sandbox_refused', { during: 'setup', sandbox: prepared.sandbox.choice.name, target }),
+    onRefused: (target) => {
+      log.event('sandbox_refused', { during: 'setup', purpose: 'setup', sandbox: prepared.sandbox.choice.name, target });
+      input.notice(`sandbox ${prepared.sandbox.choice.name} refused a connection to ${target} (set-up)`);
+    },
     cwd: workspace.path,
     ...worktreeGit(workspace.git),
     scratchDir: log.folder('setup'),

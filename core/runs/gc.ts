@@ -5,8 +5,8 @@
  * unless asked, and leaves workflow branches (`supervisor/wf/...`) alone unless asked and their
  * workflow finished with a pass. A CLI's checkpoint refs that a run of ours created go too (gc-cli-refs.ts).
  */
-import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { git, type GitEnv } from '../git/git.ts';
 import { boundGit, commonGitDir, type BoundWorktree } from '../git/bound-git.ts';
 import { linkProblem } from '../git/verified-worktree.ts';
@@ -15,7 +15,8 @@ import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from '../state-dir.ts';
 import { RESUMABLE } from '../workflow/engine/result.ts';
 import { recordRef } from '../workflow/engine/integration-ref.ts';
-import { integrationBranch, workflowOfBranch } from '../workflow/engine/names.ts';
+import { integrationBranch, slotsDir, workflowOfBranch, workflowPaths } from '../workflow/engine/names.ts';
+import { inventoryDiscard, removeDiscarded } from '../workflow/engine/discard.ts';
 import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
 import type { WorkflowLock } from '../workflow/engine/lock.ts';
 import { isSupervisorError } from '../errors.ts';
@@ -30,13 +31,18 @@ export interface GcOptions {
   dryRun: boolean;
   /** Also delete old branches with unmerged work, and worktrees with uncommitted changes. */
   includeUnmerged: boolean;
-  /** Also consider branches under supervisor/wf/ (only of workflows that finished with a pass). */
+  /**
+   * Also remove finished workflows whose work is on a branch of yours (merged, or handed on by
+   * `workflow finish`): branches, worktrees, runs and state; and consider branches under supervisor/wf/.
+   */
   includeWorkflows: boolean;
+  /** Also remove worktrees a run kept on purpose (`run --keep-worktree`). */
+  includeKept?: boolean;
   env?: GitEnv;
 }
 
 export interface GcItem {
-  kind: 'run' | 'worktree' | 'branch' | 'ref';
+  kind: 'run' | 'worktree' | 'branch' | 'ref' | 'workflow';
   name: string;
   reason: string;
 }
@@ -66,12 +72,18 @@ async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<
   for (const name of readdirSync(worktrees).sort()) {
     const path = join(worktrees, name);
     const item = (reason: string): GcItem => ({ kind: 'worktree', name: path, reason });
+    // The workflows' worktrees (names.ts) are gc'd with their workflows, not as runs'.
+    if (path === workflowsWorktrees(opts.repoRoot)) continue;
     if (!isRunId(name)) {
       report.kept.push(item('not the worktree of a run (left alone)'));
       continue;
     }
     if (runIsLive(join(runs, name))) {
       report.kept.push(item('its run is still going'));
+      continue;
+    }
+    if (!opts.includeKept && keptByItsRun(join(runs, name))) {
+      report.kept.push(item('its run kept it (run --keep-worktree; --include-kept removes it)'));
       continue;
     }
     // The CLI that ran there may have rewritten its .git: git runs only bound to the admin folder
@@ -93,6 +105,21 @@ async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<
   }
   if (!opts.dryRun && removed.size) await git(opts.repoRoot, ['worktree', 'prune'], opts.env);
   return removed;
+}
+
+/** The folder our names put every workflow's worktrees in (names.ts): the parent of one workflow's. */
+function workflowsWorktrees(repoRoot: string): string {
+  return dirname(workflowPaths(repoRoot, 'any').worktrees);
+}
+
+/** Whether the run's result says it kept its worktree (--keep-worktree). */
+function keptByItsRun(runDir: string): boolean {
+  try {
+    const result = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as { worktree?: { kept?: unknown } };
+    return result.worktree?.kept === true;
+  } catch {
+    return false;
+  }
 }
 
 function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
@@ -135,7 +162,7 @@ function workflowBranchVerdict(store: WorkflowStore, owner: { workflowId: string
   return { keep: `its workflow finished (${status}), but ${integration} is neither merged into HEAD nor handed on (supervisor workflow finish)` };
 }
 
-async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>): Promise<void> {
+async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number, removedWorktrees: Set<string>, handled: JudgedWorkflows): Promise<void> {
   const refs = await git(opts.repoRoot, ['for-each-ref', '--format=%(refname:short)%09%(committerdate:unix)%09%(worktreepath)%09%(objectname)', 'refs/heads/supervisor/'], opts.env);
   if (!refs.ok) return;
   const merged = await git(opts.repoRoot, ['branch', '--merged', 'HEAD', '--format=%(refname:short)', '--list', 'supervisor/*'], opts.env);
@@ -145,6 +172,12 @@ async function collectBranches(opts: GcOptions, report: GcReport, cutoff: number
   for (const line of refs.stdout.split('\n').filter(Boolean)) {
     const [name = '', time = '0', worktree = '', commit = ''] = line.split('\t');
     const keep = (reason: string) => report.kept.push({ kind: 'branch', name, reason });
+    if (handled.gone.has(name)) continue; // went with its workflow
+    const unmerged = handled.unmerged.get(name);
+    if (unmerged !== undefined && !opts.includeUnmerged) {
+      keep(`${unmerged} (supervisor workflow discard <id> --force drops it)`);
+      continue;
+    }
     if (worktree && !removedWorktrees.has(worktree)) {
       keep(`checked out in ${worktree}`);
       continue;
@@ -230,8 +263,10 @@ export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
   const refs = await removeCliRefs({ repoRoot: opts.repoRoot, dryRun: opts.dryRun, runIsLive, ...(opts.env ? { env: opts.env } : {}) });
   report.removed.push(...refs.removed);
   report.kept.push(...refs.kept);
+  const handled = opts.includeWorkflows ? await collectWorkflows(opts, report) : { gone: new Set<string>(), unmerged: new Map<string, string>() };
   collectRuns(opts, report, cutoff);
-  await collectBranches(opts, report, cutoff, removedWorktrees);
+  await collectBranches(opts, report, cutoff, removedWorktrees, handled);
+  if (!opts.dryRun) dropEmptySlotFolders(opts.repoRoot);
   if (!opts.dryRun) await dropOrphanIndexes(opts);
   return report;
 }
@@ -244,5 +279,64 @@ async function dropOrphanIndexes(opts: GcOptions): Promise<void> {
   if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return;
   for (const name of readdirSync(folder)) {
     if (!lstatSync(join(common, 'worktrees', name.replace(/\.lock$/, '')), { throwIfNoEntry: false })) rmSync(join(folder, name), { force: true });
+  }
+}
+
+/**
+ * A finished workflow whose every branch's work is on a branch of yours (merged, handed on)
+ * goes whole, as `workflow discard` takes it: branches, record, worktrees, runs, state. It is
+ * judged and removed holding its lock; one that is running, unfinished or holds work found
+ * nowhere else is left to the branch pass below, which says why it stays.
+ */
+interface JudgedWorkflows {
+  /** Branches that went with their workflow. */
+  gone: Set<string>;
+  /** Branches of finished workflows holding work found nowhere else, with why: kept unless --include-unmerged. */
+  unmerged: Map<string, string>;
+}
+
+async function collectWorkflows(opts: GcOptions, report: GcReport): Promise<JudgedWorkflows> {
+  const handled: JudgedWorkflows = { gone: new Set(), unmerged: new Map() };
+  const ops = { repoRoot: opts.repoRoot, env: opts.env ?? {} };
+  for (const id of listWorkflowIds(opts.repoRoot)) {
+    const store = new WorkflowStore(opts.repoRoot, id);
+    let lock: WorkflowLock | null = null;
+    try {
+      if (store.owner()) continue;
+      const status = store.result()?.status ?? null;
+      if (status === null || RESUMABLE.includes(status)) continue;
+      if (!opts.dryRun) lock = store.lock();
+      const inventory = await inventoryDiscard(ops, id);
+      for (const branch of inventory.branches) if (branch.unmerged) handled.unmerged.set(branch.name, branch.unmerged);
+      if (inventory.branches.some((b) => b.unmerged)) continue;
+      // Its result taken (its integration branch merged) or handed on: else a retry may still want it.
+      const handedOn = store.events().some((e) => e.kind === 'handed_on');
+      if (!handedOn && !inventory.branches.some((b) => b.name === integrationBranch(id))) continue;
+      if (!opts.dryRun && !(await removeDiscarded(ops, inventory)).ok) continue;
+      const reason = `it finished (${status}) and its work is on a branch of yours`;
+      report.removed.push({ kind: 'workflow', name: id, reason });
+      for (const branch of inventory.branches) handled.gone.add(branch.name);
+      for (const branch of inventory.branches) report.removed.push({ kind: 'branch', name: branch.name, reason: `its workflow ${id} is removed: ${reason}` });
+    } catch {
+      continue; // unreadable or busy: the branch pass reports it
+    } finally {
+      lock?.release();
+    }
+  }
+  return handled;
+}
+
+/** Slot folders (and a workflow's worktree folder) left empty once its slots went, of workflows not running now. */
+function dropEmptySlotFolders(repoRoot: string): void {
+  for (const id of listWorkflowIds(repoRoot)) {
+    if (new WorkflowStore(repoRoot, id).owner()) continue;
+    const paths = workflowPaths(repoRoot, id);
+    for (const folder of [slotsDir(paths), paths.worktrees]) {
+      try {
+        rmdirSync(folder); // only an empty folder goes
+      } catch {
+        break;
+      }
+    }
   }
 }

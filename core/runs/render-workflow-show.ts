@@ -31,7 +31,7 @@ export function renderTaskShow(show: TaskShow, withDiff: boolean): string {
   for (const c of show.conflicts) lines.push('', `conflict with the integration branch at ${shortCommit(c.tip)} in: ${c.files.map(clean).join(', ')}`);
   for (const g of show.gates) {
     lines.push('', `gate \`${clean(g.command)}\` on ${shortCommit(g.tip)}: ${g.passed ? 'passed' : `failed (exit ${g.exit_code ?? '-'})`}`);
-    if (g.output_tail) lines.push(...clean(g.output_tail.trimEnd()).split('\n').slice(-20).map((l) => `  │ ${l}`));
+    if (g.output_tail) lines.push(...clean(g.output_tail.trimEnd()).split('\n').slice(-24).map((l) => `  │ ${l}`));
   }
   for (const a of show.approvals) lines.push('', `${a.decision} by ${clean(a.by)} at ${a.at}${a.issues.length ? `:\n${a.issues.map((i) => `    - ${clean(i)}`).join('\n')}` : ''}`);
   if (show.issues.length && show.status !== 'integrated') lines.push('', 'issues:', ...show.issues.map((i) => `  - ${clean(i)}`));

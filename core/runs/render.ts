@@ -110,7 +110,7 @@ export function describeEvent(event: RunEvent): string | null {
     case 'stopped':
       return `stopped: ${String(e.detail)}`;
     case 'sandbox_refused':
-      return `sandbox ${String(e.sandbox)} refused a connection to ${String(e.target)} (${e.purpose === 'gate' ? 'a gate' : 'the CLI'})`;
+      return `sandbox ${String(e.sandbox)} refused a connection to ${String(e.target)} (${e.purpose === 'gate' ? 'a gate' : e.purpose === 'setup' || e.during === 'setup' ? 'set-up' : 'the CLI'})`;
     case 'committed':
       return `committed ${(e.files_changed as string[]).length} file(s) on ${String(e.branch)}`;
     default:

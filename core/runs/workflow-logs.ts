@@ -82,5 +82,45 @@ export function renderLogLine(line: LogLine, width: number): string {
   const tag = `[${line.task} ${line.role}]`.padEnd(width);
   if (line.stream === 'event') return `${tag} ${shortRunId(line.run_id)}: ${line.text}`;
   if (line.stream === 'stderr') return `${tag} (err) ${line.text}`;
-  return `${tag} ${line.text}`;
+  return `${tag} ${compactJson(line.text) ?? line.text}`;
+}
+
+const SUMMARY_CHARS = 120;
+
+/**
+ * A CLI's JSON line (an envelope, a stream event) as one short line: its type and the first
+ * line of any text it carries; null when the line is not a JSON object (shown as it is).
+ * `--json` keeps the raw line.
+ */
+export function compactJson(text: string): string | null {
+  if (!text.startsWith('{')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  const kind = [o.type, o.subtype].filter((x) => typeof x === 'string').join('/') || 'json';
+  const said = firstText(o);
+  const line = said?.split('\n').find((l) => l.trim())?.trim();
+  return `‹${kind}›${line ? ` ${line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line}` : ''}`;
+}
+
+/** The text a CLI's event carries, where the four CLIs put it (result, text, response, message content). */
+function firstText(o: Record<string, unknown>): string | undefined {
+  for (const key of ['result', 'text', 'response', 'delta', 'content']) if (typeof o[key] === 'string') return o[key] as string;
+  const message = o.message as { content?: unknown } | undefined;
+  if (message && Array.isArray(message.content)) {
+    const part = message.content.find((c): c is { text: string } => typeof (c as { text?: unknown }).text === 'string');
+    if (part) return part.text;
+  }
+  for (const nested of ['item', 'event', 'msg']) {
+    if (o[nested] && typeof o[nested] === 'object') {
+      const found = firstText(o[nested] as Record<string, unknown>);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

@@ -42,3 +42,12 @@ export function sandboxExplanation(
   return parts.length ? `the ${name} sandbox ${parts.join('; ')}` : undefined;
 }
 
+/**
+ * The refused connections that may explain a failure: none when the provider answered that it
+ * refuses the credentials (401, 403, an adapter's "authentication failed"): it was reached, so a
+ * connection refused elsewhere (a CLI's telemetry or update host) did not cause it.
+ */
+export function refusalsThatMayExplain(failure: { class: string; httpStatus?: number; detail: string }, refused: readonly string[]): readonly string[] {
+  const auth = failure.class === 'api_error' && (failure.httpStatus === 401 || failure.httpStatus === 403 || /\bauthentication failed\b/i.test(failure.detail));
+  return auth ? [] : refused;
+}

@@ -20,7 +20,7 @@ export interface WorkflowProblem {
 }
 
 const HINTS: Record<string, string> = {
-  WORKFLOW_YAML: 'Fix the YAML syntax; a workflow file is one YAML mapping (name, tasks, ...). See schemas/workflow.schema.json.',
+  WORKFLOW_YAML: 'Fix the YAML syntax; a workflow file is one YAML mapping (name, tasks, ...). Every field: supervisor workflow schema.',
   WORKFLOW_INVALID: 'Fix the fields listed; `supervisor workflow check <file>` checks a plan without running it.',
   WORKFLOW_NO_TASKS: 'A plan needs at least one task.',
   WORKFLOW_EMPTY_TASK: 'Give every task the text the worker is to act on.',

@@ -18,6 +18,7 @@ import { inputShapeProblems } from './input-shape.ts';
 import type { Workflow, WorkflowInput } from '../plugin-api/workflow-model.ts';
 import { createReadContext } from './read-context.ts';
 import { resolveWorkflow } from './resolve-workflow.ts';
+import { suggest } from '../text/suggest.ts';
 
 /** Plan files larger than this are refused: a plan is read whole, and no real plan comes close. */
 export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
@@ -92,7 +93,7 @@ async function roleProblems(workflow: Workflow, input: WorkflowInput, options: L
         code: unknown ? 'WORKFLOW_UNKNOWN_ROLE' : 'WORKFLOW_ROLE_INVALID',
         pointer: use.pointer,
         task: use.task,
-        message: unknown ? `no role named "${role}"${error.hint ? ` (${error.hint.replace(/\.$/, '')})` : ''}` : `the role "${role}" does not load [${error.code}]: ${error.message.replaceAll('\n', '\n    ')}`,
+        message: unknown ? `no role named "${role}"${suggest(role, knownRoles(error.details))}${error.hint ? ` (${error.hint.replace(/\.$/, '')})` : ''}` : `the role "${role}" does not load [${error.code}]: ${error.message.replaceAll('\n', '\n    ')}`,
       });
     }
   }
@@ -127,3 +128,10 @@ export async function loadWorkflow(file: string, options: LoadWorkflowOptions): 
   if (problems.length) throw workflowErrors.invalid(path, withLines(problems), reader.name);
   return workflow;
 }
+
+/** The role names a ROLE_NOT_FOUND lists (its details), for "did you mean". */
+function knownRoles(details: unknown): string[] {
+  const known = (details as { known?: unknown } | undefined)?.known;
+  return Array.isArray(known) ? known.filter((k): k is string => typeof k === 'string') : [];
+}
+

@@ -65,7 +65,10 @@ async function clineCommand(request: CommandRequest, ctx: AdapterContext): Promi
   const args = ['--json', '--data-dir', dataDir];
   if (request.model) args.push('-m', request.model);
   args.push(...request.flags, arg);
-  return stdin === undefined ? { args } : { args, stdin };
+  // cline reads its global settings (telemetryOptOut) from CLINE_GLOBAL_SETTINGS_PATH, else
+  // ~/.cline/data/settings: not from --data-dir, so the opt-out written there was not read.
+  const env = { CLINE_GLOBAL_SETTINGS_PATH: join(dataDir, 'settings', 'global-settings.json') };
+  return stdin === undefined ? { args, env } : { args, stdin, env };
 }
 
 /** The legacy task folder to read, only when one is configured (relative paths from the run's folder). */
@@ -120,13 +123,23 @@ function lastErrorClass(events: JsonObject[]): { errorClass?: string; recoverabl
  * API key provided"), so its `errorClass` decides: an auth error never fixes itself, whatever
  * `recoverable` says of other classes (cline says false after its own retries of a 500 too).
  */
-function apiFailure(reason: string, message: string, events: JsonObject[]): Failure {
+function apiFailure(reason: string, message: string, events: JsonObject[], durationMs: number | null): Failure {
   const status = httpStatusIn(message);
-  if (lastErrorClass(events).errorClass === 'auth') {
+  const { errorClass, recoverable } = lastErrorClass(events);
+  if (errorClass === 'auth') {
     return { ...failure('api_error', `cline authentication failed (${reason}): ${message}`, status), retryable: false };
+  }
+  // A rate limit cline gave up on has been retried by cline itself for about a minute (six
+  // requests in the capture): our attempts would each wait that minute again (203 s seen).
+  // One attempt; a workflow pauses on it as on any quota failure (engine/quota.ts).
+  if (recoverable === false && (status === 429 || RATE_LIMIT_TEXT.test(message))) {
+    const spent = durationMs === null ? '' : ` over ${Math.round(durationMs / 1000)} s`;
+    return { ...failure('api_error', `cline was rate limited and gave up after its own retries${spent}: ${message}`, 429), retryable: false };
   }
   return failure('api_error', `cline ${reason}: ${message}`, status);
 }
+
+const RATE_LIMIT_TEXT = /rate[ -]?limit|too many requests/i;
 
 function runFailure(run: RunResult, events: JsonObject[]): Failure | undefined {
   const reason = run.finishReason;
@@ -136,7 +149,7 @@ function runFailure(run: RunResult, events: JsonObject[]): Failure | undefined {
   if (/turn|iteration/i.test(reason)) return failure('max_turns', `cline stopped at its turn limit: ${message}`);
   if (/budget|cost/i.test(reason)) return failure('max_budget', `cline stopped at its cost limit: ${message}`);
   if (/abort|cancel/i.test(reason)) return failure('interrupted', `cline was stopped: ${message}`);
-  return apiFailure(reason, message, events);
+  return apiFailure(reason, message, events, count(run.durationMs));
 }
 
 /** No run_result: the core's flags, then the session's status, then cline's JSON error on stderr. */
@@ -185,7 +198,9 @@ export default definePlugin({
   versionArgs: ['--version'],
   // Cline 3 has no flag for instruction files: they are rendered into the prompt.
   instructions: 'prompt',
-  quietEnv: { CLINE_NO_AUTO_UPDATE: '1', CLINE_SESSION_BACKEND_MODE: 'local' },
+  // As cline's own test harness runs it: no auto-update, no update notifier, no telemetry, no
+  // Cline Pass notice (a lookup), the local backend (no hub daemon holding a connection).
+  quietEnv: { CLINE_NO_AUTO_UPDATE: '1', NO_UPDATE_NOTIFIER: '1', CLINE_TELEMETRY_DISABLED: '1', CLINE_DISABLE_CLINE_PASS_NOTICE: '1', CLINE_SESSION_BACKEND_MODE: 'local' },
   // For sandboxes: command() copies its provider settings into the scratch data dir, so it
   // needs nothing of the home; a provider's base URL is the user's to allow (--allow-host).
   access: { hosts: ['api.cline.bot:443'], env: ['CLINE_*', 'NODE_EXTRA_CA_CERTS'] },

@@ -63,13 +63,18 @@ export function listingFor(request: PackRequest): Listing {
 
 /** The repository-relative files a request selects, sorted, less those packed already. */
 export async function selectFiles(request: PackRequest, env: Record<string, string | undefined> = process.env, listing: Listing = listingFor(request)): Promise<string[]> {
-  if (request.include.length === 0) return [];
+  return (await matchFiles(request, env, listing)).paths;
+}
+
+/** The files selected, and how many the globs matched before those packed already were taken out. */
+async function matchFiles(request: PackRequest, env: Record<string, string | undefined>, listing: Listing = listingFor(request)): Promise<{ paths: string[]; matched: number }> {
+  if (request.include.length === 0) return { paths: [], matched: 0 };
   const tree = await treeOf(request, env, listing);
   const found = Array.isArray(tree)
     ? tree
     : await glob([...request.include], { cwd: request.repoRoot, ignore: [...request.exclude], dot: true, followSymbolicLinks: false, fs: tree });
   const skip = new Set(request.skipFiles);
-  return (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit);
+  return { paths: (skip.size ? found.filter((path) => !skip.has(path)) : found).sort(byCodeUnit), matched: found.length };
 }
 
 export default definePlugin({
@@ -78,8 +83,9 @@ export default definePlugin({
   contextKeys: ['default_ignores', 'gitignore'],
   description: 'Files by include/exclude globs, honouring .gitignore; capped at 1 MiB per file and 10 MiB in all',
   async pack(request, ctx) {
-    const paths = await selectFiles(request, ctx.env);
-    if (paths.length === 0) return { parts: [], notices: request.include.length ? [`glob: no files left to pack for ${request.include.join(', ')} (none match, or all are packed already)`] : [] };
+    const { paths, matched } = await matchFiles(request, ctx.env);
+    // Files packed already (the targets) are no news: only globs that match nothing are.
+    if (paths.length === 0) return { parts: [], notices: request.include.length && matched === 0 ? [`glob: no files match ${request.include.join(', ')}`] : [] };
     const report = await ctx.readFiles(paths);
     const content = report.files.length ? renderFiles(report.files, request.style, 'Files', 'files', { lineNumbers: request.lineNumbers === true }) : '';
     return {

@@ -109,6 +109,8 @@ describe('workflow set-up, from the binary', binarySuite(), () => {
     assert.ok(!prompt.includes('copied-readme-marker'), 'a copied file is never packed');
     assert.match(git(repo, 'show', `${result.branch}:src/sum.js`), /a \+ b/);
     assert.ok(result.notices.some((n) => /copied local\.env, README\.local\.md from your checkout/.test(n)), result.notices.join('\n'));
+    // Set-up's files are not the worker's: no "the run wrote ignored file node_modules/" (issue 28 item 9).
+    assert.ok(!result.notices.some((n) => /ignored file/.test(n)), result.notices.join('\n'));
     const events = readFileSync(join(repo, '.supervisor', 'workflows', result.workflow_id, 'events.jsonl'), 'utf8');
     assert.match(events, /"kind":"setup","task":"fix","step":"command_finished","path":"[^"]+","command":"npm ci --offline --no-audit --no-fund","exit_code":0/);
     assertCheckoutUnchanged(repo, before);

@@ -40,7 +40,10 @@ describe('supervisor gc', () => {
     writeRun(repo, '20200101-000000-reviewer-aaaaaa', { started: '2020-01-01T00:00:00.000Z', status: 'pass' });
     writeRun(repo, '20200102-000000-reviewer-bbbbbb', { started: '2020-01-02T00:00:00.000Z', pid: process.pid }); // live
 
-    const dry = await gc(repo, '--older-than', '7d', '--dry-run');
+    // A worktree the run kept on purpose (--keep-worktree) stays unless asked (--include-kept).
+    const polite = await gc(repo, '--older-than', '7d', '--dry-run');
+    assert.match(polite.kept.find((i) => i.name === worktree)!.reason, /--keep-worktree/);
+    const dry = await gc(repo, '--older-than', '7d', '--dry-run', '--include-kept');
     assert.equal(dry.dry_run, true);
     assert.deepEqual(dry.removed.map((i) => `${i.kind} ${i.name}`).sort(), [
       'branch supervisor/20200101-000000-reviewer-aaaaaa',
@@ -50,7 +53,7 @@ describe('supervisor gc', () => {
     assert.ok(existsSync(worktree));
     assert.equal(branches(repo).length, 3);
 
-    const done = await gc(repo, '--older-than', '7d');
+    const done = await gc(repo, '--older-than', '7d', '--include-kept');
     assert.equal(existsSync(worktree), false);
     assert.equal(existsSync(join(repo, '.supervisor/runs/20200101-000000-reviewer-aaaaaa')), false);
     assert.ok(existsSync(join(repo, '.supervisor/runs/20200102-000000-reviewer-bbbbbb')), 'a live run stays');
@@ -122,10 +125,10 @@ describe('supervisor gc', () => {
     const run = await runJson(repo, ['reviewer', '--task', 'x', '--keep-worktree'], { FAKE_CLI_REPLY_FILE: reply });
     const worktree = run.result.worktree.path;
     writeFileSync(join(worktree, 'notes.txt'), 'mine\n');
-    const first = await gc(repo);
+    const first = await gc(repo, '--include-kept');
     assert.ok(existsSync(join(worktree, 'notes.txt')));
     assert.match(first.kept.find((i) => i.name === worktree)!.reason, /uncommitted changes/);
-    await gc(repo, '--include-unmerged');
+    await gc(repo, '--include-kept', '--include-unmerged');
     assert.equal(existsSync(worktree), false);
   });
 
@@ -141,7 +144,7 @@ describe('supervisor gc', () => {
     git(fake, 'config', 'core.fsmonitor', `touch ${marker}; true`);
     git(fake, 'config', 'status.showUntrackedFiles', 'all');
     writeFileSync(join(worktree, '.git'), `gitdir: ${fake}\n`);
-    const report = await gc(repo);
+    const report = await gc(repo, '--include-kept');
     assert.match(report.kept.find((i) => i.name === worktree)!.reason, /uncommitted changes/);
     assert.equal(existsSync(marker), false);
   });

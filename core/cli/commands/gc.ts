@@ -8,7 +8,7 @@ import { flagArg, stringArg } from '../../command/read-args.ts';
 /** argv → the gc use case's input. */
 export function gcInput(args: Args): GcInput {
   const olderThan = stringArg(args, 'older-than');
-  return { ...(olderThan === undefined ? {} : { olderThan }), dryRun: flagArg(args, 'dry-run'), includeUnmerged: flagArg(args, 'include-unmerged'), includeWorkflows: flagArg(args, 'include-workflows') };
+  return { ...(olderThan === undefined ? {} : { olderThan }), dryRun: flagArg(args, 'dry-run'), includeUnmerged: flagArg(args, 'include-unmerged'), includeWorkflows: flagArg(args, 'include-workflows'), includeKept: flagArg(args, 'include-kept') };
 }
 
 function renderGc(report: GcReport): string {
@@ -16,7 +16,8 @@ function renderGc(report: GcReport): string {
   const lines = report.removed.map((item) => `${verb} ${item.kind} ${item.name} (${item.reason})`);
   lines.push(...report.kept.map((item) => `kept ${item.kind} ${item.name}: ${item.reason}`));
   const count = (kind: string) => report.removed.filter((i) => i.kind === kind).length;
-  lines.push(`${report.dry_run ? 'dry run: nothing removed; would remove' : 'removed'} ${count('run')} run folder(s), ${count('worktree')} worktree(s), ${count('branch')} branch(es)`);
+  const workflows = count('workflow') ? `${count('workflow')} workflow(s), ` : '';
+  lines.push(`${report.dry_run ? 'dry run: nothing removed; would remove' : 'removed'} ${workflows}${count('run')} run folder(s), ${count('worktree')} worktree(s), ${count('branch')} branch(es)`);
   return lines.join('\n');
 }
 
@@ -29,7 +30,8 @@ export default defineCommand({
       .option('older-than', { type: 'string', describe: `Age of run folders (and unmerged branches, with --include-unmerged) to remove: 12h, 7d, 2w (default ${DEFAULT_AGE})` })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be removed; remove nothing' })
       .option('include-unmerged', { type: 'boolean', default: false, describe: 'Also delete old branches with unmerged work and worktrees with uncommitted changes' })
-      .option('include-workflows', { type: 'boolean', default: false, describe: 'Also consider branches of workflows (supervisor/wf/...) whose workflow finished with a pass' }),
+      .option('include-workflows', { type: 'boolean', default: false, describe: 'Also remove finished workflows whose work is on a branch of yours (merged, or handed on by workflow finish): their branches, worktrees, runs and state; others are kept and say why (supervisor workflow discard <id> removes one)' })
+      .option('include-kept', { type: 'boolean', default: false, describe: 'Also remove worktrees a run kept on purpose (run --keep-worktree)' }),
   async run(args, ctx) {
     const { gc } = await import('../../app/gc.ts');
     const report = await gc(gcInput(args), fromCliContext(ctx));

@@ -17,9 +17,12 @@ import task from './workflow/task.ts';
 import plan from './workflow/plan.ts';
 import reject from './workflow/reject.ts';
 import exportPipeline from './workflow/export.ts';
+import discard from './workflow/discard.ts';
+import gcPointer from './workflow/gc.ts';
+import schema from './workflow/schema.ts';
 
 export default defineCommand({
   command: 'workflow',
   describe: 'Check, plan and run workflows: plans of tasks run as a DAG, each implemented, reviewed and merged',
-  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, task, exportPipeline],
+  subcommands: [check, plan, run, resume, retry, status, list, logs, show, approve, reject, finish, discard, task, exportPipeline, schema, gcPointer],
 });

@@ -87,7 +87,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   }
   if (tip !== result.git_range.split('..')[1]) throw finishErrors.notPassed(id, `not at the commit it passed (${branch} is at ${tip.slice(0, 12)}, the result names ${result.git_range})`);
   const base: FinishOutcome = { workflow_id: id, branch, tip, into: null, action: 'none', commit: null, command: null };
-  if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${quote(branch)} && git commit` : `git merge --no-ff ${quote(branch)}` };
+  if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${quote(branch)} && git commit` : `git merge ${quote(branch)}` };
   const into = options.into;
   if (!(await git(ops.repoRoot, ['check-ref-format', '--branch', into], ops.env)).ok || into.startsWith('-')) throw finishErrors.badBranch(into);
   await refuseIntoName(ops, into);

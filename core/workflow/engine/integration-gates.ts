@@ -11,6 +11,7 @@ import { notice, type Engine } from './context.ts';
 import { detachedWorktreeAt } from './git-ops.ts';
 import { gatesWorktree } from './names.ts';
 import { setUpGatesWorktree, slotExclude } from './slot-setup.ts';
+import { failingLines } from '../../text/failing-lines.ts';
 
 export const GATE_TIMEOUT_MS = 10 * 60 * 1000;
 const GATE_OUTPUT_BYTES = 256 * 1024;
@@ -26,7 +27,7 @@ export async function runGatesAt(engine: Engine, commit: string, why: { task?: s
   if (setup === 'halted') return { passed: null };
   if (setup) {
     notice(engine, `the workflow gates' worktree could not be set up: ${setup}`);
-    engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command: `set-up: ${setup.split('\n')[0]}`, passed: false, exit_code: null, output_tail: setup.slice(-OUTPUT_TAIL) });
+    engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command: `set-up: ${setup.split('\n')[0]}`, passed: false, exit_code: null, output_tail: failingLines(setup, OUTPUT_TAIL) });
     return { passed: false, command: `set-up: ${setup.split('\n')[0]}`, exitCode: null, timedOut: false, output: setup };
   }
   const env = { ...engine.options.env, SUPERVISOR_WORKFLOW_ID: engine.workflow.id, SUPERVISOR_WORKFLOW_DIR: engine.store.dir, SUPERVISOR_ROLE: 'workflow-gate' };
@@ -49,7 +50,7 @@ async function gateEach(engine: Engine, executor: ConfinedExecutor, commit: stri
     });
     if (proc.interrupted) return { passed: null };
     const passed = proc.exitCode === 0 && !proc.timedOut;
-    const output = `${proc.stdout}${proc.stderr}`.slice(-OUTPUT_TAIL);
+    const output = failingLines(`${proc.stdout}${proc.stderr}`, OUTPUT_TAIL);
     engine.store.append('gates', { tip: commit, on: why.on, ...(why.task ? { task: why.task } : {}), command, passed, exit_code: proc.exitCode, ...(passed ? {} : { output_tail: output }) });
     if (!passed) return { passed: false, command, exitCode: proc.exitCode, timedOut: proc.timedOut, output };
   }

@@ -27,8 +27,10 @@ export interface ProgressView {
 const FINAL = new Set(['integrated', 'gaps', 'error', 'blocked', 'skipped']);
 
 export function describeProgress(event: ProgressEvent): string {
-  const what = event.state === 'running' ? `running ${event.role ?? ''}${event.cli ? ` (${event.cli})` : ''}, round ${event.round}` : event.state;
-  return `workflow: ${event.task}: ${what}${event.reason && !['running', 'integrating', 'integrated'].includes(event.state) ? ` — ${event.reason}` : ''}`;
+  const what = event.state === 'running' ? `running${event.role ? ` ${event.role}` : ''}${event.cli ? ` (${event.cli})` : ''}, round ${event.round}` : event.state;
+  // Back to running without a role: sent back (a failing merge-queue gate): the reason is the news.
+  const sentBack = event.state === 'running' && !event.role;
+  return `workflow: ${event.task}: ${what}${event.reason && (sentBack || !['running', 'integrating', 'integrated'].includes(event.state)) ? ` — ${event.reason}` : ''}`;
 }
 
 function seconds(ms: number): string {

@@ -23,9 +23,9 @@ function parse(command: CommandDef, argv: string[]): Args {
 }
 
 describe('argv → read and housekeeping use case inputs', () => {
-  it('gc: the age as given (checked by the use case), the three switches', () => {
-    assert.deepEqual(gcInput(parse(gcCommand, ['--older-than', '7d', '--dry-run', '--include-workflows'])), { olderThan: '7d', dryRun: true, includeUnmerged: false, includeWorkflows: true });
-    assert.deepEqual(gcInput(parse(gcCommand, [])), { dryRun: false, includeUnmerged: false, includeWorkflows: false });
+  it('gc: the age as given (checked by the use case), the four switches', () => {
+    assert.deepEqual(gcInput(parse(gcCommand, ['--older-than', '7d', '--dry-run', '--include-workflows', '--include-kept'])), { olderThan: '7d', dryRun: true, includeUnmerged: false, includeWorkflows: true, includeKept: true });
+    assert.deepEqual(gcInput(parse(gcCommand, [])), { dryRun: false, includeUnmerged: false, includeWorkflows: false, includeKept: false });
   });
 
   it('pack: lists as lists, --context read into sections, --no-secret-scan, counting only with --stats or --json', async () => {

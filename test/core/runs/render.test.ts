@@ -41,4 +41,13 @@ describe('human output', () => {
     assert.equal(describeEvent({ ts: '', kind: 'notice', message: 'x' }), null);
     assert.equal(describeEvent({ ts: '', kind: 'prompt_built', tokens: 19000, truncated: ['src/big.ts'], left_out: ['a.ts', 'b.ts'] }), 'prompt: 19000 tokens; cut at the budget line: src/big.ts; 2 files left out');
   });
+
+  it("a connection the sandbox refused during set-up is labelled set-up, not the CLI (issue 28 item 9)", () => {
+    const at = { ts: '2026-01-01T00:00:00.000Z' };
+    const refused = (data: Record<string, unknown>) => describeEvent({ ...at, kind: 'sandbox_refused', sandbox: 'bwrap', target: 'registry.npmjs.org:443', ...data } as never);
+    assert.match(String(refused({ during: 'setup' })), /\(set-up\)$/);
+    assert.match(String(refused({ purpose: 'setup' })), /\(set-up\)$/);
+    assert.match(String(refused({ purpose: 'gate' })), /\(a gate\)$/);
+    assert.match(String(refused({ purpose: 'cli' })), /\(the CLI\)$/);
+  });
 });

@@ -1,7 +1,7 @@
 /** What the run's issues say when a sandboxed CLI failed because its sandbox refused something. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sandboxExplanation } from '../../../core/sandbox/explain.ts';
+import { refusalsThatMayExplain, sandboxExplanation } from '../../../core/sandbox/explain.ts';
 
 describe('sandbox explanations for the run\'s issues', () => {
   const bwrap = { name: 'bwrap', network: 'allow' as const };
@@ -20,5 +20,13 @@ describe('sandbox explanations for the run\'s issues', () => {
     assert.equal(sandboxExplanation({ name: 'none', network: 'allow' }, ['a:1'], 'EROFS', areas), undefined);
     assert.equal(sandboxExplanation(bwrap, [], "ENOENT: no such file or directory, open '/repo/.supervisor/worktrees/r1/missing.ts'", areas), undefined);
     assert.equal(sandboxExplanation({ name: 'bwrap', network: 'open' }, [], 'connect ECONNREFUSED 127.0.0.1:5432', areas), undefined);
+  });
+
+  it("an auth failure is not blamed on connections refused elsewhere (cline's telemetry host); other failures still are", () => {
+    const refused = ['otel.cline.bot:443'];
+    assert.deepEqual(refusalsThatMayExplain({ class: 'api_error', detail: 'cline authentication failed (error): Incorrect API key provided' }, refused), []);
+    assert.deepEqual(refusalsThatMayExplain({ class: 'api_error', httpStatus: 401, detail: 'Unauthorized' }, refused), []);
+    assert.deepEqual(refusalsThatMayExplain({ class: 'api_error', httpStatus: 500, detail: 'server error' }, refused), refused);
+    assert.deepEqual(refusalsThatMayExplain({ class: 'nonzero_exit', detail: 'fetch failed' }, refused), refused);
   });
 });

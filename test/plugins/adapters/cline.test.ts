@@ -21,7 +21,8 @@ describe('cline adapter: command()', () => {
   it('runs cline --json --data-dir <scratch>/cline-data "<prompt>" with stdin closed', async () => {
     const scratch = await tempDir('sv-cline-');
     const spec = await cline.command(request({ scratchDir: scratch, prompt: 'Say done please' }), context({ HOME: scratch }));
-    assert.deepEqual(spec, { args: ['--json', '--data-dir', join(scratch, 'cline-data'), 'Say done please'] });
+    // CLINE_GLOBAL_SETTINGS_PATH: cline reads its global settings (telemetryOptOut) there, not from --data-dir.
+    assert.deepEqual(spec, { args: ['--json', '--data-dir', join(scratch, 'cline-data'), 'Say done please'], env: { CLINE_GLOBAL_SETTINGS_PATH: join(scratch, 'cline-data', 'settings', 'global-settings.json') } });
   });
 
   it('maps -m and puts the role flags before the prompt', async () => {

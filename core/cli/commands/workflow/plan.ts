@@ -50,7 +50,7 @@ function header(result: RunResult, goal: string, shown: string): string[] {
     '',
     'Read and edit it before running it: the tasks, their order (depends_on), files, roles',
     '(worker; reviewers, or review: full | spec-only | none), cli and model, max_rounds.',
-    'Every field: schemas/workflow.schema.json.',
+    'Every field: supervisor workflow schema (the plan\'s JSON schema).',
     `  check: supervisor workflow check ${shown}`,
     `  run:   supervisor workflow run ${shown}`,
     ...(risks.length ? ['', 'Risks the planner named:', ...risks.map((r) => `  - ${r}`)] : []),
