@@ -5,12 +5,13 @@
  * are kept from command to command. A lock file that changed runs it again.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { binarySuite } from './binary.ts';
-import { byId, events, plan, step, wf, world } from './_workflow-world.ts';
+import { tempDir } from '../helpers/git-repo.ts';
+import { byId, calls, events, plan, step, wf, world } from './_workflow-world.ts';
 
 const count = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0);
 
@@ -76,5 +77,25 @@ describe('set-up once over a workflow\'s life, from the binary', binarySuite(), 
     assert.equal(ran.code, 0, ran.stderr);
     // a: the first set-up; b: the lock file a changed; c: the same lock file as b, nothing.
     assert.equal(count(counter), 2);
+  });
+
+  it('a kept slot whose .git a CLI rewrote is not taken back: it goes, and a new slot gets set-up', async () => {
+    const w = await world({ 'README.md': '# demo\n' });
+    const counter = join(w.script, 'setup-count');
+    const file = await plan(w, `name: tampered\nsetup: ['echo x >> "${counter}"']\ntasks:\n  - { id: a, title: A, task: Do a., cli: claude, review: none, approve: true }\n`);
+    const first = await wf(w, ['run', file]);
+    assert.equal(first.code, 5, first.stderr);
+    const id = first.result.workflow_id;
+    const kept = events(w, id).filter((e) => e.kind === 'slots_kept').at(-1)?.slots as { path: string }[] | undefined;
+    assert.equal(kept?.length, 1, 'the slot with its set-up is kept for the next command');
+    const slot = kept[0]!.path;
+    const elsewhere = await tempDir('sv-elsewhere-');
+    await writeFile(join(slot, '.git'), `gitdir: ${elsewhere}\n`);
+    const rejected = await wf(w, ['reject', id, 'a', '--issues', 'again']);
+    assert.equal(rejected.code, 5, rejected.stderr);
+    assert.equal(count(counter), 2, 'set-up ran again, in a new slot');
+    assert.ok(!existsSync(slot), 'the rewritten slot is gone');
+    assert.deepEqual(readdirSync(elsewhere), [], 'nothing written where its .git pointed');
+    assert.ok(calls(w).filter((c) => c.role === 'worker').at(-1)!.cwd !== slot, 'the worker ran elsewhere');
   });
 });
