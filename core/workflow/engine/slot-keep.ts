@@ -16,7 +16,7 @@ import type { Engine } from './context.ts';
 import type { EventOf, WorkflowEvent } from './events.ts';
 import { removeWorktree } from './git-ops.ts';
 import { gatesWorktree, slotsDir } from './names.ts';
-import { isSetAside, recordSlot } from './slots.ts';
+import { checkSlot, isSetAside, recordSlot } from './slots.ts';
 
 type KeptSlot = EventOf<'slots_kept'>['slots'][number];
 
@@ -46,11 +46,21 @@ export async function leaveSlots(engine: Engine): Promise<void> {
     if (!existsSync(path) || isSetAside(pool, path)) continue;
     const setup = pool.setups.get(path);
     const slot = pool.recorded.get(path);
-    if (keep && setup && slot) kept.push({ path, git_dir: slot.git.gitDir, setup_key: setup.key, exclude: setup.exclude, gates: path === gates });
+    if (keep && setup && slot && (await detached(engine, path))) kept.push({ path, git_dir: slot.git.gitDir, setup_key: setup.key, exclude: setup.exclude, gates: path === gates });
     else gone.push(path);
   }
   await Promise.all(gone.map((path) => removeWorktree(engine.ops, path).catch(() => {})));
   if (kept.length) engine.store.append('slots_kept', { slots: kept });
+}
+
+/** A kept slot holds no branch (gc, finish and discard may then delete it): checked, then detached. */
+async function detached(engine: Engine, path: string): Promise<boolean> {
+  const slot = engine.ops.slots.recorded.get(path);
+  if (!slot || slot.branch === null) return slot !== undefined;
+  const checked = await checkSlot(engine.ops.slots, path, engine.ops.env);
+  if (checked.problem !== null || !(await checked.bound.run(['checkout', '-q', '-f', '--detach'])).ok) return false;
+  slot.branch = null;
+  return true;
 }
 
 /** The slots the last command kept, with the paths set-up ran in again after it (a killed command's). */
