@@ -144,7 +144,6 @@ function checkStateDir(repoRoot: string, paths: StatePaths): void {
 export function ensureStateDir(repoRoot: string): StatePaths {
   const paths = statePaths(repoRoot);
   mkdirSync(paths.runs, { recursive: true });
-  ensureWorktreesDir(repoRoot);
   try {
     // 'wx': never overwrite the user's .gitignore, nor one a parallel run has just written.
     writeFileSync(join(paths.root, '.gitignore'), GITIGNORE, { flag: 'wx' });
