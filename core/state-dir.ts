@@ -1,6 +1,6 @@
 /**
- * The state folder `<repo>/.supervisor/`: `runs/<run-id>/` (the run log), `worktrees/`,
- * `workflows/<id>/` (a workflow's state) and `cache/`. A `.gitignore` written on first use keeps
+ * The state folder `<repo>/.supervisor/`: `runs/<run-id>/` (the run log), `workflows/<id>/` (a
+ * workflow's state) and `cache/`; and the repository's worktrees, outside its checkout (below). A `.gitignore` written on first use keeps
  * runs and worktrees (and itself) out of git, so `git status` in the user's checkout stays clean.
  * An existing `.gitignore` is the user's and is left alone.
  *
@@ -10,8 +10,10 @@
  * under which git tracks state files, is refused with STATE_DIR_UNSAFE: otherwise a clone would
  * choose where we write run logs and worktrees, or hand us a forged workflow to resume.
  */
-import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { errors } from './errors.ts';
 import { listingGitSync } from './git/git.ts';
 
@@ -26,6 +28,7 @@ const GITIGNORE = `# Written by supervisor: run logs and worktrees stay out of g
 export interface StatePaths {
   root: string;
   runs: string;
+  /** The repository's worktrees (runs' `<run-id>/`, workflows' `wf/<id>/`): outside the checkout, see worktreesDir. */
   worktrees: string;
   workflows: string;
   cache: string;
@@ -39,9 +42,73 @@ const untracked = new Set<string>();
 
 export function statePaths(repoRoot: string): StatePaths {
   const root = join(repoRoot, STATE_DIR_NAME);
-  const paths = { root, runs: join(root, 'runs'), worktrees: join(root, 'worktrees'), workflows: join(root, 'workflows'), cache: join(root, 'cache') };
+  const paths = { root, runs: join(root, 'runs'), worktrees: worktreesDir(repoRoot), workflows: join(root, 'workflows'), cache: join(root, 'cache') };
   checkStateDir(repoRoot, paths);
+  checkWorktreesDir(paths.worktrees);
   return paths;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Where every repository's worktrees folder is: SUPERVISOR_WORKTREES_DIR, else
+ * `$XDG_STATE_HOME/supervisor/worktrees`, else `~/.supervisor/worktrees`. Never inside a
+ * checkout: Node's module resolution and tools that look upward for their configuration would
+ * find the user's `node_modules` and settings from a worktree there (issue 28, item 4).
+ */
+export function worktreesHome(env: Env = process.env): string {
+  const chosen = env.SUPERVISOR_WORKTREES_DIR;
+  if (chosen !== undefined && chosen.trim() !== '') {
+    if (!isAbsolute(chosen)) throw errors.usage(`SUPERVISOR_WORKTREES_DIR must be an absolute path, got "${chosen}"`, 'name the folder supervisor keeps worktrees in by its full path, e.g. /var/tmp/supervisor-worktrees, or unset it');
+    return resolve(chosen);
+  }
+  const state = env.XDG_STATE_HOME;
+  if (state && isAbsolute(state)) return join(state, 'supervisor', 'worktrees');
+  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.supervisor', 'worktrees');
+}
+
+/**
+ * THE place a repository's worktrees live: `<worktreesHome>/<name>-<hash>`, keyed by the real
+ * path of the repository (two clones never share a folder, a moved clone gets a new one). Made
+ * of our own names only: nothing a repository or a CLI wrote chooses it (SECURITY I4).
+ */
+export function worktreesDir(repoRoot: string, env: Env = process.env): string {
+  const real = realOr(repoRoot);
+  const key = createHash('sha256').update(real).digest('hex').slice(0, 16);
+  const name = basename(real).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'repo';
+  return join(worktreesHome(env), `${name}-${key}`);
+}
+
+function realOr(path: string): string {
+  return real(path) ?? resolve(path);
+}
+
+/**
+ * SECURITY I4 for the worktrees folders (the home and the repository's): each that exists is a
+ * real folder (not a link), ours, and writable by nobody else; else STATE_DIR_UNSAFE.
+ */
+function checkWorktreesDir(dir: string): void {
+  for (const folder of [dirname(dir), dir]) {
+    const stat = lstatSync(folder, { throwIfNoEntry: false });
+    if (!stat) continue;
+    if (!stat.isDirectory()) throw errors.stateDirUnsafe(folder, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) throw errors.stateDirUnsafe(folder, `belongs to another user (uid ${stat.uid})`);
+    if (stat.mode & 0o022) throw errors.stateDirUnsafe(folder, `may be written by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+  }
+}
+
+/** Makes the repository's worktrees folder (and its home) if missing, 0700, and checks them. */
+export function ensureWorktreesDir(repoRoot: string, env: Env = process.env): string {
+  const dir = worktreesDir(repoRoot, env);
+  checkWorktreesDir(dir); // nothing is made through a link
+  for (const folder of [dirname(dir), dir]) {
+    if (existsSync(folder)) continue;
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700); // the umask may have taken bits the mode asked for; never more than 0700
+  }
+  checkWorktreesDir(dir);
+  return dir;
 }
 
 function real(path: string): string | null {
@@ -59,7 +126,7 @@ function checkStateDir(repoRoot: string, paths: StatePaths): void {
   if (!top.isDirectory()) throw errors.stateDirUnsafe(paths.root, top.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
   const repo = real(repoRoot);
   if (repo !== null && real(paths.root) !== join(repo, STATE_DIR_NAME)) throw errors.stateDirUnsafe(paths.root, 'resolves outside the repository');
-  for (const folder of [paths.runs, paths.worktrees, paths.workflows, paths.cache]) {
+  for (const folder of [paths.runs, paths.workflows, paths.cache]) {
     const stat = lstatSync(folder, { throwIfNoEntry: false });
     if (stat && !stat.isDirectory()) throw errors.stateDirUnsafe(folder, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
   }

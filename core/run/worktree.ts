@@ -16,6 +16,7 @@ import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
 import { dropOwnIndex } from '../git/own-index.ts';
 import { gitErrors } from '../git/errors.ts';
 import { excludePathspecs } from './setup.ts';
+import { ensureWorktreesDir } from '../state-dir.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from '../git/worktree-contents.ts';
 
 export interface Workspace {
@@ -118,6 +119,8 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   if (repo.bare) throw errors.bareRepository(repoRoot);
   const reason = inPlaceReason(options.useWorktree, repo);
   if (reason !== null || !repo.head) return { mode: 'in-place', path: repoRoot, base: null, reason };
+  // The repository's worktrees folder, made 0700 and checked (SECURITY I4) only when a worktree is made.
+  ensureWorktreesDir(repoRoot);
   const path = join(options.worktreesDir, options.runId);
   const start = options.start ?? repo.head;
   const workspace: Workspace = { mode: 'worktree', path, base: start, reason: null };

@@ -53,9 +53,12 @@ export class WorkflowLogFollower {
     // A task's state lines come after its runs' output read in the same poll (they happened after it).
     const states: LogLine[] = [];
     for (const e of events.slice(this.seen)) {
-      if (e.kind !== 'run_started' && e.kind !== 'task_state') continue;
+      if (e.kind !== 'run_started' && e.kind !== 'task_state' && e.kind !== 'setup') continue;
       if (this.task !== undefined && e.task !== this.task) continue;
-      if (e.kind === 'run_started') {
+      if (e.kind === 'setup') {
+        const text = setupText(e);
+        if (text) lines.push({ task: e.task, role: 'set-up', run_id: '', stream: 'workflow', text });
+      } else if (e.kind === 'run_started') {
         this.runs.push({ task: e.task, role: e.role, runId: e.run_id, follower: new RunFollower(join(this.runsDir, e.run_id)) });
       } else if (e.state !== 'running') {
         states.push({ task: e.task, role: '-', run_id: '', stream: 'workflow', text: `${e.state}${e.reason !== undefined ? ` — ${e.reason}` : ''}` });
@@ -75,6 +78,17 @@ export class WorkflowLogFollower {
     }
     return [...lines, ...states];
   }
+}
+
+/** A set-up step as one line (its command's output stays in events.jsonl); null for sandbox events. */
+function setupText(e: Record<string, unknown>): string | null {
+  if (e.step === 'command_started') return `running \`${String(e.command)}\``;
+  if (e.step === 'command_finished') {
+    const seconds = typeof e.duration_ms === 'number' ? ` in ${(e.duration_ms / 1000).toFixed(1)} s` : '';
+    return `\`${String(e.command)}\` ${e.timed_out === true ? 'timed out' : `exited ${String(e.exit_code)}`}${seconds}`;
+  }
+  if (e.step === 'copied' && Array.isArray(e.paths) && e.paths.length) return `copied ${e.paths.join(', ')} from your checkout`;
+  return null;
 }
 
 /** `[task role] text`, with the stream for stderr and the short run id on a run's events. */

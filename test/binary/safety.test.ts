@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { binarySuite, makeSandbox, type BinaryRun, type Sandbox } from './binary.ts';
+import { worktreesDir } from '../../core/state-dir.ts';
 import { alive } from '../helpers/processes.ts';
 import { fakeClis } from '../helpers/fake-clis.ts';
 
@@ -163,7 +164,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
     const cliPid = (JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!) as { pid: number }).pid;
     toEnd.add(cliPid);
     const [runDir] = runDirs(repo);
-    const worktree = join(repo, '.supervisor', 'worktrees', runDir!.split('/').at(-1)!);
+    const worktree = join(worktreesDir(repo, { HOME: box.home }), runDir!.split('/').at(-1)!);
     await until(() => existsSync(join(worktree, 'partial.txt')), 'the CLI broke its worktree');
     assert.ok(events(runDir!).some((e) => e.kind === 'cli_started' && e.pgid === cliPid), 'the process group is in the run log');
     first.child.kill('SIGKILL');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { worktreesDir } from '../../core/state-dir.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../helpers/git-repo.ts';
 import { cliCalls, fenced, replies, runJson } from './_run.ts';
@@ -37,7 +38,7 @@ describe('supervisor run --base / --review', () => {
     assert.ok(run.result.git_range!.startsWith(`${feature}..`), run.result.git_range!);
     assert.deepEqual(run.result.files_changed, ['src/c.ts']);
     assert.match(readFileSync(join(run.result.run_dir, 'prompt.md'), 'utf8'), /FEATURE-MARK/);
-    assert.match(cliCalls(log)[0]!.cwd, /\.supervisor\/worktrees\//);
+    assert.ok(cliCalls(log)[0]!.cwd.startsWith(`${worktreesDir(repo)}/`), 'the CLI ran in its worktree');
     assertCheckoutUnchanged(repo, before);
   });
 

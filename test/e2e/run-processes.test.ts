@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunResult } from '../../core/run/result.ts';
+import { worktreesDir } from '../../core/state-dir.ts';
 import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { trackingMechanism } from '../../core/process/cgroup.ts';
@@ -86,7 +87,7 @@ describe('supervisor run: processes (end to end)', () => {
     const cliPid = cliCalls(log)[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
     await waitFor(() => !alive(cliPid) && !alive(grandchild), 'the CLI tree to be gone', 3000);
-    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assert.deepEqual(readdirSync(worktreesDir(repo)), []);
     assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1);
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*'), '');
     assertCheckoutUnchanged(repo, before);
@@ -118,7 +119,7 @@ describe('supervisor run: processes (end to end)', () => {
     assert.equal(next.code, 0, next.stderr);
     assert.match(next.result.notices.join('\n'), new RegExp(`run ${id} was killed before it finished: its worktree is removed, its changes are on supervisor/${id}`));
     assert.equal(git(repo, 'show', `supervisor/${id}:partial.txt`), 'half');
-    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assert.deepEqual(readdirSync(worktreesDir(repo)), []);
   });
 
   it('two supervisor processes run at once in one repository', async () => {

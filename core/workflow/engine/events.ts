@@ -111,6 +111,12 @@ export const EVENT_SCHEMAS = {
     problem: v.optional(text),
     left: v.optional(text),
   }),
+  /** The worktree slots a command left for the next (set-up once): where, its admin folder, and what set-up ran and made there. */
+  slots_kept: v.object({
+    ...ts,
+    kind: v.literal('slots_kept'),
+    slots: v.array(v.object({ path: text, git_dir: text, setup_key: nullableText, exclude: strings, gates: v.boolean() })),
+  }),
   integration_moved: v.object({ ...ts, kind: v.literal('integration_moved'), branch: text, found: nullableText, restored: text, record: text }),
   /** A person's decision on a task awaiting approval; `round`: the round it was about. */
   approval: v.object({ ...ts, kind: v.literal('approval'), task: text, decision: v.picklist(['approved', 'rejected']), by: text, issues: strings, round: v.optional(count) }),

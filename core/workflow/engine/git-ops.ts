@@ -20,6 +20,7 @@ import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import type { SlotPool } from './slot-pool.ts';
 import { excludePathspecs } from '../../run/setup.ts';
+import { ensureWorktreesDir } from '../../state-dir.ts';
 
 const IDENTITY = ['-c', 'user.name=supervisor', '-c', 'user.email=supervisor@localhost'];
 
@@ -91,10 +92,16 @@ export async function openTaskWorktree(ops: SlotGitOps, path: string, branch: st
   }
   if (existsSync(path)) await removeWorktree(ops, path);
   const tip = await ensureBranch(ops, branch, start);
-  await mkdir(dirname(path), { recursive: true });
+  await makeParent(ops, path);
   await addWorktree(ops, ['-q', path, branch]);
   recordSlot(ops.slots, path, await locateWorktree(ops.repoRoot, path, ops.env), branch);
   return { created: true, head: tip };
+}
+
+/** The folder a new worktree goes in; the repository's worktrees folder first (0700, checked: core/state-dir.ts). */
+async function makeParent(ops: GitOps, path: string): Promise<void> {
+  ensureWorktreesDir(ops.repoRoot);
+  await mkdir(dirname(path), { recursive: true });
 }
 
 /**
@@ -284,7 +291,7 @@ export async function detachedWorktreeAt(ops: SlotGitOps, path: string, commit: 
     }
     await removeWorktree(ops, path);
   }
-  await mkdir(dirname(path), { recursive: true });
+  await makeParent(ops, path);
   await addWorktree(ops, ['-q', '--detach', path, commit]);
   recordSlot(ops.slots, path, await locateWorktree(ops.repoRoot, path, ops.env), null);
   return true;

@@ -32,7 +32,7 @@ export function workflowOfBranch(branch: string, knownIds: readonly string[]): {
 export interface WorkflowPaths {
   /** `.supervisor/workflows/<id>/`: plan.json, events.jsonl, result.json. */
   dir: string;
-  /** `.supervisor/worktrees/wf/<id>/`: one worktree per task, and one for the gates. */
+  /** `<worktrees>/wf/<id>/` (outside the checkout: worktreesDir in core/state-dir.ts): the task slots, the gates' worktree. */
   worktrees: string;
 }
 

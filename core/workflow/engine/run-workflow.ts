@@ -4,8 +4,6 @@
  * unfinished run of the same plan is refused with the command that resumes it; a finished one
  * leaves its id and branches alone and the new run gets `<id>-2`, `-3`, ... (claim-id.ts).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { resolveCommit } from '../../run/start-point.ts';
 import { endProcesses } from '../../process/end-processes.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
@@ -16,11 +14,12 @@ import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
 import { refuseUntrustedPlanCommands } from '../plan-commands.ts';
 import { notice, setState, taskCost, taskRecord, type Engine, type WorkflowRunOptions } from './context.ts';
 import { engineErrors } from './errors.ts';
-import { removeWorktree, type GitOps, type SlotGitOps } from './git-ops.ts';
+import type { GitOps, SlotGitOps } from './git-ops.ts';
 import { SlotPool } from './slot-pool.ts';
+import { leaveSlots, restoreSlots } from './slot-keep.ts';
 import { guardIntegration, reportIntegrationMoved } from './integration-guard.ts';
 import { IntegrationBranch } from './integration-ref.ts';
-import { gatesWorktree, integrationBranch, slotsDir, taskBranch, workflowPaths } from './names.ts';
+import { integrationBranch, taskBranch, workflowPaths } from './names.ts';
 import { RESUMABLE, workflowExitCode, type WorkflowResult, type WorkflowStatus } from './result.ts';
 import { createEventHooks, type EventHooks } from './event-hooks.ts';
 import { schedule } from './schedule.ts';
@@ -176,7 +175,8 @@ async function continueLocked(store: WorkflowStore, id: string, options: Omit<Wo
   await engine.integrationBranch.open(engine.base);
   engine.ops.slots.generation = engine.state.resumes;
   await endOrphans(engine, id);
-  await dropStaleSlots(engine);
+  // The slots the last command kept come back checked (set-up once); the rest go. New slots get new names.
+  await restoreSlots(engine, events);
   await restore(engine);
   await how.prepare?.(engine);
   options.onStart?.({ workflow_id: id, branch: engine.integration });
@@ -215,9 +215,9 @@ async function drive(engine: Engine): Promise<WorkflowResult> {
   }
 }
 
-/** The worktree slots go (the branches hold the work); so does the gates' worktree. */
+/** The worktree slots go (the branches hold the work), or stay for the next command with their set-up (slot-keep.ts). */
 async function cleanUp(engine: Engine): Promise<void> {
-  await Promise.all([...engine.ops.slots.made, gatesWorktree(engine.paths)].map((path) => (existsSync(path) ? removeWorktree(engine.ops, path).catch(() => {}) : undefined)));
+  await leaveSlots(engine);
 }
 
 /**
@@ -231,16 +231,6 @@ async function endOrphans(engine: Engine, id: string): Promise<void> {
   if (ended.remaining.length) throw engineErrors.busy(id, ended.remaining[0]!);
 }
 
-/**
- * Slots a killed run left go (their branches are then free to check out again); anything
- * uncommitted in them is dropped, as a task caught mid-run restarts from its branch's last
- * commit. New slots get new names, so a CLI the kill orphaned cannot write into them.
- */
-async function dropStaleSlots(engine: Engine): Promise<void> {
-  const dir = slotsDir(engine.paths);
-  if (!existsSync(dir)) return;
-  await Promise.all(readdirSync(dir).map((name) => removeWorktree(engine.ops, join(dir, name)).catch(() => {})));
-}
 
 function statusOf(engine: Engine, tip: string): WorkflowStatus {
   const records = [...engine.tasks.values()];

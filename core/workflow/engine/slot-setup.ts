@@ -6,7 +6,7 @@
  * every clean-up of that slot (`slotExclude`).
  */
 import { basename } from 'node:path';
-import { locateWorktree } from '../../git/bound-git.ts';
+import { boundGit, locateWorktree } from '../../git/bound-git.ts';
 import { copyNotice, DEFAULT_SETUP_TIMEOUT_S, hasSetup, setUpWorktree, setupFailureIssue, type SetupSpec } from '../../run/setup.ts';
 import { DEFAULT_GRACE_MS } from '../../process/run-process.ts';
 import type { WorkflowTask } from '../../plugin-api/workflow-model.ts';
@@ -24,6 +24,20 @@ function specOf(engine: Engine, own: { setup?: string[]; copy?: string[] }): Set
   return { commands: own.setup ?? [], copy: own.copy ?? [], timeoutMs: Math.round(seconds * 1000) };
 }
 
+/** Files set-up reads that decide what it makes: the lock files at the top of the checkout. */
+const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb', 'Cargo.lock', 'go.sum', 'poetry.lock', 'uv.lock', 'Pipfile.lock', 'Gemfile.lock', 'composer.lock'];
+
+/**
+ * What set-up in the slot is keyed by: its commands and copies, and the lock files of the
+ * commit the slot has checked out (their blob ids, through the slot's recorded git): the same
+ * key in a slot means set-up has nothing new to make there.
+ */
+async function setupKey(engine: Engine, worktree: string, spec: SetupSpec): Promise<string> {
+  const slot = slotOf(engine.ops.slots, worktree);
+  const locks = slot && spec.commands.length ? await boundGit(slot.git, engine.ops.env).run(['ls-tree', 'HEAD', '--', ...LOCK_FILES]) : null;
+  return JSON.stringify([spec.commands, spec.copy, locks?.ok ? locks.stdout : '']);
+}
+
 type Outcome = { ok: true; copied: string | null } | { ok: false; issue: string | 'halted' };
 
 /** Runs `spec` in `worktree` unless the same set-up already ran there (setup_once); `fresh`: the folder was just made. */
@@ -31,7 +45,7 @@ async function setUp(engine: Engine, worktree: string, spec: SetupSpec, fresh: b
   const slots = engine.ops.slots.setups;
   if (fresh) slots.delete(worktree);
   if (!hasSetup(spec)) return { ok: true, copied: null };
-  const key = JSON.stringify([spec.commands, spec.copy]);
+  const key = await setupKey(engine, worktree, spec);
   if (engine.workflow.setup_once !== false && slots.get(worktree)?.key === key) return { ok: true, copied: null };
   // The slot's git as recorded when it was made (a CLI may have rewritten its .git since).
   const bound = slotOf(engine.ops.slots, worktree)?.git ?? (await locateWorktree(engine.options.repoRoot, worktree, engine.ops.env));

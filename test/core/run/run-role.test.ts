@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runRole } from '../../../core/run/run-role.ts';
 import { readEvents } from '../../../core/runs/runs-store.ts';
+import { worktreesDir } from '../../../core/state-dir.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
@@ -287,7 +288,7 @@ describe('runRole', () => {
     const runs = readdirSync(join(repo, '.supervisor/runs'));
     const events = readEvents(join(repo, '.supervisor/runs', runs[0]!));
     assert.equal(events.at(-1)?.kind, 'run_finished');
-    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assert.deepEqual(readdirSync(worktreesDir(repo)), []);
     assertCheckoutUnchanged(repo, before);
   });
 
@@ -308,7 +309,7 @@ describe('runRole', () => {
     assert.equal(git(repo, 'show', `supervisor/${id}:draft.txt`), 'first attempt\n');
     const events = kinds(join(repo, '.supervisor/runs', id!));
     assert.deepEqual(events.slice(-3), ['committed', 'workspace_removed', 'run_finished']);
-    assert.deepEqual(readdirSync(join(repo, '.supervisor/worktrees')), []);
+    assert.deepEqual(readdirSync(worktreesDir(repo)), []);
     assertCheckoutUnchanged(repo, before);
   });
 
@@ -347,9 +348,9 @@ describe('runRole: the worktree cannot be made', () => {
     h.options.peers!.now = () => new Date('2026-01-01T00:00:00Z');
     h.options.peers!.randomHex = () => 'abcdef';
     const { writeFiles } = await import('../../helpers/git-repo.ts');
-    await writeFiles(repo, { [`.supervisor/worktrees/${fixed}/precious.txt`]: 'mine' });
+    await writeFiles(worktreesDir(repo), { [`${fixed}/precious.txt`]: 'mine' });
     await assert.rejects(runRole(...asCall(h.options)), { code: 'WORKTREE_FAILED', exitCode: 2 });
-    assert.ok(existsSync(join(repo, `.supervisor/worktrees/${fixed}/precious.txt`)));
+    assert.ok(existsSync(join(worktreesDir(repo), `${fixed}/precious.txt`)));
     assert.equal(readEvents(join(repo, '.supervisor/runs', fixed)).at(-1)?.kind, 'run_finished');
   });
 });

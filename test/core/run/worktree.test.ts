@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { closeWorkspace, commitWorkspace, inspectRepo, openWorkspace } from '../../../core/run/worktree.ts';
-import { ensureStateDir } from '../../../core/state-dir.ts';
+import { ensureStateDir, worktreesDir } from '../../../core/state-dir.ts';
 import { git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 
@@ -20,7 +20,8 @@ describe('worktree manager', () => {
     const ws = await open(repo, 'run-1');
     assert.equal(ws.mode, 'worktree');
     assert.equal(ws.base, base);
-    assert.equal(ws.path, join(repo, '.supervisor/worktrees/run-1'));
+    assert.equal(ws.path, join(worktreesDir(repo), 'run-1'));
+    assert.ok(!ws.path.startsWith(`${repo}/`), 'the worktree is outside the checkout');
     await writeFiles(ws.path, { 'a.txt': 'changed\n', 'new/c.txt': 'new\n' });
     const changes = await commitWorkspace(ws, 'run-1', 'supervisor implementer: test');
     assert.ok(changes);

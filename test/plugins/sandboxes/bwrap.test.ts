@@ -18,11 +18,12 @@ const limits = { pids: 100, memoryMb: 1024, cpus: 1 };
 
 async function fixture() {
   const repo = await makeRepo({ 'a.js': '1\n' });
-  const worktree = join(repo, '.supervisor', 'worktrees', 'run-1');
+  const home = await tempDir('sv-bw-home-');
+  // Where worktrees live by default: under the user's home, outside the checkout (core/state-dir.ts).
+  const worktree = join(home, '.supervisor', 'worktrees', 'repo-0123', 'run-1');
   git(repo, 'worktree', 'add', '-q', '-b', 'supervisor/run-1', worktree);
   const scratch = join(repo, '.supervisor', 'runs', 'run-1', 'attempt-1');
   await mkdir(scratch, { recursive: true });
-  const home = await tempDir('sv-bw-home-');
   await writeFile(join(home, '.claude.json'), '{"k":1}');
   await mkdir(join(home, '.cfg'));
   await writeFile(join(home, '.cfg', 'x'), 'x');
