@@ -10,7 +10,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { boundGit, checkWorktree, commonGitDir, type BoundWorktree } from '../../git/bound-git.ts';
+import { commonGitDir, type BoundWorktree } from '../../git/bound-git.ts';
+import { checkWorktree, gitOf } from '../../git/verified-worktree.ts';
 import { excludePathspecs } from '../../run/setup.ts';
 import type { Engine } from './context.ts';
 import type { EventOf, WorkflowEvent } from './events.ts';
@@ -82,8 +83,8 @@ async function takeBack(engine: Engine, entry: KeptSlot, commonDir: string): Pro
   if (!isOurSlotPath(engine, entry.path) || dirname(entry.git_dir) !== join(commonDir, 'worktrees')) return null;
   const git: BoundWorktree = { path: entry.path, gitDir: entry.git_dir, commonDir };
   const check = await checkWorktree(git, {}, engine.ops.env);
-  if (check.problem) return null;
-  const bound = boundGit(git, engine.ops.env);
+  if (check.problem || !check.verified) return null;
+  const bound = gitOf(check.verified, engine.ops.env);
   if (!(await bound.run(['checkout', '-q', '-f', '--detach'])).ok) return null;
   const clean = await bound.run(['clean', '-q', '-fd', ...(entry.exclude.length ? ['--', '.', ...excludePathspecs(entry.exclude)] : [])]);
   return clean.ok ? git : null;
