@@ -9,7 +9,8 @@
 import * as v from 'valibot';
 import { SupervisorError } from '../../errors.ts';
 import { remoteErrors } from '../../git/remote-errors.ts';
-import { commitFiles, readFileAt } from '../../git/remote.ts';
+import { commitFiles } from '../../git/remote.ts';
+import { readStateJson } from './state-json.ts';
 import { sumUsd } from '../../money.ts';
 import { remoteRefs } from './names.ts';
 import type { RemoteSession } from './session.ts';
@@ -23,20 +24,7 @@ const TRIES = 8;
 
 async function readLedger(session: RemoteSession, commit: string): Promise<LedgerFile> {
   const ref = remoteRefs.ledger(session.workflowId);
-  const text = await readFileAt(session.ctx, commit, 'ledger.json', ref);
-  if (text === null) throw remoteErrors.stateInvalid(ref, 'ledger.json', 'is missing');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw remoteErrors.stateInvalid(ref, 'ledger.json', 'is not JSON');
-  }
-  const parsed = v.safeParse(ledgerSchema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw remoteErrors.stateInvalid(ref, `ledger.json ${(issue.path ?? []).map((p) => String(p.key)).join('.') || '(root)'}`, issue.message);
-  }
-  return parsed.output;
+  return readStateJson(session.ctx, commit, 'ledger.json', ref, ledgerSchema);
 }
 
 /** Reads the ledger, changes it with `change` (null: no write), pushes by compare-and-swap; again on a lost lease. */

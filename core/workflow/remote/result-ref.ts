@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { remoteErrors } from '../../git/remote-errors.ts';
-import { commitFiles, readFileAt, type RemoteGit } from '../../git/remote.ts';
+import { commitFiles, type RemoteGit } from '../../git/remote.ts';
+import { readStateJson } from './state-json.ts';
 import { REMOTE_TASK_STATUSES } from './task-state.ts';
 
 const sha = v.pipe(v.string(), v.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/));
@@ -26,21 +27,9 @@ export const resultSchema = v.strictObject({
 export type RemoteWorkflowResult = v.InferOutput<typeof resultSchema>;
 
 export async function readResult(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, commit: string, ref: string, workflowId: string): Promise<RemoteWorkflowResult> {
-  const text = await readFileAt(ctx, commit, 'result.json', ref);
-  if (text === null) throw remoteErrors.stateInvalid(ref, 'result.json', 'is missing');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw remoteErrors.stateInvalid(ref, 'result.json', 'is not JSON');
-  }
-  const parsed = v.safeParse(resultSchema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw remoteErrors.stateInvalid(ref, `result.json ${(issue.path ?? []).map((p) => String(p.key)).join('.') || '(root)'}`, issue.message);
-  }
-  if (parsed.output.workflow_id !== workflowId) throw remoteErrors.stateInvalid(ref, 'result.json workflow_id', `is ${parsed.output.workflow_id}, not ${workflowId}`);
-  return parsed.output;
+  const result = await readStateJson(ctx, commit, 'result.json', ref, resultSchema);
+  if (result.workflow_id !== workflowId) throw remoteErrors.stateInvalid(ref, 'result.json workflow_id', `is ${result.workflow_id}, not ${workflowId}`);
+  return result;
 }
 
 export function writeResult(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, result: RemoteWorkflowResult, parent: string | null): Promise<string> {

@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { remoteErrors } from '../../git/remote-errors.ts';
 import { commitFiles, readFileAt, type RemoteGit } from '../../git/remote.ts';
 import { parseEvent, type WorkflowEvent } from '../engine/events.ts';
+import { parseStateJson } from './state-json.ts';
 
 export const REMOTE_TASK_STATUSES = ['running', 'integrated', 'gaps', 'failed', 'awaiting_approval', 'interrupted'] as const;
 export type RemoteTaskStatus = (typeof REMOTE_TASK_STATUSES)[number];
@@ -42,28 +43,10 @@ export interface TaskStateRead {
 const MAX_EVENTS = 100_000;
 
 /** The first problem of a valibot parse as "field: message". */
-function problemOf(issues: readonly v.BaseIssue<unknown>[]): { field: string; message: string } {
-  const issue = issues[0]!;
-  const field = (issue.path ?? []).map((p) => String(p.key)).join('.') || '(root)';
-  return { field, message: issue.message };
-}
-
 /** `task.json` and `events.jsonl` of a state commit, checked; `ref` names it in errors. */
 export async function readTaskState(ctx: Pick<RemoteGit, 'repoRoot' | 'env'>, commit: string, ref: string, expect: { workflow: string; task: string }): Promise<TaskStateRead> {
   const [json, lines] = await Promise.all([readFileAt(ctx, commit, 'task.json', ref), readFileAt(ctx, commit, 'events.jsonl', ref)]);
-  if (json === null) throw remoteErrors.stateInvalid(ref, 'task.json', 'is missing');
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw remoteErrors.stateInvalid(ref, 'task.json', 'is not JSON');
-  }
-  const parsed = v.safeParse(taskStateSchema, value);
-  if (!parsed.success) {
-    const { field, message } = problemOf(parsed.issues);
-    throw remoteErrors.stateInvalid(ref, `task.json ${field}`, message);
-  }
-  const task = parsed.output;
+  const task = parseStateJson(json, taskStateSchema, 'task.json', ref);
   if (task.workflow_id !== expect.workflow || task.task_id !== expect.task) throw remoteErrors.stateInvalid(ref, 'task.json workflow_id/task_id', `name ${task.workflow_id}/${task.task_id}, not ${expect.workflow}/${expect.task}`);
   return { commit, task, events: parseEvents(lines ?? '', ref) };
 }
