@@ -142,7 +142,8 @@ export async function workflowExport(input: WorkflowExportInput, deps: AppDeps):
   if (!(EXPORT_TARGETS as readonly string[]).includes(input.to)) throw errors.usage(`--to ${input.to}: give one of ${EXPORT_TARGETS.join(', ')}`);
   checkRemote(input.remote);
   const checked = await resolvePlan(input, deps);
-  await refuse(checked, deps);
+  // The runners run the CLIs and sandboxes, not this machine: those are not looked for here (the file names what a runner needs).
+  await refuse(checked, deps, { elsewhere: true });
   const planFile = resolve(deps.cwd, input.file);
   const bytes = readFileSync(planFile);
   const output = input.output === undefined ? null : resolve(deps.cwd, input.output);

@@ -73,10 +73,10 @@ export async function resolvePlan(input: WorkflowRunInput, deps: AppDeps): Promi
 }
 
 /** Every check `workflow run` makes before it starts anything; throws the first refusal. */
-export async function refuse(checked: Checked, deps: AppDeps): Promise<void> {
+export async function refuse(checked: Checked, deps: AppDeps, where: { elsewhere?: boolean } = {}): Promise<void> {
   refuseFilePlan(checked.workflow, checked.planTrust, deps.repoRoot);
   const { preflight } = await import('../workflow/preflight.ts');
-  await preflight({ ...checked.options, workflow: checked.workflow, allowCommands: checked.settings.allow_commands });
+  await preflight({ ...checked.options, workflow: checked.workflow, allowCommands: checked.settings.allow_commands, ...(where.elsewhere ? { elsewhere: true } : {}) });
 }
 
 export async function prepareWorkflowRun(input: WorkflowRunInput, deps: AppDeps): Promise<PreparedWorkflow> {

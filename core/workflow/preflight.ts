@@ -40,6 +40,8 @@ export interface PreflightOptions extends CliRouting {
   sandbox?: string;
   /** --allow-command values (every run). */
   allowCommands?: string[];
+  /** The runs happen on other machines (an export's CI runners): CLIs and sandboxes are not looked for here. */
+  elsewhere?: boolean;
 }
 
 /** Loads a role once per name: its result or the problem. */
@@ -101,7 +103,7 @@ export async function preflight(options: PreflightOptions): Promise<PlannedRun[]
     const role = JSON.parse(key) as Role['sandbox'];
     try {
       const sandbox = prepareSandbox(options.registry, { role: role ?? undefined, flag: options.sandbox }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
-      await checkSandbox(sandbox, sandboxContext({ env: options.env, self: selfCommand(), notice: () => {} }));
+      if (!options.elsewhere) await checkSandbox(sandbox, sandboxContext({ env: options.env, self: selfCommand(), notice: () => {} }));
       return sandbox.choice.name;
     } catch (error) {
       return `!${messageOf(error)}`;
@@ -123,7 +125,7 @@ export async function preflight(options: PreflightOptions): Promise<PlannedRun[]
     if (sandbox.startsWith('!')) problem(sandbox.slice(1));
     const anyCommand = [...role.allowed_commands, ...(options.allowCommands ?? [])].some((c) => c.trim() === '*');
     if (anyCommand && sandbox === DEFAULT_SANDBOX) problem('allowed_commands ["*"] (any command) needs a sandbox, and none is active (--sandbox bwrap, docker or podman)');
-    if (run.cli === null) continue;
+    if (run.cli === null || options.elsewhere) continue;
     const ready = await installed(run.cli);
     if (ready instanceof Error) problem(`the CLI ${run.cli} cannot be used: ${messageOf(ready)}`);
     else if (!ready.ok) problem(`the CLI ${run.cli} is not runnable here: ${ready.missing}; ${ready.hint}`);

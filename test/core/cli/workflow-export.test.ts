@@ -68,17 +68,20 @@ describe('supervisor workflow export', () => {
     assert.match(run.stderr, /notice: the plan plan\.yaml is not committed/);
   });
 
-  it("refuses what workflow run refuses before writing anything: the plan's commands without trust, a CLI not installed", async () => {
+  it("refuses what workflow run refuses before writing anything (the plan's commands without trust, an unknown CLI), but not a CLI this machine lacks: the runners run it", async () => {
     const gated = `${PLAN}gates: [npm test]\n`;
     const repo = await makeRepo({ 'plan.yaml': gated });
     const untrusted = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '-o', 'ci.yml', '--cli', 'replay', '--json'], { cwd: repo });
     assert.equal(untrusted.code, 2);
     assert.equal(code(untrusted.stderr), 'WORKFLOW_UNTRUSTED_COMMANDS');
     assert.equal(existsSync(join(repo, 'ci.yml')), false);
-    const missing = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '-o', 'ci.yml', '--cli', 'codex', '--json', '--trust'], { cwd: repo, env: { PATH: '/nonexistent' } });
-    assert.equal(missing.code, 2);
-    assert.equal(code(missing.stderr), 'WORKFLOW_PREFLIGHT');
+    const unknown = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '-o', 'ci.yml', '--cli', 'no-such-cli', '--json', '--trust'], { cwd: repo });
+    assert.equal(unknown.code, 2, unknown.stderr);
     assert.equal(existsSync(join(repo, 'ci.yml')), false);
+    // codex is not on this machine's PATH (nor CI's): the runners have it, the file says so.
+    const elsewhere = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '--cli', 'codex', '--json', '--trust'], { cwd: repo });
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.match((JSON.parse(elsewhere.stdout) as Exported).text!, /the CLIs the plan runs: codex/);
     const trusted = await runCli(['workflow', 'export', 'plan.yaml', '--to', 'gitlab-ci', '-o', 'ci.yml', '--cli', 'replay', '--json', '--trust'], { cwd: repo });
     assert.equal(trusted.code, 0, trusted.stderr);
     const out = JSON.parse(trusted.stdout) as Exported;
