@@ -3,7 +3,7 @@
  * through the shell, each with its own timeout. The first failure stops the rest.
  */
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
-import { shellCommand } from '../process/shell-command.ts';
+import { combinedOutput, runShell } from '../process/shell-command.ts';
 import type { GateOutcome } from './feedback.ts';
 
 export const DEFAULT_GATE_TIMEOUT_S = 300;
@@ -31,22 +31,14 @@ export interface GatesResult {
 
 export async function runGates(options: RunGatesOptions): Promise<GatesResult> {
   for (const command of options.gates) {
-    const proc = await options.runProcess({
-      ...shellCommand(command),
-      cwd: options.cwd,
-      env: options.env,
-      timeoutMs: options.timeoutMs,
-      graceMs: options.graceMs,
-      maxOutputBytes: GATE_OUTPUT_BYTES,
-      signal: options.signal,
-      ...(options.cgroupPrefix ? { cgroupPrefix: options.cgroupPrefix } : {}),
-    });
+    const { cwd, env, timeoutMs, graceMs, signal, cgroupPrefix } = options;
+    const proc = await runShell(options.runProcess, command, { cwd, env, timeoutMs, graceMs, signal, cgroupPrefix, maxOutputBytes: GATE_OUTPUT_BYTES });
     if (proc.interrupted) return { failed: null, interrupted: true };
     const outcome = {
       command,
       exitCode: proc.exitCode,
       timedOut: proc.timedOut,
-      output: [proc.stdout, proc.stderr].filter(Boolean).join(proc.stdout.endsWith('\n') || !proc.stdout ? '' : '\n'),
+      output: combinedOutput(proc),
       durationMs: proc.durationMs,
       passed: proc.exitCode === 0 && !proc.timedOut,
     };

@@ -13,7 +13,7 @@
  */
 import { isAbsolute, normalize, sep } from 'node:path';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
-import { shellCommand } from '../process/shell-command.ts';
+import { combinedOutput, runShell } from '../process/shell-command.ts';
 import { boundGit, type BoundWorktree } from '../git/bound-git.ts';
 import { copyWithoutLinks, plainPathUnder } from './safe-copy.ts';
 import type { GitEnv } from '../git/git.ts';
@@ -105,16 +105,8 @@ export async function setUpWorktree(options: SetupOptions): Promise<SetupResult>
   if (spec.copy.length) options.onStep?.({ kind: 'copied', paths: copied, missing });
   for (const command of spec.commands) {
     options.onStep?.({ kind: 'command_started', command });
-    const proc = await options.runProcess({
-      ...shellCommand(command),
-      cwd: worktree.path,
-      env: options.env,
-      timeoutMs: spec.timeoutMs,
-      graceMs: options.graceMs,
-      maxOutputBytes: SETUP_OUTPUT_BYTES,
-      signal: options.signal,
-    });
-    const output = [proc.stdout, proc.stderr].filter(Boolean).join(proc.stdout.endsWith('\n') || !proc.stdout ? '' : '\n');
+    const proc = await runShell(options.runProcess, command, { cwd: worktree.path, env: options.env, timeoutMs: spec.timeoutMs, graceMs: options.graceMs, signal: options.signal, maxOutputBytes: SETUP_OUTPUT_BYTES });
+    const output = combinedOutput(proc);
     options.onStep?.({ kind: 'command_finished', command, exit_code: proc.exitCode, timed_out: proc.timedOut, duration_ms: proc.durationMs, output });
     if (proc.interrupted || proc.exitCode !== 0 || proc.timedOut) {
       return { ok: false, interrupted: proc.interrupted === true, command, exitCode: proc.exitCode, timedOut: proc.timedOut, tail: tail(output) };

@@ -10,7 +10,7 @@ import type { SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
 import { DEFAULT_GRACE_MS, runProcess as spawnProcess, type RunProcessOptions, type RunProcessResult } from '../process/run-process.ts';
-import { shellCommand } from '../process/shell-command.ts';
+import { runShell } from '../process/shell-command.ts';
 import { processesTaggedWith } from '../process/tagged-processes.ts';
 import { formatHostPort } from './host-port.ts';
 import { cliPolicy, DEFAULT_SANDBOX, gatePolicy } from './policy.ts';
@@ -109,16 +109,7 @@ export function confinedExecutor(input: ConfinedInput): ConfinedExecutor {
   return {
     refused,
     spawn: confinedSpawn,
-    run: (command, options) =>
-      confinedSpawn({
-        ...shellCommand(command),
-        cwd: input.cwd,
-        env: input.env,
-        timeoutMs: options.timeoutMs,
-        graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
-        ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
+    run: (command, options) => runShell(confinedSpawn, command, { ...options, cwd: input.cwd, env: input.env, graceMs: options.graceMs ?? DEFAULT_GRACE_MS }),
     close: (graceMs = DEFAULT_GRACE_MS) => endTracked(trackingId, graceMs),
   };
 }
