@@ -9,16 +9,16 @@
 //
 // Target (issue 30): overhead at most 30 ms. Exits 1 when missed, 2 when it cannot run; not
 // part of npm test (timing is noisy).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { hostTarget, outputName } from '../pkg/targets.mjs';
-import { claudeEnvelope } from '../../test/fixtures/bin/_fake-envelopes.mjs';
+import { instantReviewer, median, requireBinary } from './_instant-reviewer.mjs';
 
 const TARGET_MS = 30;
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,29 +30,9 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-try {
-  statSync(values.binary ?? '');
-} catch {
-  console.error(`mcp bench: ${values.binary} is missing; run "npm run build" first.`);
-  process.exit(2);
-}
+requireBinary('mcp', values.binary);
 
-const scratch = mkdtempSync(join(tmpdir(), 'sv-bench-mcp-'));
-const repo = join(scratch, 'repo');
-const fakes = join(scratch, 'fakes');
-mkdirSync(repo);
-mkdirSync(fakes);
-const git = (...args) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
-git('init', '-q');
-writeFileSync(join(repo, 'math.js'), 'export const add = (a, b) => a + b;\n');
-git('add', '.');
-git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'commit', '-qm', 'init');
-const reply = '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n';
-writeFileSync(join(fakes, 'envelope.json'), claudeEnvelope(reply, ['-p', '--output-format', 'json']));
-writeFileSync(join(fakes, 'claude'), `#!/bin/sh\ncat >/dev/null\ncat "${join(fakes, 'envelope.json')}"\n`);
-chmodSync(join(fakes, 'claude'), 0o755);
-const env = { PATH: `${fakes}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: join(scratch, 'home'), LANG: 'C.UTF-8' };
-mkdirSync(env.HOME);
+const { scratch, repo, env } = instantReviewer('sv-bench-mcp-');
 
 const cliArgs = ['run', 'reviewer', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--sandbox', 'none', '--json'];
 const toolArgs = { role: 'reviewer', cli: 'claude', task: 'Review math.js', targets: ['math.js'], sandbox: 'none' };
@@ -73,10 +53,6 @@ async function callOnce(client) {
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const transport = new StdioClientTransport({ command: values.binary, args: ['mcp'], cwd: repo, env, stderr: 'ignore' });
 const client = new Client({ name: 'supervisor-bench', version: '1.0.0' });

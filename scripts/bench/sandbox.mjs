@@ -12,14 +12,14 @@
 // is printed too: on a shared machine the figures move with it. Target (issue 30): median overhead at most
 // 50 ms. Exits 1 when the target is missed, 2 when it cannot run (no binary, no bwrap); not
 // part of npm test (timing is noisy).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hostTarget, outputName } from '../pkg/targets.mjs';
-import { claudeEnvelope } from '../../test/fixtures/bin/_fake-envelopes.mjs';
+import { instantReviewer, median, requireBinary } from './_instant-reviewer.mjs';
 
 const TARGET_MS = 50;
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,34 +32,14 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-try {
-  statSync(values.binary ?? '');
-} catch {
-  console.error(`sandbox bench: ${values.binary} is missing; run "npm run build" first.`);
-  process.exit(2);
-}
+requireBinary('sandbox', values.binary);
 const bwrap = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim();
 if (!bwrap) {
   console.error('sandbox bench: bubblewrap (bwrap) is not installed: apt-get install bubblewrap');
   process.exit(2);
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'sv-bench-sandbox-'));
-const repo = join(scratch, 'repo');
-const fakes = join(scratch, 'fakes');
-mkdirSync(repo);
-mkdirSync(fakes);
-const git = (...args) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
-git('init', '-q');
-writeFileSync(join(repo, 'math.js'), 'export const add = (a, b) => a + b;\n');
-git('add', '.');
-git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'commit', '-qm', 'init');
-const reply = '```json\n{"status": "APPROVED", "review_status": "APPROVED", "issues": []}\n```\n';
-writeFileSync(join(fakes, 'envelope.json'), claudeEnvelope(reply, ['-p', '--output-format', 'json']));
-writeFileSync(join(fakes, 'claude'), `#!/bin/sh\ncat >/dev/null\ncat "${join(fakes, 'envelope.json')}"\n`);
-chmodSync(join(fakes, 'claude'), 0o755);
-const env = { PATH: `${fakes}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: join(scratch, 'home'), LANG: 'C.UTF-8' };
-mkdirSync(env.HOME);
+const { scratch, repo, env } = instantReviewer('sv-bench-sandbox-');
 
 const base = ['run', 'reviewer', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--json'];
 const variants = [
@@ -76,10 +56,6 @@ function once(variant) {
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 try {
   for (const v of variants) once(v); // warm the page cache
