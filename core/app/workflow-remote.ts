@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errors } from '../errors.ts';
 import type { AppDeps } from './deps.ts';
-import { refuse, resolvePlan, type WorkflowHooks, type WorkflowRunInput } from './workflow-run.ts';
+import { refuse, resolvePlan, type Checked, type WorkflowHooks, type WorkflowRunInput } from './workflow-run.ts';
 import type { RemoteTaskResult } from '../workflow/remote/run-task.ts';
 import type { RemoteFinalResult } from '../workflow/remote/final.ts';
 import type { RemoteWorkflowView } from '../workflow/remote/remote-view.ts';
@@ -40,8 +40,12 @@ async function openSession(deps: AppDeps, workflowId: string, remote: string): P
   return new RemoteSession({ repoRoot: deps.repoRoot, env: deps.env, remote: target }, workflowId);
 }
 
-/** Everything `workflow run` refuses, refused here before the remote is touched. */
-export async function prepareRemoteTask(input: RemoteTaskCommandInput, deps: AppDeps): Promise<PreparedRemoteTask> {
+/**
+ * The plan as every remote use case takes it: pinned by `--plan-sha256`, the id the workflow's,
+ * `check` (the task asked for) passed, and everything `workflow run` refuses refused, before the
+ * remote is touched. Loaded once: a use case never reads the plan file again.
+ */
+async function checkedRemotePlan(input: RemoteTaskCommandInput, deps: AppDeps, check: (workflow: Checked['workflow']) => void = () => {}): Promise<Checked> {
   const { remoteWorkflowErrors } = await import('../workflow/remote/errors.ts');
   if (input.planSha256 !== undefined) {
     const actual = createHash('sha256').update(readFileSync(resolve(deps.cwd, input.file))).digest('hex');
@@ -49,29 +53,45 @@ export async function prepareRemoteTask(input: RemoteTaskCommandInput, deps: App
   }
   const checked = await resolvePlan(input, deps);
   if (checked.workflow.id !== input.workflowId) throw remoteWorkflowErrors.planMismatch(input.workflowId, checked.workflow.id);
-  if (!input.final) {
-    if (input.taskId === undefined) throw errors.usage('workflow task needs a task id, or --final');
-    if (!checked.workflow.tasks.some((t) => t.id === input.taskId)) throw remoteWorkflowErrors.unknownTask(input.workflowId, input.taskId, checked.workflow.tasks.map((t) => t.id));
-  }
+  check(checked.workflow);
   await refuse(checked, deps);
-  const { workflow, options } = checked;
+  return checked;
+}
+
+/** `--final` on a checked plan: the final gates on the remote's tip, the result written. */
+async function runFinal(checked: Checked, input: RemoteTaskCommandInput, deps: AppDeps, hooks: RemoteHooks): Promise<RemoteFinalResult> {
+  const session = await openSession(deps, checked.workflow.id, input.remote);
+  try {
+    const { runRemoteFinal } = await import('../workflow/remote/final.ts');
+    return await runRemoteFinal({ session, workflow: checked.workflow, engine: { ...checked.options, ...hooks } });
+  } finally {
+    await session.close();
+  }
+}
+
+/** One task of a checked plan, run here and integrated on the remote. */
+async function runTask(checked: Checked, taskId: string, input: RemoteTaskCommandInput, deps: AppDeps, hooks: RemoteHooks): Promise<RemoteTaskResult> {
+  const session = await openSession(deps, checked.workflow.id, input.remote);
+  try {
+    const { runRemoteTask } = await import('../workflow/remote/run-task.ts');
+    return await runRemoteTask({ session, workflow: checked.workflow, taskId, engine: { ...checked.options, ...hooks }, ...(input.base === undefined ? {} : { base: input.base }) });
+  } finally {
+    await session.close();
+  }
+}
+
+/** Everything `workflow run` refuses, refused here before the remote is touched. */
+export async function prepareRemoteTask(input: RemoteTaskCommandInput, deps: AppDeps): Promise<PreparedRemoteTask> {
+  const { remoteWorkflowErrors } = await import('../workflow/remote/errors.ts');
+  const checked = await checkedRemotePlan(input, deps, (workflow) => {
+    if (input.final) return;
+    if (input.taskId === undefined) throw errors.usage('workflow task needs a task id, or --final');
+    if (!workflow.tasks.some((t) => t.id === input.taskId)) throw remoteWorkflowErrors.unknownTask(input.workflowId, input.taskId, workflow.tasks.map((t) => t.id));
+  });
   return {
-    workflowId: workflow.id,
+    workflowId: checked.workflow.id,
     taskIds: input.final ? [] : [input.taskId!],
-    async start(hooks) {
-      const session = await openSession(deps, workflow.id, input.remote);
-      const engine = { ...options, ...hooks };
-      try {
-        if (input.final) {
-          const { runRemoteFinal } = await import('../workflow/remote/final.ts');
-          return await runRemoteFinal({ session, workflow, engine });
-        }
-        const { runRemoteTask } = await import('../workflow/remote/run-task.ts');
-        return await runRemoteTask({ session, workflow, taskId: input.taskId!, engine, ...(input.base === undefined ? {} : { base: input.base }) });
-      } finally {
-        await session.close();
-      }
-    },
+    start: (hooks) => (input.final ? runFinal(checked, input, deps, hooks) : runTask(checked, input.taskId!, input, deps, hooks)),
   };
 }
 
@@ -119,14 +139,12 @@ function dependencyOrder(tasks: { id: string; depends_on: string[] }[]): string[
  * branch does not hold yet (each as its own job would run it), then the final step.
  */
 export async function prepareRemoteResume(input: Omit<RemoteTaskCommandInput, 'taskId' | 'final'>, deps: AppDeps): Promise<{ workflowId: string; taskIds: string[]; start(hooks: RemoteHooks): Promise<RemoteResumeResult> }> {
-  const prepared = await prepareRemoteTask({ ...input, final: true }, deps);
-  const checked = await resolvePlan(input, deps);
-  const { workflow, options } = checked;
+  const checked = await checkedRemotePlan(input, deps);
+  const { workflow } = checked;
   return {
     workflowId: workflow.id,
     taskIds: workflow.tasks.map((t) => t.id),
     async start(hooks) {
-      const { runRemoteTask } = await import('../workflow/remote/run-task.ts');
       const results: RemoteTaskResult[] = [];
       const failed = new Set<string>();
       const skipped: string[] = [];
@@ -138,19 +156,14 @@ export async function prepareRemoteResume(input: Omit<RemoteTaskCommandInput, 't
           skipped.push(id);
           continue;
         }
-        const session = await openSession(deps, workflow.id, input.remote);
-        try {
-          const result = await runRemoteTask({ session, workflow, taskId: id, engine: { ...options, ...hooks }, ...(input.base === undefined ? {} : { base: input.base }) });
-          results.push(result);
-          if (result.exit_code !== 0) {
-            failed.add(id);
-            if (exit === 0 || exit === 1) exit = result.exit_code;
-          }
-        } finally {
-          await session.close();
+        const result = await runTask(checked, id, input, deps, hooks);
+        results.push(result);
+        if (result.exit_code !== 0) {
+          failed.add(id);
+          if (exit === 0 || exit === 1) exit = result.exit_code;
         }
       }
-      const final = (await prepared.start(hooks)) as RemoteFinalResult;
+      const final = await runFinal(checked, input, deps, hooks);
       return { workflow_id: workflow.id, remote: final.remote, tasks: results, skipped, final, exit_code: exit || final.exit_code };
     },
   };
