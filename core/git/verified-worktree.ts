@@ -13,6 +13,7 @@ import { adminFile, boundGit, commonDirProblem, goneProblem, real, type BoundGit
 import type { GitClient } from './git-client.ts';
 import { isObjectId, type GitEnv } from './git.ts';
 import { gitErrors } from './errors.ts';
+import { dropOwnIndex } from './own-index.ts';
 
 export interface VerifiedWorktree {
   readonly worktree: BoundWorktree;
@@ -76,9 +77,10 @@ export function gitOf(check: VerifiedWorktree, env?: GitEnv): GitClient {
   };
 }
 
-/** Forgets a removed worktree's count. */
-export function forgetWorktree(path: string): void {
-  counts.delete(keyOf(path));
+/** The worktree is being removed: our index of it and its counts go (a long-lived server keeps none of them). */
+export function worktreeRemoved(worktree: BoundWorktree): void {
+  dropOwnIndex(worktree);
+  counts.delete(keyOf(worktree.path));
 }
 
 export interface ExpectedLine {

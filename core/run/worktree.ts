@@ -11,9 +11,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
-import { checkWorktree, gitOf, type WorktreeCheck } from '../git/verified-worktree.ts';
+import { checkWorktree, gitOf, worktreeRemoved, type WorktreeCheck } from '../git/verified-worktree.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
-import { dropOwnIndex } from '../git/own-index.ts';
 import { gitErrors } from '../git/errors.ts';
 import { excludePathspecs } from './setup.ts';
 import { ensureWorktreesDir } from '../state-dir.ts';
@@ -272,7 +271,7 @@ export async function attachWorkspaceBranch(workspace: Workspace, runId: string,
 /** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
   if (workspace.mode !== 'worktree' || workspace.branch) return;
-  if (workspace.git) dropOwnIndex(workspace.git);
+  if (workspace.git) worktreeRemoved(workspace.git);
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
   if (removed.ok) return;
   await rm(workspace.path, { recursive: true, force: true });

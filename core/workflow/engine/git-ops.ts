@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { locateWorktree } from '../../git/bound-git.ts';
 import { gitErrors } from '../../git/errors.ts';
 import { git, gitOrThrow, type GitEnv } from '../../git/git.ts';
-import { dropOwnIndex } from '../../git/own-index.ts';
+import { worktreeRemoved } from '../../git/verified-worktree.ts';
 import type { MergeStyle } from '../../plugin-api/workflow-model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
@@ -168,7 +168,7 @@ export async function headOf(ops: SlotGitOps, path: string): Promise<string> {
 export async function removeWorktree(ops: SlotGitOps, path: string): Promise<void> {
   if (isSetAside(ops.slots, path)) return;
   const slot = slotOf(ops.slots, path);
-  if (slot) dropOwnIndex(slot.git);
+  if (slot) worktreeRemoved(slot.git);
   forgetSlot(ops.slots, path);
   const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
   if (removed.ok) return;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { builtinPlugins } from '../../../core/plugins/builtins.ts';
 import { createRegistry } from '../../../core/registry.ts';
-import { checkWorktree, currentCheck, gitOf, worktreeTouched } from '../../../core/git/verified-worktree.ts';
+import { checkWorktree, currentCheck, gitOf, worktreeRemoved, worktreeTouched } from '../../../core/git/verified-worktree.ts';
 import { confinedExecutor } from '../../../core/sandbox/executor.ts';
 import { prepareSandbox } from '../../../core/sandbox/runner.ts';
 import { ensureStateDir } from '../../../core/state-dir.ts';
@@ -65,5 +65,13 @@ describe('a verified worktree', () => {
     assert.equal((error as { code?: string } | null)?.code, 'GIT_WORKTREE_UNVERIFIED');
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*'), '', 'no branch was made');
     assert.equal((await saveWorkspace(ws, { runId: 'run-v4', message: 'work', repoRoot: repo })).changes?.filesChanged.join(','), 'work.txt', 'a fresh check commits');
+  });
+
+  it('is forgotten when the worktree is removed (a long-lived server keeps no record of it)', async () => {
+    const { ws } = await opened('run-v5');
+    const check = await checkWorktree(ws.git, { base: ws.base });
+    assert.equal(currentCheck(ws.path), check.verified);
+    worktreeRemoved(ws.git);
+    assert.equal(currentCheck(ws.path), null);
   });
 });
