@@ -13,59 +13,75 @@ export class KeywordIndex {
   private readonly column = new Uint8Array(128);
   /** The next state's row (state × columns) for (row + column). */
   private readonly next: Int32Array;
-  /** For each row, the indexes of the words that end there (its own and through failure links). */
-  private readonly ends = new Map<number, readonly number[]>();
-  /** 1 for the rows where some word ends: the loop looks here first. */
-  private readonly ending: Uint8Array;
+  /** For each row, the word indexes ending there (its own and through failure links): ends[endsFrom[row] .. endsFrom[row + 1]). */
+  private readonly endsFrom: Int32Array;
+  private readonly ends: Int32Array;
 
   constructor(words: readonly string[]) {
     for (const word of words) if (!/^[\x20-\x7e]+$/.test(word)) throw new Error(`secret-keywords: "${word}" is not printable ASCII`);
     this.words = words;
     const lower = words.map((w) => w.toLowerCase());
+    const column = this.column;
     let columns = 1;
-    for (const word of lower) for (const ch of word) this.column[ch.charCodeAt(0)] ||= columns++;
-    const goto: number[][] = [[]];
+    for (const word of lower) for (let i = 0; i < word.length; i++) column[word.charCodeAt(i)] ||= columns++;
+    // The trie, in typed arrays (-1: no edge): built once a process, so it must be quick to build too.
+    const goto = new Int32Array((1 + lower.reduce((n, w) => n + w.length, 0)) * columns).fill(-1);
     const ends: number[][] = [[]];
     lower.forEach((word, index) => {
       let state = 0;
-      for (const ch of word) state = goto[state]![this.column[ch.charCodeAt(0)]!] ??= (goto.push([]), ends.push([]), goto.length - 1);
+      for (let i = 0; i < word.length; i++) {
+        const edge = state * columns + column[word.charCodeAt(i)]!;
+        if (goto[edge]! < 0) {
+          goto[edge] = ends.length;
+          ends.push([]);
+        }
+        state = goto[edge]!;
+      }
       ends[state]!.push(index);
     });
-    const next = new Int32Array(goto.length * columns);
-    const fail = new Int32Array(goto.length);
+    const states = ends.length;
+    const next = new Int32Array(states * columns);
+    const fail = new Int32Array(states);
     const queue: number[] = [];
     for (let c = 1; c < columns; c++) {
-      const to = goto[0]![c];
-      if (to !== undefined) queue.push(to);
-      next[c] = to ?? 0;
+      const to = goto[c]!;
+      if (to >= 0) queue.push(to);
+      next[c] = Math.max(to, 0);
     }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
+      const row = state * columns;
+      const failRow = fail[state]! * columns;
       ends[state]!.push(...ends[fail[state]!]!);
       for (let c = 1; c < columns; c++) {
-        const to = goto[state]![c];
-        if (to === undefined) next[state * columns + c] = next[fail[state]! * columns + c]!;
+        const to = goto[row + c]!;
+        if (to < 0) next[row + c] = next[failRow + c]!;
         else {
-          fail[to] = next[fail[state]! * columns + c]!;
-          next[state * columns + c] = to;
+          fail[to] = next[failRow + c]!;
+          next[row + c] = to;
           queue.push(to);
         }
       }
     }
     for (let i = 0; i < next.length; i++) next[i]! *= columns;
     this.next = next;
-    this.ending = new Uint8Array(next.length);
-    ends.forEach((list, state) => {
-      if (!list.length) return;
-      this.ends.set(state * columns, [...new Set(list)]);
-      this.ending[state * columns] = 1;
-    });
+    // A row (state × columns) is followed by at least one more entry: its words are ends[endsFrom[row] .. endsFrom[row + 1]).
+    const endsFrom = new Int32Array(next.length + 1);
+    const flat: number[] = [];
+    for (let state = 0; state < states; state++) {
+      endsFrom[state * columns] = flat.length;
+      flat.push(...new Set(ends[state]));
+      endsFrom[state * columns + 1] = flat.length;
+    }
+    this.endsFrom = endsFrom;
+    this.ends = Int32Array.from(flat);
   }
 
-  /** found[i] is 1 when `text` contains words[i], ASCII case folded. */
-  find(text: string): Uint8Array {
-    const found = new Uint8Array(this.words.length);
-    const { next, ends, ending, column } = this;
+  /** The indexes of the words `text` contains (ASCII case folded), each once, in the order first found. */
+  find(text: string): number[] {
+    const seen = new Uint8Array(this.words.length);
+    const found: number[] = [];
+    const { next, ends, endsFrom, column } = this;
     let row = 0;
     for (let i = 0; i < text.length; i++) {
       let code = text.charCodeAt(i);
@@ -76,7 +92,13 @@ export class KeywordIndex {
       if (code >= 65 && code <= 90) code += 32;
       const c = column[code]!;
       row = c === 0 ? 0 : next[row + c]!;
-      if (ending[row] === 1) for (const index of ends.get(row)!) found[index] = 1;
+      for (let e = endsFrom[row]!, stop = endsFrom[row + 1]!; e < stop; e++) {
+        const index = ends[e]!;
+        if (seen[index] === 0) {
+          seen[index] = 1;
+          found.push(index);
+        }
+      }
     }
     return found;
   }

@@ -24,12 +24,6 @@ export interface SecretScanner {
   scan(path: string, content: string): Promise<SecretRules>;
 }
 
-interface Indexed {
-  readonly rule: SecretRule;
-  /** The indexes of its keywords in the index's words (empty: the rule always runs). */
-  readonly words: readonly number[];
-}
-
 export interface SecretEngine {
   readonly rules: readonly SecretRule[];
   /** The ids of the rules that find a secret in `content`, sorted, each once. */
@@ -41,22 +35,33 @@ export function allSecretRules(): SecretRule[] {
   return [...SECRET_PATTERNS, ...GENERIC_RULES, ...gitleaksRules()];
 }
 
-/** The scan over `rules`, with their keywords in one index. */
+/**
+ * The scan over `rules`, with their keywords in one index: a text's words found lead to the
+ * rules that name them, so a text runs only the rules that can report on it (and those
+ * naming no keyword), not a test per rule.
+ */
 export function secretEngine(rules: readonly SecretRule[] = allSecretRules()): SecretEngine {
   const words = [...new Set(rules.flatMap((r) => r.keywords))];
   const position = new Map(words.map((w, i) => [w, i]));
   const index = new KeywordIndex(words);
-  const indexed: Indexed[] = rules.map((rule) => ({ rule, words: rule.keywords.map((k) => position.get(k)!) }));
+  const rulesOf: number[][] = words.map(() => []);
+  const always: number[] = [];
+  rules.forEach((rule, i) => {
+    if (rule.keywords.length === 0) always.push(i);
+    for (const word of rule.keywords) rulesOf[position.get(word)!]!.push(i);
+  });
   return {
     rules,
     scan(path, content) {
       if (!/\S/.test(content)) return [];
-      const found = index.find(content);
+      const chosen = new Uint8Array(rules.length);
+      for (const i of always) chosen[i] = 1;
+      for (const word of index.find(content)) for (const i of rulesOf[word]!) chosen[i] = 1;
       const text = { path, content, code: isCode(path) };
       const ids = new Set<string>();
-      for (const { rule, words: own } of indexed) {
-        if (ids.has(rule.id) || (text.code && rule.confidence === 'generic')) continue;
-        if (own.length && !own.some((i) => found[i])) continue;
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i]!;
+        if (chosen[i] === 0 || ids.has(rule.id) || (text.code && rule.confidence === 'generic')) continue;
         if (rule.found(text)) ids.add(rule.id);
       }
       return [...ids].sort();
