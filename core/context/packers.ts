@@ -87,8 +87,11 @@ export async function runPackerChecked(host: PackerHost, name: string, request: 
   result.notices.forEach(host.notice);
   result.warnings?.forEach(host.warn);
   const kept: ContextPart[] = [];
+  const reader = readerOf(host);
   for (const part of result.parts) {
-    const outside = part.files?.length ? await host.guard.outside(part.files) : [];
+    // Files the safe reader read were checked on the open file (safe-read.ts); only the rest are checked here.
+    const unchecked = (part.files ?? []).filter((file) => !reader.readInside(file));
+    const outside = unchecked.length ? await host.guard.outside(unchecked) : [];
     if (outside.length) {
       host.warn(`${name}: dropped part "${part.key}": it holds ${outside.join(', ')}, which lead${outside.length === 1 ? 's' : ''} outside the repository`);
       continue;

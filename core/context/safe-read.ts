@@ -61,6 +61,8 @@ export interface SafeReader {
   read(relative: string, room?: number): Promise<TextRead>;
   /** Reads `paths` (repository-relative, sorted) a batch at a time, within the total cap, in their order. */
   readFiles(paths: readonly string[]): Promise<ReadReport>;
+  /** Whether this reader read `path` as text, checked on the open file to lie inside the repository and outside `.git`. */
+  readInside(path: string): boolean;
 }
 
 const GIT_SEGMENT = /(?:^|[/\\])\.git(?:$|[/\\])/i;
@@ -175,13 +177,18 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     }
   }
 
+  /** The paths read as text, as given: what a packer reports it packed needs no second check when it is one of them. */
+  const inside = new Set<string>();
+
   async function readOne(rel: string, room = Number.POSITIVE_INFINITY): Promise<TextRead> {
     const bytes = await readBytes(rel, room);
     if (!Buffer.isBuffer(bytes)) return bytes;
     if (looksBinary(bytes)) return { kind: 'binary' };
     const content = bytes.toString('utf8');
     const rules = await options.scanner.scan(rel, content);
-    return rules.length ? { kind: 'secret', rules } : { kind: 'text', content, bytes: bytes.length };
+    if (rules.length) return { kind: 'secret', rules };
+    inside.add(rel);
+    return { kind: 'text', content, bytes: bytes.length };
   }
 
   async function readFiles(paths: readonly string[]): Promise<ReadReport> {
@@ -206,7 +213,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     return report;
   }
 
-  return { read: readOne, readFiles };
+  return { read: readOne, readFiles, readInside: (path) => inside.has(path) };
 }
 
 async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {
