@@ -63,7 +63,7 @@ export async function pack(input: PackInput, deps: AppDeps): Promise<PackedConte
     env: deps.env,
     notice: (message) => deps.warn(`notice: ${message}`),
   });
-  // Counts are taken when reported, and only then is the tokenizer needed.
-  if (input.countTokens && !packed.countsKnown?.()) await (await import('../context/tokens.ts')).loadTokenizer(input.tokenizer);
+  // Counts are taken when reported, all at once, and only then is the tokenizer needed.
+  if (input.countTokens) await packed.prepareCounts?.();
   return packed;
 }

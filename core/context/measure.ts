@@ -4,6 +4,7 @@
  * so that the budget counts exactly only texts whose count decides what is kept.
  */
 import { CHARS_PER_TOKEN } from '../files/constants.ts';
+import { countAhead } from './count-ahead.ts';
 import { estimateCount } from './estimate.ts';
 import { createCountCache, type CountCache } from './token-cache.ts';
 import { o200kBounds, tokenPieces } from './token-pieces.ts';
@@ -28,6 +29,8 @@ export interface Measure {
   save(): void;
   /** Whether `tokens(text)` needs no tokenizer ("chars", or every piece in the count cache). */
   known(text: string): boolean;
+  /** Takes every count of `texts` now: reading them after needs no tokenizer. */
+  countAhead(texts: readonly string[]): Promise<void>;
 }
 
 /** `repoRoot` given: exact counts are cached on disk in the repository's state folder. */
@@ -41,6 +44,7 @@ export function createMeasure(tokenizer: TokenizerName, repoRoot: string | null 
       tokens: estimateCount,
       save() {},
       known: () => true,
+      countAhead: async () => {},
     };
   }
   const cache: CountCache = createCountCache(tokenizer, repoRoot, env);
@@ -53,5 +57,6 @@ export function createMeasure(tokenizer: TokenizerName, repoRoot: string | null 
     tokens: count,
     save: () => cache.save(),
     known: (text) => tokenPieces(text).every((piece) => cache.has(piece)),
+    countAhead: (texts) => countAhead(texts, cache),
   };
 }

@@ -12,7 +12,7 @@ import { lazyCount } from './lazy-count.ts';
 import { CHARS_PER_TOKEN, MARKERS, TEMPLATE_OVERHEAD_CHARS } from '../files/constants.ts';
 import { contextErrors } from './errors.ts';
 import { gatherParts, type Target } from './gather.ts';
-import type { MergedPart, PackerHost } from './packers.ts';
+import { scannerOf, type MergedPart, type PackerHost } from './packers.ts';
 import { createPathGuard } from './path-safety.ts';
 import { NO_SECRET_SCAN } from '../secrets/secret-scan.ts';
 import { checkTokenizer, loadTokenizer } from './tokens.ts';
@@ -99,12 +99,13 @@ function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResu
     );
   });
   measure.save(); // the counts the budget took
+  scannerOf(host).save?.(); // the secret scan's clean verdicts
   const notice = leftOutNotice(result, budgetTokens);
   if (notice) host.notice(notice);
   return lazyCount(
     {
       // The parts are counted as the text they keep, the whole as its text.
-      countsKnown: () => measure.known(result.text) && list.every((_, i) => measure.known(result.outcomes[i]?.content ?? '')),
+      prepareCounts: () => measure.countAhead([result.text, ...list.map((_, i) => result.outcomes[i]?.content ?? '')]),
       text: result.text,
       parts: packedParts,
       pruned: result.pruned,

@@ -8,7 +8,7 @@
  * means counting again, never an error. SUPERVISOR_TOKEN_CACHE=0 turns the disk cache off.
  */
 import { statePaths } from '../state-dir.ts';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,11 +20,13 @@ export interface CountCache {
   get(piece: string, count: (piece: string) => number): number;
   /** Whether the count of a piece is known (no counting needed). */
   has(piece: string): boolean;
+  /** Keeps a count taken elsewhere (another thread) as if `get` had counted it. */
+  put(piece: string, count: number): void;
   /** Writes new entries to disk (a no-op without a file or without new entries). */
   save(): void;
 }
 
-const hashOf = (piece: string) => createHash('sha1').update(piece).digest('base64url');
+const hashOf = (piece: string) => hash('sha1', piece, 'base64url');
 
 function readEntries(file: string): Map<string, number> {
   const entries = new Map<string, number>();
@@ -42,39 +44,58 @@ function readEntries(file: string): Map<string, number> {
   return entries;
 }
 
-/** A cache for one tokenizer; `repoRoot` null keeps it in memory only. */
+/**
+ * A cache for one tokenizer; `repoRoot` null keeps it in memory only. In memory a count is kept
+ * by its piece (a string key hashes far faster than a digest is taken); a piece's digest, the
+ * file's key, is taken once, and only when there is a file.
+ */
 export function createCountCache(tokenizer: string, repoRoot: string | null, env: Record<string, string | undefined> = process.env): CountCache {
   const folder = repoRoot && env.SUPERVISOR_TOKEN_CACHE !== '0' ? stateCache(repoRoot) : null;
   const file = folder ? join(folder, `${tokenizer}-counts.txt`) : null;
   let stored: Map<string, number> | null = null;
+  /** Counts of this process, by piece; each with its digest once taken (the file's key). */
   const used = new Map<string, number>();
+  const keys = new Map<string, string>();
   let added = 0;
+  const keyOf = (piece: string) => {
+    let key = keys.get(piece);
+    if (key === undefined) keys.set(piece, (key = hashOf(piece)));
+    return key;
+  };
+  /** The count the file holds for a piece (kept in memory from then on), if any. */
+  const fromFile = (piece: string): number | undefined => {
+    if (!file) return undefined;
+    stored ??= readEntries(file);
+    const n = stored.get(keyOf(piece));
+    if (n !== undefined) used.set(piece, n);
+    return n;
+  };
+  const put = (piece: string, n: number) => {
+    used.set(piece, n);
+    added++;
+  };
   return {
-    has(piece) {
-      const key = hashOf(piece);
-      if (used.has(key)) return true;
-      stored ??= file ? readEntries(file) : new Map();
-      return stored.has(key);
-    },
+    has: (piece) => used.has(piece) || fromFile(piece) !== undefined,
     get(piece, count) {
-      const key = hashOf(piece);
-      let n = used.get(key);
-      if (n !== undefined) return n;
-      stored ??= file ? readEntries(file) : new Map();
-      n = stored.get(key);
-      if (n === undefined) {
-        n = count(piece);
-        added++;
-      }
-      used.set(key, n);
+      let n = used.get(piece) ?? fromFile(piece);
+      if (n === undefined) put(piece, (n = count(piece)));
       return n;
+    },
+    put(piece, n) {
+      if (!used.has(piece)) put(piece, n);
     },
     save() {
       if (!file || !folder || added === 0) return;
       added = 0;
       const lines: string[] = [];
-      for (const [key, n] of used) lines.push(`${key} ${n}`);
-      for (const [key, n] of stored ?? []) if (lines.length < MAX_ENTRIES && !used.has(key)) lines.push(`${key} ${n}`);
+      const written = new Set<string>();
+      for (const [piece, n] of used) {
+        const key = keyOf(piece);
+        if (written.has(key)) continue;
+        written.add(key);
+        lines.push(`${key} ${n}`);
+      }
+      for (const [key, n] of stored ?? []) if (lines.length < MAX_ENTRIES && !written.has(key)) lines.push(`${key} ${n}`);
       try {
         mkdirSync(folder, { recursive: true });
         writeFileSync(join(folder, '.gitignore'), '*\n');

@@ -27,8 +27,23 @@ function safeStart(code: number): boolean {
 
 const SECTION_START = /\n(?=### |<file path=")/g;
 
+/** The last texts cut, with their pieces: a pack's text is cut to be counted ahead, then to be read. */
+const recent: { text: string; pieces: readonly string[] }[] = [];
+const RECENT = 2;
+
 /** The pieces of a text, in order; joined they are the text. */
-export function tokenPieces(text: string): string[] {
+export function tokenPieces(text: string): readonly string[] {
+  const known = recent.find((r) => r.text === text);
+  if (known) return known.pieces;
+  const pieces = cutPieces(text);
+  if (text.length >= PIECE_CHARS) {
+    recent.unshift({ text, pieces });
+    recent.length = Math.min(recent.length, RECENT);
+  }
+  return pieces;
+}
+
+function cutPieces(text: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   const cut = (at: number) => {

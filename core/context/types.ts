@@ -67,12 +67,12 @@ export interface PackedContext {
   warnings: string[];
   /**
    * Tokens of `text` (the character-class estimate for "chars", exact for "o200k"), counted when
-   * first read. Without a budget packing loads no tokenizer: load it (loadTokenizer) before
-   * reading counts, unless countsKnown() says the count cache holds them all.
+   * first read. Without a budget packing loads no tokenizer: await prepareCounts() (or load it,
+   * loadTokenizer) before reading counts.
    */
   estimatedTokens: number;
-  /** Whether every count can be read without a tokenizer (the count cache has them all). */
-  countsKnown?(): boolean;
+  /** Takes every count this result reports (the whole and each part) at once: reading them after needs no tokenizer. */
+  prepareCounts?(): Promise<void>;
   /** The budget the parts were fitted into (after template overhead); Infinity when none. */
   budgetTokens: number;
 }
