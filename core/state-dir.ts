@@ -79,23 +79,55 @@ export function worktreesDir(repoRoot: string, env: Env = process.env): string {
   return join(worktreesHome(env), `${name}-${key}`);
 }
 
+/**
+ * The user's cache folder, shared by every repository: SUPERVISOR_CACHE_DIR, else
+ * `$XDG_CACHE_HOME/supervisor`, else `~/.cache/supervisor`. Outside every checkout and
+ * worktree, so neither a repository nor a CLI working in one chooses what is cached there.
+ */
+export function userCacheDir(env: Env = process.env): string {
+  const chosen = env.SUPERVISOR_CACHE_DIR;
+  if (chosen !== undefined && chosen.trim() !== '') {
+    if (!isAbsolute(chosen)) throw errors.usage(`SUPERVISOR_CACHE_DIR must be an absolute path, got "${chosen}"`, 'name the folder supervisor keeps its caches in by its full path, or unset it');
+    return resolve(chosen);
+  }
+  const cache = env.XDG_CACHE_HOME;
+  if (cache && isAbsolute(cache)) return join(cache, 'supervisor');
+  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.cache', 'supervisor');
+}
+
+/** Makes the user's cache folder if missing, 0700, checked as the worktrees folders are (SECURITY I4); returns it. */
+export function ensureUserCacheDir(env: Env = process.env): string {
+  const dir = userCacheDir(env);
+  checkUserFolder(dir);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
+  checkUserFolder(dir);
+  return dir;
+}
+
 function realOr(path: string): string {
   return real(path) ?? resolve(path);
 }
 
 /**
- * SECURITY I4 for the worktrees folders (the home and the repository's): each that exists is a
- * real folder (not a link), ours, and writable by nobody else; else STATE_DIR_UNSAFE.
+ * SECURITY I4 for the folders of this user's own (the worktrees home and a repository's, the
+ * cache folder): each that exists is a real folder (not a link), ours, and writable by nobody
+ * else; else STATE_DIR_UNSAFE.
  */
 function checkWorktreesDir(dir: string): void {
-  for (const folder of [dirname(dir), dir]) {
-    const stat = lstatSync(folder, { throwIfNoEntry: false });
-    if (!stat) continue;
-    if (!stat.isDirectory()) throw errors.stateDirUnsafe(folder, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
-    const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid) throw errors.stateDirUnsafe(folder, `belongs to another user (uid ${stat.uid})`);
-    if (stat.mode & 0o022) throw errors.stateDirUnsafe(folder, `may be written by other users (mode ${(stat.mode & 0o777).toString(8)})`);
-  }
+  checkUserFolder(dirname(dir));
+  checkUserFolder(dir);
+}
+
+function checkUserFolder(folder: string): void {
+  const stat = lstatSync(folder, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (!stat.isDirectory()) throw errors.stateDirUnsafe(folder, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a folder');
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw errors.stateDirUnsafe(folder, `belongs to another user (uid ${stat.uid})`);
+  if (stat.mode & 0o022) throw errors.stateDirUnsafe(folder, `may be written by other users (mode ${(stat.mode & 0o777).toString(8)})`);
 }
 
 /** Makes the repository's worktrees folder (and its home) if missing, 0700, and checks them. */

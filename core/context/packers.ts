@@ -13,6 +13,7 @@ import { contextErrors } from './errors.ts';
 import type { PathGuard } from './path-safety.ts';
 import { createSafeReader, type SafeReader } from './safe-read.ts';
 import { createSecretScanner, secretNotice, type SecretScanner } from '../secrets/secret-scan.ts';
+import { cachedScanner } from './secret-verdicts.ts';
 
 /** Default timeout of a packer's process (git, repomix). */
 const PACKER_PROCESS_TIMEOUT_MS = 60_000;
@@ -38,7 +39,8 @@ export function readerOf(host: PackerHost): SafeReader {
   return reader;
 }
 
-const defaultScanner = createSecretScanner();
+/** Every rule, with clean verdicts kept in the user's cache folder (secret-verdicts.ts). */
+const defaultScanner = cachedScanner(createSecretScanner());
 
 export function scannerOf(host: PackerHost): SecretScanner {
   return host.scanner ?? defaultScanner;

@@ -16,12 +16,21 @@ import { KeywordIndex } from './secret-keywords.ts';
 import { SECRET_PATTERNS } from './secret-patterns.ts';
 import { gitleaksRules, type SecretRule } from './secret-rules.ts';
 
+/**
+ * The rules' revision: kept verdicts (core/context/secret-verdicts.ts) are valid for one
+ * revision only. Change it with any rule or rule data (gitleaks' included);
+ * test/core/secrets/rules-revision.test.ts fails until it is changed.
+ */
+export const SECRET_RULES_REVISION = '2026-11-27';
+
 /** What the scan found in one text: the ids of the rules that reported, sorted, each once. */
 export type SecretRules = string[];
 
 export interface SecretScanner {
   /** The rules that report a secret in `content` (empty: nothing found). `path` names the text for the rules. */
   scan(path: string, content: string): Promise<SecretRules>;
+  /** Keeps what the scanner learned for the next command (a cache of verdicts); called once a pack is done. */
+  save?(): void;
 }
 
 export interface SecretEngine {
