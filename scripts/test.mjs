@@ -23,7 +23,7 @@ const options = args.filter((a) => !a.endsWith('.test.ts'));
 const files = chosen.length ? chosen : find('test').sort();
 const root = mkdtempSync(join(tmpdir(), 'sv-tests-'));
 // Worktrees live outside checkouts (core/state-dir.ts): in-process tests keep theirs under the root too.
-const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root, SUPERVISOR_WORKTREES_DIR: join(root, 'worktrees') };
+const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root, SUPERVISOR_WORKTREES_DIR: join(root, 'worktrees'), SUPERVISOR_CACHE_DIR: join(root, 'cache') };
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files], { stdio: 'inherit', env });
 try {
   rmSync(root, { recursive: true, force: true, maxRetries: 3 });
