@@ -6,6 +6,9 @@
 //   node scripts/bench/pack.mjs --corpus ../vite --tokenizer o200k [--runs 5]
 //   node scripts/bench/pack.mjs --corpus /work/corpora/vite --binary dist/supervisor-linux-x64 [--baseline old-binary]
 //
+// Each supervisor runs with the secret scan's kept verdicts (after the warm-up: the files' second
+// pack) and with SUPERVISOR_SCAN_CACHE=0 (every file scanned, as a first pack).
+//
 // Issue 30's figures: --corpus packs with --style xml (as `pack --packer glob --style xml -o f`;
 // --style changes it), repomix's token cache (/tmp/repomix) is cleared before each of its runs
 // (cold, as the issue measures it), --baseline runs an older binary in the same rounds, and with
@@ -60,6 +63,7 @@ const WANT_FILES = Number(opts.files);
 const MAX_TOTAL = 9.5 * 1024 * 1024;
 const MAX_FILE = 4 * 1024;
 const work = join(tmpdir(), 'supervisor-bench-pack');
+process.env.SUPERVISOR_CACHE_DIR ??= join(work, 'cache'); // the kept scan verdicts: the bench's own
 const corpus = opts.corpus ? join(work, `corpus-${resolve(opts.corpus).split('/').pop()}`) : join(work, 'corpus');
 const repomixBin = join(here, 'node_modules', '.bin', 'repomix');
 
@@ -216,7 +220,11 @@ async function main() {
           // Its own output file: the file counts below are of the whole pack.
           'o200k --budget 20000 --stats, cold cache': [['--tokenizer', 'o200k', '--budget', '20000', '--stats', '-o', join(work, 'supervisor-out-budget.md')], { SUPERVISOR_TOKEN_CACHE: '0' }],
         }
-      : { '': [[], {}] };
+      : {
+          // The scan's verdicts kept from the warm-up (what a user's second pack sees), and none kept (every file scanned).
+          '': [[], {}],
+          'scan verdicts off': [[], { SUPERVISOR_SCAN_CACHE: '0' }],
+        };
   const shipped = opts.binary ? [resolve(opts.binary), []] : await buildBundle();
   const runners = { 'source, tsx': [process.execPath, [join(root, 'bin', 'supervisor.mjs')]] };
   if (shipped) runners[opts.binary ? 'binary' : 'bundle, Node 24'] = shipped;
