@@ -57,21 +57,26 @@ const HASH_SEED = 0x811c9dc5 | 0;
 const EMPTY_TABLE: RankTable = { mask: 0, rank: new Int32Array(1), start: new Int32Array(1), length: new Uint8Array(1), chars: new Uint8Array(0) };
 
 function buildTable(ranks: Map<string, number>): RankTable {
-  let count = 0;
+  // One pass over the 200k ranks picks the short ASCII keys (no regular expression per key: this
+  // runs at every exact count's start), then the table is sized and filled from those.
+  const keys: string[] = [];
+  const keyRanks: number[] = [];
   let total = 0;
-  const ascii = /^[\x00-\x7f]+$/;
-  for (const key of ranks.keys()) {
-    if (key.length <= MAX_KEY && ascii.test(key)) {
-      count++;
-      total += key.length;
-    }
+  for (const [key, rank] of ranks) {
+    if (key.length > MAX_KEY) continue;
+    let i = 0;
+    while (i < key.length && key.charCodeAt(i) < 0x80) i++;
+    if (i < key.length || i === 0) continue;
+    keys.push(key);
+    keyRanks.push(rank);
+    total += key.length;
   }
   let size = 1;
-  while (size < count * 2) size <<= 1;
+  while (size < keys.length * 2) size <<= 1;
   const table: RankTable = { mask: size - 1, rank: new Int32Array(size), start: new Int32Array(size), length: new Uint8Array(size), chars: new Uint8Array(total) };
   let at = 0;
-  for (const [key, rank] of ranks) {
-    if (key.length > MAX_KEY || !ascii.test(key)) continue;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
     let h = HASH_SEED;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
@@ -80,7 +85,7 @@ function buildTable(ranks: Map<string, number>): RankTable {
     }
     let slot = h & table.mask;
     while (table.rank[slot] !== 0) slot = (slot + 1) & table.mask;
-    table.rank[slot] = rank + 1;
+    table.rank[slot] = keyRanks[k]! + 1;
     table.start[slot] = at;
     table.length[slot] = key.length;
     at += key.length;
