@@ -6,7 +6,7 @@
  */
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';
-import { estimateTokens, loadTokenizer } from './tokens.ts';
+import { countPiece, loadTokenizer } from './tokens.ts';
 
 /** Makes every o200k count of `texts` known to `cache`; loads the tokenizer only when a piece is missing. */
 export async function countAhead(texts: readonly string[], cache: CountCache): Promise<void> {
@@ -14,5 +14,5 @@ export async function countAhead(texts: readonly string[], cache: CountCache): P
   for (const text of texts) for (const piece of tokenPieces(text)) if (!missing.has(piece) && !cache.has(piece)) missing.add(piece);
   if (missing.size === 0) return;
   await loadTokenizer('o200k');
-  for (const piece of missing) cache.put(piece, estimateTokens(piece, 'o200k'));
+  for (const piece of missing) cache.put(piece, countPiece(piece));
 }

@@ -30,13 +30,15 @@ const SECTION_START = /\n(?=### |<file path=")/g;
 /** The last texts cut, with their pieces: a pack's text is cut to be counted ahead, then to be read. */
 const recent: { text: string; pieces: readonly string[] }[] = [];
 const RECENT = 2;
+/** Only texts this long are kept: a piece cut again must not push a pack's text out. */
+const MEMO_CHARS = 8 * PIECE_CHARS;
 
 /** The pieces of a text, in order; joined they are the text. */
 export function tokenPieces(text: string): readonly string[] {
   const known = recent.find((r) => r.text === text);
   if (known) return known.pieces;
   const pieces = cutPieces(text);
-  if (text.length >= PIECE_CHARS) {
+  if (text.length >= MEMO_CHARS) {
     recent.unshift({ text, pieces });
     recent.length = Math.min(recent.length, RECENT);
   }

@@ -65,6 +65,12 @@ export function estimateTokens(text: string, tokenizer: TokenizerName = 'chars',
   throw contextErrors.tokenizerUnknown(String(tokenizer));
 }
 
+/** The exact o200k count of one piece (token-pieces.ts), not cut again. "o200k" must have been loaded. */
+export function countPiece(piece: string): number {
+  if (!o200k) throw contextErrors.tokenizerNotLoaded('o200k');
+  return o200k(piece);
+}
+
 /** Async convenience: loads the tokenizer when needed, then counts. */
 export async function countTokens(text: string, tokenizer: TokenizerName = 'chars'): Promise<number> {
   await loadTokenizer(tokenizer);
