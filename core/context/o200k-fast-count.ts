@@ -140,15 +140,17 @@ function rankInText(table: RankTable, text: string, from: number, to: number): n
  * keys from `longRank`.
  */
 function mergeCount(rank: (from: number, to: number) => number, n: number): number {
-  const starts: number[] = [];
-  const ranks: number[] = [];
-  for (let i = 0; i <= n; i++) starts.push(i);
-  const pairRank = (i: number) => (i + 2 < starts.length ? rank(starts[i]!, starts[i + 2]!) : -1);
-  for (let i = 0; i < n; i++) ranks.push(pairRank(i));
+  // Scratch arrays, not two new arrays a chunk: a count merges some hundred thousand chunks.
+  const starts = n < MERGE_STARTS.length ? MERGE_STARTS : new Int32Array(n + 1);
+  const ranks = n < MERGE_RANKS.length ? MERGE_RANKS : new Int32Array(n + 1);
+  let length = n + 1; // of starts; ranks holds length - 1
+  for (let i = 0; i <= n; i++) starts[i] = i;
+  const pairRank = (i: number) => (i + 2 < length ? rank(starts[i]!, starts[i + 2]!) : -1);
+  for (let i = 0; i < n; i++) ranks[i] = pairRank(i);
   for (;;) {
     let lowest = -1;
     let at = -1;
-    for (let i = 0; i < ranks.length; i++) {
+    for (let i = 0; i < length - 1; i++) {
       const r = ranks[i]!;
       if (r !== -1 && (lowest === -1 || r < lowest)) {
         lowest = r;
@@ -156,13 +158,16 @@ function mergeCount(rank: (from: number, to: number) => number, n: number): numb
       }
     }
     if (at === -1) break;
-    starts.splice(at + 1, 1);
-    ranks.splice(at + 1, 1);
+    starts.copyWithin(at + 1, at + 2, length);
+    ranks.copyWithin(at + 1, at + 2, length - 1);
+    length--;
     ranks[at] = pairRank(at);
     if (at > 0) ranks[at - 1] = pairRank(at - 1);
   }
-  return starts.length - 1;
+  return length - 1;
 }
+const MERGE_STARTS = new Int32Array(MAX_MERGE + 2);
+const MERGE_RANKS = new Int32Array(MAX_MERGE + 2);
 
 /** The end of the o200k chunk that starts at `i` of an ASCII stretch (the regex's alternatives in order). */
 function chunkEnd(text: string, i: number, end: number): number {
