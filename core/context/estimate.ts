@@ -64,8 +64,22 @@ export function estimateFeatures(text: string): number[] {
   return [letterChunks, longLetters, digits, punctChunks, punct, blankRuns, lineBreaks, nonAscii];
 }
 
+/** The last long texts estimated: a pack's whole text and its one part are often the same text, read twice. */
+const recent: { text: string; count: number }[] = [];
+const MEMO_CHARS = 64 * 1024;
+
 /** The estimated o200k count of a text. */
 export function estimateCount(text: string): number {
+  if (text.length < MEMO_CHARS) return weigh(text);
+  const known = recent.find((r) => r.text === text);
+  if (known) return known.count;
+  const count = weigh(text);
+  recent.unshift({ text, count });
+  recent.length = Math.min(recent.length, 2);
+  return count;
+}
+
+function weigh(text: string): number {
   const features = estimateFeatures(text);
   let total = 0;
   for (let i = 0; i < features.length; i++) total += features[i]! * ESTIMATE_WEIGHTS[i]!;
