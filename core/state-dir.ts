@@ -57,14 +57,23 @@ type Env = Record<string, string | undefined>;
  * find the user's `node_modules` and settings from a worktree there (issue 28, item 4).
  */
 export function worktreesHome(env: Env = process.env): string {
-  const chosen = env.SUPERVISOR_WORKTREES_DIR;
+  return userFolder(env, {
+    variable: 'SUPERVISOR_WORKTREES_DIR',
+    what: 'keeps worktrees in by its full path, e.g. /var/tmp/supervisor-worktrees',
+    xdg: env.XDG_STATE_HOME && join(env.XDG_STATE_HOME, 'supervisor', 'worktrees'),
+    home: ['.supervisor', 'worktrees'],
+  });
+}
+
+/** A folder of the user's own: the variable's absolute path, else under the XDG folder, else under the home folder. */
+function userFolder(env: Env, where: { variable: string; what: string; xdg: string | undefined; home: string[] }): string {
+  const chosen = env[where.variable];
   if (chosen !== undefined && chosen.trim() !== '') {
-    if (!isAbsolute(chosen)) throw errors.usage(`SUPERVISOR_WORKTREES_DIR must be an absolute path, got "${chosen}"`, 'name the folder supervisor keeps worktrees in by its full path, e.g. /var/tmp/supervisor-worktrees, or unset it');
+    if (!isAbsolute(chosen)) throw errors.usage(`${where.variable} must be an absolute path, got "${chosen}"`, `name the folder supervisor ${where.what}, or unset it`);
     return resolve(chosen);
   }
-  const state = env.XDG_STATE_HOME;
-  if (state && isAbsolute(state)) return join(state, 'supervisor', 'worktrees');
-  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.supervisor', 'worktrees');
+  if (where.xdg && isAbsolute(where.xdg)) return where.xdg;
+  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), ...where.home);
 }
 
 /**
@@ -85,14 +94,7 @@ export function worktreesDir(repoRoot: string, env: Env = process.env): string {
  * worktree, so neither a repository nor a CLI working in one chooses what is cached there.
  */
 export function userCacheDir(env: Env = process.env): string {
-  const chosen = env.SUPERVISOR_CACHE_DIR;
-  if (chosen !== undefined && chosen.trim() !== '') {
-    if (!isAbsolute(chosen)) throw errors.usage(`SUPERVISOR_CACHE_DIR must be an absolute path, got "${chosen}"`, 'name the folder supervisor keeps its caches in by its full path, or unset it');
-    return resolve(chosen);
-  }
-  const cache = env.XDG_CACHE_HOME;
-  if (cache && isAbsolute(cache)) return join(cache, 'supervisor');
-  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.cache', 'supervisor');
+  return userFolder(env, { variable: 'SUPERVISOR_CACHE_DIR', what: 'keeps its caches in by its full path', xdg: env.XDG_CACHE_HOME && join(env.XDG_CACHE_HOME, 'supervisor'), home: ['.cache', 'supervisor'] });
 }
 
 /** Makes the user's cache folder if missing, 0700, checked as the worktrees folders are (SECURITY I4); returns it. */
