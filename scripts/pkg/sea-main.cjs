@@ -33,8 +33,16 @@ function rawAsset(name) {
   }
 }
 
-const cachedData = rawAsset('supervisor.cache');
-const { script } = runModule(getAsset('supervisor.js', 'utf8'), 'supervisor.js', cachedData);
-if (process.env.SUPERVISOR_CODE_CACHE_CHECK === '1') {
-  process.stderr.write(`code cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
+/** The app: the bundle with its code cache. */
+function runApp() {
+  const cachedData = rawAsset('supervisor.cache');
+  const { script } = runModule(getAsset('supervisor.js', 'utf8'), 'supervisor.js', cachedData);
+  if (process.env.SUPERVISOR_CODE_CACHE_CHECK === '1') {
+    process.stderr.write(`code cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
+  }
 }
+
+// The network bridge starts on every sandboxed attempt and needs none of the app: its own
+// small chunk (ENTRY_CHUNKS in bundle.mjs) instead of the bundle, ~30 ms less per attempt.
+if (process.argv[2] === '__bridge') globalThis.__supervisorLoadChunk('bridge').bridgeMain(process.argv.slice(3));
+else runApp();
