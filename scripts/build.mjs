@@ -13,7 +13,7 @@
 // Node package the registry cannot provide is skipped with a warning). SUPERVISOR_REPRODUCIBLE=1
 // leaves out the V8 code cache, whose bytes vary between builds, for byte-identical binaries.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { $, chalk, fs } from 'zx';
 
@@ -73,10 +73,17 @@ step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} b
 // build; SUPERVISOR_REPRODUCIBLE=1 leaves it out for byte-identical binaries (slower start).
 const reproducible = process.env.SUPERVISOR_REPRODUCIBLE === '1';
 const appCache = join(work, 'supervisor.cache');
+const runCache = join(work, 'supervisor-run.cache');
 const seaMain = join(toolchain, 'sea-main.cjs');
 if (!reproducible) {
-  step('making the V8 code cache (a warm run of --help with the embedded Node)');
-  await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
+  step('making the V8 code cache (warm runs of --help and of a run reviewer with the embedded Node)');
+  const { warmRunPlace } = await import('./pkg/warm-run.mjs');
+  const warmDir = join(work, 'warm-run');
+  const warm = warmRunPlace(warmDir);
+  const env = { ...process.env, HOME: warmDir, PATH: `${warm.bin}${delimiter}${process.env.PATH ?? ''}` };
+  // Two caches of one compile: after --help (help, version: small, quick to load) and after the run too.
+  await $({ cwd: work, env })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help --then-in ${warm.repo} ${runCache} ${warm.args}`;
+  await fs.remove(warmDir);
 }
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
@@ -101,7 +108,7 @@ for (const id of wanted) {
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
   const chunkCaches = Object.keys(chunks).filter((name) => !CHUNKS_WITHOUT_CODE_CACHE.includes(name)).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
-  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...chunkCaches, '--code-cache'] : [];
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, `supervisor-run.cache=${runCache}`, ...chunkCaches, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }

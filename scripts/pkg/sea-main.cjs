@@ -33,12 +33,19 @@ function rawAsset(name) {
   }
 }
 
-/** The app: the bundle with its code cache. */
+/**
+ * The app: the bundle with a code cache. Help and version get the cache made after a warm
+ * --help; every other command the one made after a warm `run` too (twice the size: ~12 ms more
+ * to load, ~100 ms less compiling on a run).
+ */
 function runApp() {
-  const cachedData = rawAsset('supervisor.cache');
+  const argv = process.argv.slice(2);
+  const light = argv.length === 0 || argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version');
+  const name = light ? 'supervisor.cache' : 'supervisor-run.cache';
+  const cachedData = rawAsset(name);
   const { script } = runModule(getAsset('supervisor.js', 'utf8'), 'supervisor.js', cachedData);
   if (process.env.SUPERVISOR_CODE_CACHE_CHECK === '1') {
-    process.stderr.write(`code cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
+    process.stderr.write(`code cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'} (${name})\n`);
   }
 }
 
