@@ -75,7 +75,9 @@ const reproducible = process.env.SUPERVISOR_REPRODUCIBLE === '1';
 const appCache = join(work, 'supervisor.cache');
 const runCache = join(work, 'supervisor-run.cache');
 const seaMain = join(toolchain, 'sea-main.cjs');
-if (!reproducible) {
+// The warm run's fake CLI is a shell script: on a Windows host the run's cache is left out.
+const warmRun = !reproducible && process.platform !== 'win32';
+if (warmRun) {
   step('making the V8 code cache (warm runs of --help and of a run reviewer with the embedded Node)');
   const { warmRunPlace } = await import('./pkg/warm-run.mjs');
   const warmDir = join(work, 'warm-run');
@@ -84,6 +86,9 @@ if (!reproducible) {
   // Two caches of one compile: after --help (help, version: small, quick to load) and after the run too.
   await $({ cwd: work, env })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help --then-in ${warm.repo} ${runCache} ${warm.args}`;
   await fs.remove(warmDir);
+} else if (!reproducible) {
+  step('making the V8 code cache (a warm run of --help with the embedded Node)');
+  await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
 }
 
 // pkg's SEA cache lives in a private HOME so the user's ~/.pkg-cache is neither read nor written.
@@ -108,7 +113,7 @@ for (const id of wanted) {
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
   const chunkCaches = Object.keys(chunks).filter((name) => !CHUNKS_WITHOUT_CODE_CACHE.includes(name)).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
-  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, `supervisor-run.cache=${runCache}`, ...chunkCaches, '--code-cache'] : [];
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...(warmRun ? [`supervisor-run.cache=${runCache}`] : []), ...chunkCaches, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }

@@ -41,8 +41,9 @@ function rawAsset(name) {
 function runApp() {
   const argv = process.argv.slice(2);
   const light = argv.length === 0 || argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version');
-  const name = light ? 'supervisor.cache' : 'supervisor-run.cache';
-  const cachedData = rawAsset(name);
+  let name = light ? 'supervisor.cache' : 'supervisor-run.cache';
+  let cachedData = rawAsset(name);
+  if (!cachedData && !light) cachedData = rawAsset((name = 'supervisor.cache')); // a build without the warm run
   const { script } = runModule(getAsset('supervisor.js', 'utf8'), 'supervisor.js', cachedData);
   if (process.env.SUPERVISOR_CODE_CACHE_CHECK === '1') {
     process.stderr.write(`code cache: ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'} (${name})\n`);
