@@ -46,7 +46,7 @@ if (!(await toolchainInstalled())) {
 }
 
 const { TARGETS, NODE_VERSION, NODE_FLAGS, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
-const { bundle, CHUNKS_WITHOUT_CODE_CACHE } = await import('./pkg/bundle.mjs');
+const { bundle, CHUNKS_WITHOUT_CODE_CACHE, ENTRY_CHUNKS } = await import('./pkg/bundle.mjs');
 const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
 const { clearBinaries, writeChecksums } = await import('./pkg/dist.mjs');
 
@@ -66,7 +66,8 @@ const bundled = join(work, 'supervisor.js');
 const { renderPluginTypes } = await import('./plugin-types.mjs');
 const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root) };
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });
-const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js.br=${file}`);
+// Entry chunks (a few KB, started on their own) are stored as they are: no zlib at their start.
+const chunkAssets = Object.entries(chunks).map(([name, file]) => (name in ENTRY_CHUNKS ? `chunk-${name}.js=${file}` : `chunk-${name}.js.br=${file}`));
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
 // V8's code cache depends on what a run happened to compile, so its bytes vary from build to

@@ -15,10 +15,12 @@ function runModule(source, filename, cachedData) {
   return { script, exports: mod.exports };
 }
 
-// Chunks are stored brotli-compressed (the tokenizer table shrinks from 2.7 MB to well under 1 MB).
-// Each has its V8 code cache beside it (chunk-<name>.cache), where the build made one.
+// Chunks are stored brotli-compressed (the tokenizer table shrinks from 2.7 MB to well under 1 MB),
+// but for the small entry chunks (ENTRY_CHUNKS: the bridge), stored as they are: loading zlib
+// costs a start ~9 ms. Each has its V8 code cache beside it (chunk-<name>.cache), where the build made one.
 globalThis.__supervisorLoadChunk = (name) => {
-  const source = require('node:zlib').brotliDecompressSync(Buffer.from(getRawAsset(`chunk-${name}.js.br`))).toString('utf8');
+  const plain = rawAsset(`chunk-${name}.js`);
+  const source = plain ? plain.toString('utf8') : require('node:zlib').brotliDecompressSync(Buffer.from(getRawAsset(`chunk-${name}.js.br`))).toString('utf8');
   const cache = rawAsset(`chunk-${name}.cache`);
   const { script, exports } = runModule(source, `${name}.js`, cache);
   if (process.env.SUPERVISOR_CODE_CACHE_CHECK === '1') process.stderr.write(`chunk ${name} code cache: ${cache ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\n`);
