@@ -24,6 +24,19 @@ export interface Registry {
   entry(kind: PluginKind, name: string): PluginEntry | undefined;
 }
 
+/** Lower-case letters, digits and "-": the names of every built-in plugin and kind. */
+const PLAIN = /^[a-z0-9-]*$/;
+
+/**
+ * localeCompare's order without its cost where it is the same: on plain names it equals the
+ * order of code points, and the first localeCompare of a process sets up ICU's collator
+ * (~13 ms, on every command's start). Any other name is compared by localeCompare as before.
+ */
+export function compareNames(a: string, b: string): number {
+  if (PLAIN.test(a) && PLAIN.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return a.localeCompare(b);
+}
+
 /**
  * Builds a registry from entries in load order: a later entry with the same kind and name
  * overrides an earlier one and records which it replaced.
@@ -37,7 +50,7 @@ export function createRegistry(entries: Iterable<Omit<PluginEntry, 'overrides'>>
   }
   const sorted = Object.freeze(
     [...byKey.values()].sort((a, b) =>
-      a.plugin.kind === b.plugin.kind ? a.plugin.name.localeCompare(b.plugin.name) : a.plugin.kind.localeCompare(b.plugin.kind),
+      a.plugin.kind === b.plugin.kind ? compareNames(a.plugin.name, b.plugin.name) : compareNames(a.plugin.kind, b.plugin.kind),
     ),
   );
   const names = (kind: PluginKind) => sorted.filter((e) => e.plugin.kind === kind).map((e) => e.plugin.name);

@@ -13,7 +13,7 @@
 // Node package the registry cannot provide is skipped with a warning). SUPERVISOR_REPRODUCIBLE=1
 // leaves out the V8 code cache, whose bytes vary between builds, for byte-identical binaries.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { $, chalk, fs } from 'zx';
 
@@ -46,7 +46,7 @@ if (!(await toolchainInstalled())) {
 }
 
 const { TARGETS, NODE_VERSION, NODE_FLAGS, hostTarget, outputName, pkgTarget } = await import('./pkg/targets.mjs');
-const { bundle, CHUNKS_WITHOUT_CODE_CACHE } = await import('./pkg/bundle.mjs');
+const { bundle, CHUNKS_WITHOUT_CODE_CACHE, ENTRY_CHUNKS } = await import('./pkg/bundle.mjs');
 const { stockNode, prepareSeaCache } = await import('./pkg/node-binaries.mjs');
 const { clearBinaries, writeChecksums } = await import('./pkg/dist.mjs');
 
@@ -66,15 +66,28 @@ const bundled = join(work, 'supervisor.js');
 const { renderPluginTypes } = await import('./plugin-types.mjs');
 const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root) };
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });
-const chunkAssets = Object.entries(chunks).map(([name, file]) => `chunk-${name}.js.br=${file}`);
+// Entry chunks (a few KB, started on their own) are stored as they are: no zlib at their start.
+const chunkAssets = Object.entries(chunks).map(([name, file]) => (name in ENTRY_CHUNKS ? `chunk-${name}.js=${file}` : `chunk-${name}.js.br=${file}`));
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
 // V8's code cache depends on what a run happened to compile, so its bytes vary from build to
 // build; SUPERVISOR_REPRODUCIBLE=1 leaves it out for byte-identical binaries (slower start).
 const reproducible = process.env.SUPERVISOR_REPRODUCIBLE === '1';
 const appCache = join(work, 'supervisor.cache');
+const runCache = join(work, 'supervisor-run.cache');
 const seaMain = join(toolchain, 'sea-main.cjs');
-if (!reproducible) {
+// The warm run's fake CLI is a shell script: on a Windows host the run's cache is left out.
+const warmRun = !reproducible && process.platform !== 'win32';
+if (warmRun) {
+  step('making the V8 code cache (warm runs of --help and of a run reviewer with the embedded Node)');
+  const { warmRunPlace } = await import('./pkg/warm-run.mjs');
+  const warmDir = join(work, 'warm-run');
+  const warm = warmRunPlace(warmDir);
+  const env = { ...process.env, HOME: warmDir, PATH: `${warm.bin}${delimiter}${process.env.PATH ?? ''}` };
+  // Two caches of one compile: after --help (help, version: small, quick to load) and after the run too.
+  await $({ cwd: work, env })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help --then-in ${warm.repo} ${runCache} ${warm.args}`;
+  await fs.remove(warmDir);
+} else if (!reproducible) {
   step('making the V8 code cache (a warm run of --help with the embedded Node)');
   await $({ cwd: work, env: { ...process.env, HOME: work } })`${hostNode.path} ${NODE_FLAGS} ${join(toolchain, 'code-cache.cjs')} ${bundled} ${appCache} --help`;
 }
@@ -101,7 +114,7 @@ for (const id of wanted) {
   const env = { ...process.env, HOME: pkgHome, PKG_CACHE_PATH: join(pkgHome, '.pkg-cache') };
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
   const chunkCaches = Object.keys(chunks).filter((name) => !CHUNKS_WITHOUT_CODE_CACHE.includes(name)).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
-  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...chunkCaches, '--code-cache'] : [];
+  const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...(warmRun ? [`supervisor-run.cache=${runCache}`] : []), ...chunkCaches, '--code-cache'] : [];
   await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }

@@ -45,13 +45,36 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
   return { mode: 'worktree', path: given.path, base: head.stdout.trim(), reason: null, branch: given.branch, git: bound, ...(given.exclude?.length ? { exclude: given.exclude } : {}) };
 }
 
+/**
+ * The reads a place needs, started at once and while the repository is inspected (each is a
+ * git on the critical path): the review range and a caller's worktree check. Nothing is
+ * written; settlePlace awaits them in its own order, so the same error wins as before.
+ */
+export interface PlaceReads {
+  review: Promise<ReviewRange> | null;
+  caller: Promise<Workspace> | null;
+}
+
+export function startPlaceReads(options: RunRoleOptions): PlaceReads {
+  const { repoRoot, env } = options;
+  const quiet = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => {}); // awaited (and thrown) by settlePlace, or not needed
+    return work;
+  };
+  if (options.worktree === false) return { review: null, caller: null };
+  return {
+    review: options.review === undefined ? null : quiet(resolveReviewRange(repoRoot, options.review, options.base, env)),
+    caller: options.workspace ? quiet(callerWorkspace(repoRoot, options.workspace, env)) : null,
+  };
+}
+
 /** Settles the run's place (see the file comment); `repo` is the repository as runRole found it. */
-export async function settlePlace(options: RunRoleOptions, runId: string, worktreesDir: string, repo: RepoState): Promise<RunPlace> {
+export async function settlePlace(options: RunRoleOptions, runId: string, worktreesDir: string, repo: RepoState, reads?: PlaceReads): Promise<RunPlace> {
   const { repoRoot, env } = options;
   if (options.worktree === false) throw errors.usage('--base, --review and a workspace need a worktree: drop --no-worktree');
-  const review = options.review === undefined ? null : await resolveReviewRange(repoRoot, options.review, options.base, env);
+  const review = options.review === undefined ? null : await (reads?.review ?? resolveReviewRange(repoRoot, options.review, options.base, env));
   if (options.workspace) {
-    const workspace = await callerWorkspace(repoRoot, options.workspace, env);
+    const workspace = await (reads?.caller ?? callerWorkspace(repoRoot, options.workspace, env));
     return { contextRoot: workspace.path, workspace, review };
   }
   const start = review ? review.head : await resolveCommit(repoRoot, options.base!, '--base', env);

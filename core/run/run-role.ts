@@ -21,7 +21,7 @@ import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunR
 import { resolvePeers } from './peers.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
 import { nothingToReviewNotice } from './review-notice.ts';
-import { needsEarlyPlace, settlePlace, type RunPlace } from './run-place.ts';
+import { needsEarlyPlace, settlePlace, startPlaceReads, type RunPlace } from './run-place.ts';
 import { roleEnv } from './request.ts';
 import { changeNotices } from './change-notices.ts';
 import { snakeKeys } from '../text/snake-keys.ts';
@@ -48,7 +48,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   // Asked while the run is prepared (packing is the long part); a run placed early needs it
   // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
   const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
-  const early = needsEarlyPlace(options) ? await openEarly(options, checkedRepo(await inspected, options)) : null;
+  const early = needsEarlyPlace(options) ? await openEarly(options, inspected.then((r) => checkedRepo(r, options))) : null;
   let prepared: PreparedRun;
   let repo: RepoState;
   try {
@@ -267,10 +267,13 @@ function checkedRepo(repo: RepoState, options: RunRoleOptions): RepoState {
  * --base, --review or a caller's worktree: the place is settled before packing, under a run id
  * made from the role as named (the loaded role's name is not known yet).
  */
-async function openEarly(options: RunRoleOptions, repo: RepoState): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+async function openEarly(options: RunRoleOptions, inspected: Promise<RepoState>): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
+  // The place's reads go with the repository's inspection; its verdict still comes first.
+  const reads = startPlaceReads(options);
+  const repo = await inspected;
   const peers = await resolvePeers(options.peers);
   const startedAt = peers.now();
   const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
-  return { place: await settlePlace(options, runId, paths.worktrees, repo), runId, startedAt };
+  return { place: await settlePlace(options, runId, paths.worktrees, repo, reads), runId, startedAt };
 }

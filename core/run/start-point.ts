@@ -48,7 +48,12 @@ export async function resolveReviewRange(repoRoot: string, spec: string, against
   let head: string;
   if (dots >= 0) {
     if (spec.slice(dots + 2).startsWith('.')) throw errors.usage(`--review ${spec}: give <base>..<head> (two dots) or a branch name`);
-    [base, head] = await resolveCommits(repoRoot, [spec.slice(0, dots) || 'HEAD', spec.slice(dots + 2) || 'HEAD'], '--review', env);
+    const ends: [string, string] = [spec.slice(0, dots) || 'HEAD', spec.slice(dots + 2) || 'HEAD'];
+    // Two commit ids (a workflow's ranges): counted while they are resolved, as they resolve to themselves.
+    const counting = ends.every(isObjectId) ? rangeIsEmpty(repoRoot, ends[0], ends[1], env) : null;
+    counting?.catch(() => {});
+    [base, head] = await resolveCommits(repoRoot, ends, '--review', env);
+    if (counting && base === ends[0] && head === ends[1]) return { base, head, empty: await counting, spec };
   } else {
     head = await resolveCommit(repoRoot, spec, '--review', env);
     const other = await resolveCommit(repoRoot, against ?? 'HEAD', against ? '--base' : '--review', env);
@@ -56,6 +61,11 @@ export async function resolveReviewRange(repoRoot: string, spec: string, against
     if (!mergeBase.ok) throw errors.usage(`--review ${spec}: it shares no history with ${against ?? 'HEAD'}`, 'Give the range as <base>..<head>.');
     base = mergeBase.stdout.trim();
   }
+  return { base, head, empty: await rangeIsEmpty(repoRoot, base, head, env), spec };
+}
+
+/** Whether `base..head` holds no commit (`rev-list --count`). */
+async function rangeIsEmpty(repoRoot: string, base: string, head: string, env?: GitEnv): Promise<boolean> {
   const count = await git(repoRoot, ['rev-list', '--count', `${base}..${head}`], env);
-  return { base, head, empty: count.ok && count.stdout.trim() === '0', spec };
+  return count.ok && count.stdout.trim() === '0';
 }

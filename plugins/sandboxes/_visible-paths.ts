@@ -30,8 +30,12 @@ export function installRoot(file: string): string {
   return statSync(file, { throwIfNoEntry: false })?.isDirectory() ? file : dirname(file);
 }
 
-/** Paths under a hidden area that the command needs, to bind read-only (deduplicated, outermost first). */
-export function pathsToShow(input: { hidden: string[]; pathVar: string | undefined; files: (string | null | undefined)[] }): string[] {
+/**
+ * Paths under a hidden area that the command needs, to bind read-only (deduplicated, outermost
+ * first). A file whose install would hold a `whole` area (the home, the checkout, /tmp: a binary
+ * lying in /tmp, a script under a home that has a package.json) is shown alone, never that area.
+ */
+export function pathsToShow(input: { hidden: string[]; pathVar: string | undefined; files: (string | null | undefined)[]; whole?: string[] }): string[] {
   const wanted = new Set<string>();
   const isHidden = (p: string) => input.hidden.some((area) => area && inside(p, area));
   for (const dir of (input.pathVar ?? '').split(':')) {
@@ -40,7 +44,9 @@ export function pathsToShow(input: { hidden: string[]; pathVar: string | undefin
   for (const file of input.files) {
     if (!file || !isAbsolute(file)) continue;
     for (const candidate of [file, real(file)]) {
-      if (isHidden(candidate) && existsSync(candidate)) wanted.add(installRoot(candidate));
+      if (!isHidden(candidate) || !existsSync(candidate)) continue;
+      const root = installRoot(candidate);
+      wanted.add((input.whole ?? []).some((area) => inside(area, root)) ? candidate : root);
     }
   }
   const sorted = [...wanted].sort((a, b) => a.length - b.length);

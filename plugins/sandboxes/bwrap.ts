@@ -146,7 +146,8 @@ function commandPaths(request: SandboxRequest, ctx: SandboxContext, bin: string)
   const interpreter = interpreterOf(bin, ctx.which);
   // A PATH folder that holds the whole home or checkout (PATH=~:...) would show all of it.
   const pathVar = (command.env.PATH ?? '').split(':').filter((dir) => dir !== '/' && !inside(homeDir, dir) && !inside(repoRoot, dir)).join(':');
-  const shown = pathsToShow({ hidden: ['/'], pathVar, files: [bin, interpreter, ctx.self.bin, ctx.self.args[0]] });
+  const whole = [homeDir, repoRoot, '/tmp'].filter((area) => area && area !== '/');
+  const shown = pathsToShow({ hidden: ['/'], pathVar, files: [bin, interpreter, ctx.self.bin, ctx.self.args[0]], whole });
   return shown.filter((path) => !SYSTEM_DIRS.some((dir) => inside(path, dir)));
 }
 

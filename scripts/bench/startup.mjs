@@ -5,8 +5,9 @@
 //
 // Runs the three commands interleaved (the order rotates every round, so load on the machine
 // hits all of them alike) and reports min and median wall time of each. Targets: --version
-// within 20 ms of the bare Node, --help within 40 ms, size at most 112 MiB (110 until the o200k
-// chunk's V8 code cache, 4.4 MiB, bought ~100 ms and ~12 MiB per exact count). Exits 1 when a
+// within 20 ms of the bare Node, --help within 40 ms, size at most 113 MiB (110 until the o200k
+// chunk's V8 code cache, 4.4 MiB, bought ~100 ms and ~12 MiB per exact count; 112 until the
+// run's code cache, 1.8 MiB, bought ~100 ms of CPU per run). Exits 1 when a
 // target is missed, so it can gate a release; it is not part of npm test (timing is noisy).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -80,7 +81,7 @@ const sizeMiB = statSync(values.binary).size / 2 ** 20;
 const checks = [
   { what: '--version over bare Node (median)', value: stats['supervisor --version'].median - bare, limit: 20, unit: 'ms' },
   { what: '--help over bare Node (median)', value: stats['supervisor --help'].median - bare, limit: 40, unit: 'ms' },
-  { what: 'binary size', value: sizeMiB, limit: 112, unit: 'MiB' },
+  { what: 'binary size', value: sizeMiB, limit: 113, unit: 'MiB' },
 ];
 const ok = checks.every((c) => c.value <= c.limit);
 

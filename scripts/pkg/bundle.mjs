@@ -41,6 +41,13 @@ export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base', 
  */
 export const CHUNKS_WITHOUT_CODE_CACHE = ['mcp_sdk'];
 
+/**
+ * Entries that sea-main.cjs runs INSTEAD of the app's bundle, by chunk name → project file:
+ * hidden commands started once per sandboxed attempt, whose process needs none of the app.
+ * Alone in their process, they may bundle core modules of their own (no state is shared).
+ */
+export const ENTRY_CHUNKS = { bridge: './core/binary/bridge-entry.ts' };
+
 const lazyChunks = {
   name: 'supervisor-lazy-chunks',
   setup(build) {
@@ -88,7 +95,8 @@ const ranksAsJson = {
 async function buildChunks(root, outDir, minify) {
   const files = {};
   mkdirSync(outDir, { recursive: true });
-  for (const [specifier, name] of Object.entries(LAZY_CHUNKS)) {
+  const entries = [...Object.entries(LAZY_CHUNKS), ...Object.entries(ENTRY_CHUNKS).map(([name, file]) => [file, name])];
+  for (const [specifier, name] of entries) {
     const built = await esbuild.build({
       absWorkingDir: root,
       stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: root, loader: 'js' },

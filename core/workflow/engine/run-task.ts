@@ -183,6 +183,12 @@ async function workerRound(engine: Engine, record: TaskRecord, worktree: string,
   return { result, passed: [], saved: result.git_range?.split('..')[1] ?? start };
 }
 
+/** Where `head` forks from the integration branch as the engine knows it, with what it was asked with. */
+async function forkPoint(engine: Engine, head: string): Promise<{ tip: string; head: string; base: string }> {
+  const tip = await engine.integrationBranch.known();
+  return { tip, head, base: await mergeBase(engine.ops, tip, head) };
+}
+
 /**
  * One worker round and its judgement: the worker (or the round resume found finished), the
  * slot checked, a conflict round's merge checked, then the worker's own gaps, an empty change,
@@ -195,13 +201,21 @@ async function workRound(engine: Engine, record: TaskRecord, worktree: string, s
   const ran = await workerRound(engine, record, worktree, round, step.feedback, step.conflicts, known);
   if ('outcome' in ran) return { stop: true };
   const { result } = ran;
+  // Three reads of the round's work at once (each a git on the critical path): the worker's
+  // claimed range, the slot checked, the fork point from the integration branch (taken below
+  // only when HEAD and the known tip are still what it was asked with). Same order of effects.
+  const rangeChecked = result ? checkWorkerRange(engine, record, worktree, result) : null;
+  const checked = afterWork(engine, worktree, ran.saved);
+  checked.catch(() => {}); // awaited below, after the range's notice
+  const early = ran.saved === null || conflictTip ? null : forkPoint(engine, ran.saved);
+  early?.catch(() => {}); // used only if its inputs still hold
   let mismatch: string | null = null;
   if (result) {
-    await checkWorkerRange(engine, record, worktree, result);
+    await rangeChecked;
     mismatch = claimedFilesMismatch(result);
     if (mismatch) notice(engine, `${task.id}: round ${round}: ${mismatch}`);
   }
-  const { head, left } = await afterWork(engine, worktree, ran.saved);
+  const { head, left } = await checked;
   if (left) {
     await keepLeftovers(engine, record, worktree, left);
     return { stop: true };
@@ -214,7 +228,8 @@ async function workRound(engine: Engine, record: TaskRecord, worktree: string, s
     }
   }
   const tip = await engine.integrationBranch.known();
-  const base = await mergeBase(engine.ops, tip, head);
+  const asked = await early?.catch(() => null);
+  const base = asked && asked.tip === tip && asked.head === head ? asked.base : await mergeBase(engine.ops, tip, head);
   const empty = (result !== null && emptyChange(result)) || base === head;
   if (result && result.status === 'gaps') return { stop: false, head, feedback: [{ role: task.worker, issues: result.issues.length ? result.issues : ['the worker reported gaps'] }] };
   if (empty) {

@@ -6,12 +6,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SandboxPolicy, SandboxRequest } from '../../../core/plugin-api/contracts.ts';
 import { sandboxContext } from '../../../core/sandbox/runner.ts';
 import bwrap from '../../../plugins/sandboxes/bwrap.ts';
+import { inside } from '../../../plugins/sandboxes/_visible-paths.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 
 const limits = { pids: 100, memoryMb: 1024, cpus: 1 };
@@ -101,6 +103,26 @@ describe('bwrap sandbox command line', () => {
       await wrapped.teardown?.();
     }
     assert.equal(existsSync(bwrapArgs([wrapped.bin, ...wrapped.args]).find((a) => a.includes('sv-sandbox-home-'))!), false, 'the private home is removed');
+  });
+
+  it("never shows a whole home, checkout or /tmp as a command's install: a script under a home holding a package.json, supervisor lying in /tmp, are shown alone", async () => {
+    const f = await fixture();
+    await writeFile(join(f.home, 'package.json'), '{}');
+    const self = join(tmpdir(), `sv-bw-self-${process.pid}`);
+    await writeFile(self, '');
+    const cli = join(f.bin, 'mycli');
+    const base = request(f, {});
+    const req = { ...base, command: { ...base.command, bin: cli, env: { ...base.command.env, PATH: '/usr/bin:/bin' } } };
+    const wrapped = await bwrap.wrap(req, sandboxContext({ env: { PATH: '/usr/bin:/bin' }, self: { bin: self, args: [] }, notice: () => {} }));
+    try {
+      const args = bwrapArgs([wrapped.bin, ...wrapped.args]);
+      const sources = args.flatMap((a, i) => (a === '--ro-bind' || a === '--bind' ? [args[i + 1]!] : []));
+      for (const area of [f.home, f.repo, '/tmp']) assert.ok(!sources.some((source) => inside(area, source)), `${area} is not bound whole: ${sources.join(' ')}`);
+      for (const file of [cli, self]) assert.ok(args.some((a, i) => a === '--ro-bind' && args[i + 1] === file && args[i + 2] === file), `${file} is shown alone`);
+    } finally {
+      await wrapped.teardown?.();
+      await rm(self, { force: true });
+    }
   });
 
   it("binds the git folders the core recorded for the worktree, not what its .git file says by then (a CLI can rewrite it)", async () => {
