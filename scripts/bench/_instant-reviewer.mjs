@@ -1,10 +1,29 @@
-// What the sandbox and MCP benches share: the built binary checked, a one-file repository and a
-// fake claude that answers at once with its real JSON envelope, and the median of samples.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+// What the run, sandbox and MCP benches share: their arguments (--runs, --binary, --json) with the
+// built binary checked, a one-file repository and a fake claude that answers at once with its
+// real JSON envelope, and the median of samples.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { hostTarget, outputName } from '../pkg/targets.mjs';
 import { claudeEnvelope } from '../../test/fixtures/bin/_fake-envelopes.mjs';
+
+/** The bench's arguments: --runs (a number), --binary (default: this machine's built binary, which must exist), --json. */
+export function benchArgs(bench, defaultRuns) {
+  const host = hostTarget();
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: String(defaultRuns) },
+      binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  requireBinary(bench, values.binary);
+  return { runs: Number(values.runs), binary: values.binary, json: values.json };
+}
 
 /** Exits 2 naming the bench when the binary is missing. */
 export function requireBinary(bench, binary) {
@@ -41,3 +60,29 @@ export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+
+/**
+ * Runs each variant (`{ name, args }`) of the binary in the reviewer's repository `runs` times,
+ * in turn (the order alternates every round, so a busy machine's drift hits all), after one
+ * warm-up each; removes the scratch folder; returns the wall milliseconds by variant name.
+ */
+export function sampleInTurn({ binary, scratch, repo, env }, variants, runs) {
+  const samples = new Map(variants.map((v) => [v.name, []]));
+  const once = (variant) => {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(binary, variant.args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${variant.name} exited ${result.status}: ${result.stderr}${result.stdout}`);
+    return ms;
+  };
+  try {
+    for (const v of variants) once(v); // warm the page cache
+    for (let i = 0; i < runs; i++) {
+      const order = i % 2 ? [...variants].reverse() : variants;
+      for (const v of order) samples.get(v.name).push(once(v));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return samples;
+}

@@ -12,25 +12,13 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { hostTarget, outputName } from '../pkg/targets.mjs';
-import { instantReviewer, median, requireBinary } from './_instant-reviewer.mjs';
+import { benchArgs, instantReviewer, median } from './_instant-reviewer.mjs';
 
 const TARGET_MS = 30;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const host = hostTarget();
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '10' },
-    binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
-  },
-});
-const runs = Number(values.runs);
-requireBinary('mcp', values.binary);
+const values = benchArgs('mcp', 10);
+const { runs } = values;
 
 const { scratch, repo, env } = instantReviewer('sv-bench-mcp-');
 

@@ -9,52 +9,19 @@
 // both); prints min and median of each and the run's median beside --version's. Target
 // (issue 30): the run's median at most 120 ms. Exits 1 when it is missed, 2 when it cannot run;
 // not part of npm test (timing is noisy).
-import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { hostTarget, outputName } from '../pkg/targets.mjs';
-import { instantReviewer, median, requireBinary } from './_instant-reviewer.mjs';
+import { benchArgs, instantReviewer, median, sampleInTurn } from './_instant-reviewer.mjs';
 
 const TARGET_MS = 120;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const host = hostTarget();
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '20' },
-    binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
-    json: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-requireBinary('run', values.binary);
+const values = benchArgs('run', 20);
+const { runs } = values;
 
 const { scratch, repo, env } = instantReviewer('sv-bench-run-');
 const variants = [
   { name: 'supervisor --version', args: ['--version'] },
   { name: 'run reviewer --sandbox none', args: ['run', 'reviewer', '--cli', 'claude', '--task', 'Review math.js', '--target', 'math.js', '--retries', '0', '--sandbox', 'none', '--json'] },
 ];
-const samples = new Map(variants.map((v) => [v.name, []]));
-
-function once(variant) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(values.binary, variant.args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${variant.name} exited ${result.status}: ${result.stderr}${result.stdout}`);
-  return ms;
-}
-
-try {
-  for (const v of variants) once(v); // warm the page cache
-  for (let i = 0; i < runs; i++) {
-    const order = i % 2 ? [...variants].reverse() : variants;
-    for (const v of order) samples.get(v.name).push(once(v));
-  }
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+const samples = sampleInTurn({ binary: values.binary, scratch, repo, env }, variants, runs);
 
 const rows = variants.map((v) => ({ name: v.name, min_ms: Math.min(...samples.get(v.name)), median_ms: median(samples.get(v.name)) }));
 const [version, run] = rows;

@@ -13,26 +13,12 @@
 // 50 ms. Exits 1 when the target is missed, 2 when it cannot run (no binary, no bwrap); not
 // part of npm test (timing is noisy).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { hostTarget, outputName } from '../pkg/targets.mjs';
-import { instantReviewer, median, requireBinary } from './_instant-reviewer.mjs';
+import { benchArgs, instantReviewer, median, sampleInTurn } from './_instant-reviewer.mjs';
 
 const TARGET_MS = 50;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const host = hostTarget();
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '20' },
-    binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
-    json: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-requireBinary('sandbox', values.binary);
+const values = benchArgs('sandbox', 20);
+const { runs } = values;
 const bwrap = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim();
 if (!bwrap) {
   console.error('sandbox bench: bubblewrap (bwrap) is not installed: apt-get install bubblewrap');
@@ -46,26 +32,7 @@ const variants = [
   { name: 'run --sandbox none', args: [...base, '--sandbox', 'none'] },
   { name: 'run --sandbox bwrap (allow: proxy + bridge)', args: [...base, '--sandbox', 'bwrap', '--allow-host', '127.0.0.1:18080'] },
 ];
-const samples = new Map(variants.map((v) => [v.name, []]));
-
-function once(variant) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(values.binary, variant.args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${variant.name} exited ${result.status}: ${result.stderr}${result.stdout}`);
-  return ms;
-}
-
-
-try {
-  for (const v of variants) once(v); // warm the page cache
-  for (let i = 0; i < runs; i++) {
-    const order = i % 2 ? [...variants].reverse() : variants;
-    for (const v of order) samples.get(v.name).push(once(v));
-  }
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+const samples = sampleInTurn({ binary: values.binary, scratch, repo, env }, variants, runs);
 
 const rows = variants.map((v) => ({ name: v.name, min_ms: Math.min(...samples.get(v.name)), median_ms: median(samples.get(v.name)) }));
 const [none, boxed] = variants.map((v) => samples.get(v.name));
