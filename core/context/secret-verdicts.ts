@@ -16,8 +16,11 @@ import { VERSION } from '../version.ts';
 import { ensureUserCacheDir } from '../state-dir.ts';
 import { SECRET_RULES_REVISION, type SecretScanner } from '../secrets/secret-scan.ts';
 
-/** Verdicts kept on disk: this process's first, then older ones. */
-const MAX_VERDICTS = 200_000;
+/**
+ * Verdicts kept on disk: this process's first, then older ones. Every pack reads them all, so the
+ * file stays small (2.2 MB, a few MiB in memory): ten repositories of vite's size.
+ */
+const MAX_VERDICTS = 50_000;
 const KEY_LENGTH = 43; // base64url of 32 bytes
 
 export interface CachedScanner extends SecretScanner {
@@ -71,7 +74,7 @@ export function cachedScanner(scanner: SecretScanner, env: Record<string, string
     },
     save() {
       if (!file || added.size === 0) return;
-      const lines = [...added];
+      const lines = [...added].slice(0, MAX_VERDICTS);
       for (const key of stored ?? []) if (lines.length < MAX_VERDICTS && !added.has(key)) lines.push(key);
       for (const key of added) stored?.add(key);
       added.clear();
