@@ -8,6 +8,8 @@
  * The budget of the "chars" tokenizer keeps the seeds' 4-characters rule (constants.ts).
  */
 
+import { memoLongTexts } from './long-text-memo.ts';
+
 /** The features, in the order of ESTIMATE_WEIGHTS. */
 export const ESTIMATE_FEATURES = ['letterChunks', 'longLetters', 'digits', 'punctChunks', 'punct', 'blankRuns', 'lineBreaks', 'nonAscii'] as const;
 
@@ -64,20 +66,8 @@ export function estimateFeatures(text: string): number[] {
   return [letterChunks, longLetters, digits, punctChunks, punct, blankRuns, lineBreaks, nonAscii];
 }
 
-/** The last long texts estimated: a pack's whole text and its one part are often the same text, read twice. */
-const recent: { text: string; count: number }[] = [];
-const MEMO_CHARS = 64 * 1024;
-
-/** The estimated o200k count of a text. */
-export function estimateCount(text: string): number {
-  if (text.length < MEMO_CHARS) return weigh(text);
-  const known = recent.find((r) => r.text === text);
-  if (known) return known.count;
-  const count = weigh(text);
-  recent.unshift({ text, count });
-  recent.length = Math.min(recent.length, 2);
-  return count;
-}
+/** The estimated o200k count of a text (a pack's whole text and its one part: estimated once). */
+export const estimateCount: (text: string) => number = memoLongTexts(weigh);
 
 function weigh(text: string): number {
   const features = estimateFeatures(text);

@@ -15,6 +15,8 @@
  * depend only on the text, so unchanged files give the same pieces from run to run.
  */
 
+import { memoLongTexts } from './long-text-memo.ts';
+
 const PIECE_CHARS = 8 * 1024;
 
 /** A line start after which the tokenizer always cuts: not whitespace, not "/". */
@@ -27,23 +29,8 @@ function safeStart(code: number): boolean {
 
 const SECTION_START = /\n(?=### |<file path=")/g;
 
-/** The last texts cut, with their pieces: a pack's text is cut to be counted ahead, then to be read. */
-const recent: { text: string; pieces: readonly string[] }[] = [];
-const RECENT = 2;
-/** Only texts this long are kept: a piece cut again must not push a pack's text out. */
-const MEMO_CHARS = 8 * PIECE_CHARS;
-
-/** The pieces of a text, in order; joined they are the text. */
-export function tokenPieces(text: string): readonly string[] {
-  const known = recent.find((r) => r.text === text);
-  if (known) return known.pieces;
-  const pieces = cutPieces(text);
-  if (text.length >= MEMO_CHARS) {
-    recent.unshift({ text, pieces });
-    recent.length = Math.min(recent.length, RECENT);
-  }
-  return pieces;
-}
+/** The pieces of a text, in order; joined they are the text. A pack's text is cut to be counted ahead, then to be read: cut once. */
+export const tokenPieces: (text: string) => readonly string[] = memoLongTexts(cutPieces);
 
 function cutPieces(text: string): string[] {
   const pieces: string[] = [];
