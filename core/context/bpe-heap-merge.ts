@@ -3,17 +3,8 @@
  * all pairs for the lowest rank after every merge: O(n²), so one 80 KB run of letters (an SVG
  * in vitejs/vite) takes over 10 s to count. This is the same algorithm with the pairs in a heap:
  * lowest rank first, leftmost first among equal ranks, exactly the order of the scan, so the
- * tokens are the same. Installed only on chunks longer than LONG_CHUNK_BYTES; if the library's
- * internals are not as expected, nothing is installed and the library's own merge runs.
+ * tokens are the same. o200k-fast-count.ts merges chunks longer than MAX_MERGE bytes with it.
  */
-
-/** The library's merge core, as far as this file uses it (private in its typings). */
-interface MergeCore {
-  bytePairMerge(piece: Uint8Array): number[];
-  getBpeRankFromBytes(bytes: Uint8Array): number | undefined;
-}
-
-const LONG_CHUNK_BYTES = 256;
 
 /**
  * Min-heap of (rank, start) pairs, ordered by rank, then start: each pair is one number,
@@ -105,26 +96,4 @@ export function heapMergeStarts(rankOf: (start: number, end: number) => number |
   const starts: number[] = [];
   for (let s = 0; s < n; s = next[s]!) starts.push(s);
   return starts;
-}
-
-/** The token ranks of one chunk's bytes, merged as the library merges them. */
-export function heapMerge(core: Pick<MergeCore, 'getBpeRankFromBytes'>, piece: Uint8Array): number[] {
-  const n = piece.length;
-  const starts = heapMergeStarts((start, end) => core.getBpeRankFromBytes(piece.subarray(start, end)), n);
-  return starts.map((s, i) => {
-    const end = starts[i + 1] ?? n;
-    const rank = core.getBpeRankFromBytes(piece.subarray(s, end));
-    if (rank === undefined) throw new Error(`o200k: no token for the bytes at ${s}..${end}`);
-    return rank;
-  });
-}
-
-/** Makes the encoding's merge use heapMerge on long chunks; true when installed. */
-export function installHeapMerge(encoding: unknown): boolean {
-  const core = (encoding as { bytePairEncodingCoreProcessor?: Partial<MergeCore> } | null)?.bytePairEncodingCoreProcessor;
-  if (!core || typeof core.bytePairMerge !== 'function' || typeof core.getBpeRankFromBytes !== 'function') return false;
-  const original = core.bytePairMerge.bind(core);
-  const withRanks = core as MergeCore;
-  core.bytePairMerge = (piece: Uint8Array) => (piece.length > LONG_CHUNK_BYTES ? heapMerge(withRanks, piece) : original(piece));
-  return true;
 }

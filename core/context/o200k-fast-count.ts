@@ -1,31 +1,29 @@
 /**
- * o200k counts without the library's per-chunk overhead, the same numbers: a count, not tokens.
- * The library splits text into chunks with one Unicode regular expression (~400 ns a chunk),
- * then looks each chunk up in a Map of 200k strings. Here ASCII stretches are split by a
- * hand-written scanner that follows that regular expression alternative by alternative, and
- * each chunk's rank is looked up in a hash table over its character codes, so no string is made
- * for a chunk that is one token (nine in ten); the others are merged on that table too, their
- * counts kept. Stretches with a non-ASCII character (rare in code) go through the library's
- * regular expression and merge.
+ * o200k counts, gpt-tokenizer's numbers (its countTokens with no special tokens), on
+ * o200k-rank-table.ts: a count, not tokens. One difference, where the library is wrong: it looks
+ * a token's bytes up as text decoded by a TextDecoder, which drops a leading byte-order mark, so
+ * it never finds the 9 tokens that begin with one (U+FEFF alone is rank 5574); here a token is
+ * its bytes, as in o200k itself, and a text with a BOM may count a token fewer. o200k splits text into chunks with one Unicode regular
+ * expression (~400 ns a chunk), then merges each chunk's bytes by rank. Here ASCII stretches are
+ * split by a hand-written scanner that follows that expression alternative by alternative, and a
+ * chunk's rank is looked up by its character codes, so no string is made for a chunk that is one
+ * token (nine in ten); the others are merged on the table, their counts kept. Stretches with a
+ * non-ASCII character (rare in code) go through the expression, their chunks merged on UTF-8 bytes.
  *
  * Stretches are cut where the tokenizer always cuts (after "\n" followed by a character that is
  * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
  */
 
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { heapMergeStarts } from './bpe-heap-merge.ts';
-
-/** The library's core, as far as this file uses it (private in its typings). */
-interface O200kCore {
-  bytePairStringRankEncoder: Map<string, number>;
-  tokenSplitRegex: RegExp;
-  bytePairEncode(chunk: string): number[];
-}
+import { type ByteTable, buildRankTable, createMemoTable, keepForText, type PackedRanks, valueOfBytes, valueOfText } from './o200k-rank-table.ts';
 
 const NL = 10;
 const CR = 13;
 const SPACE = 32;
 const SLASH = 47;
 const APOSTROPHE = 39;
+const HAS_NON_ASCII = /[^\x00-\x7f]/;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isLetter = (c: number) => isUpper(c) || isLower(c);
@@ -35,109 +33,15 @@ const isSpace = (c: number) => c === SPACE || (c >= 9 && c <= 13);
 /** [^\s\p{L}\p{N}] in ASCII. */
 const isPunct = (c: number) => c >= 0 && !isSpace(c) && !isLetter(c) && !isDigit(c);
 
-/** Open-addressing table of the ASCII tokens up to MAX_KEY characters: character codes → rank. */
-const MAX_KEY = 24;
+/** Counts of short ASCII chunks that are not one token are kept, by their character codes. */
+const MEMO_KEY = 24;
+const MEMO_SLOTS = 1 << 17;
 /** Chunks up to this length are merged by scanning all pairs, as the library does; longer ones with a heap (bpe-heap-merge.ts). */
 const MAX_MERGE = 128;
 
-interface RankTable {
-  mask: number;
-  /** Per slot: rank + 1 (0 = empty), key start in `chars`, key length. */
-  rank: Int32Array;
-  start: Int32Array;
-  length: Uint8Array;
-  chars: Uint8Array;
-}
-
-function hashStep(h: number, c: number): number {
-  return Math.imul(h ^ c, 0x01000193);
-}
-const HASH_SEED = 0x811c9dc5 | 0;
-
-const EMPTY_TABLE: RankTable = { mask: 0, rank: new Int32Array(1), start: new Int32Array(1), length: new Uint8Array(1), chars: new Uint8Array(0) };
-
-function buildTable(ranks: Map<string, number>): RankTable {
-  // One pass over the 200k ranks picks the short ASCII keys (no regular expression per key: this
-  // runs at every exact count's start), then the table is sized and filled from those.
-  const keys: string[] = [];
-  const keyRanks: number[] = [];
-  let total = 0;
-  for (const [key, rank] of ranks) {
-    if (key.length > MAX_KEY) continue;
-    let i = 0;
-    while (i < key.length && key.charCodeAt(i) < 0x80) i++;
-    if (i < key.length || i === 0) continue;
-    keys.push(key);
-    keyRanks.push(rank);
-    total += key.length;
-  }
-  let size = 1;
-  while (size < keys.length * 2) size <<= 1;
-  const table: RankTable = { mask: size - 1, rank: new Int32Array(size), start: new Int32Array(size), length: new Uint8Array(size), chars: new Uint8Array(total) };
-  let at = 0;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
-    let h = HASH_SEED;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      table.chars[at + i] = c;
-      h = hashStep(h, c);
-    }
-    let slot = h & table.mask;
-    while (table.rank[slot] !== 0) slot = (slot + 1) & table.mask;
-    table.rank[slot] = keyRanks[k]! + 1;
-    table.start[slot] = at;
-    table.length[slot] = key.length;
-    at += key.length;
-  }
-  return table;
-}
-
-/** Counts of chunks up to MAX_KEY that are not one token, by character codes: no string made to look one up. */
-interface CountTable extends RankTable {
-  entries: number;
-}
-
-const COUNT_SLOTS = 1 << 17;
-
-function createCountTable(): CountTable {
-  return { mask: COUNT_SLOTS - 1, rank: new Int32Array(COUNT_SLOTS), start: new Int32Array(COUNT_SLOTS), length: new Uint8Array(COUNT_SLOTS), chars: new Uint8Array((COUNT_SLOTS / 2) * MAX_KEY), entries: 0 };
-}
-
-/** Keeps `count` for text[from, to) (at most MAX_KEY characters), while the table is half empty. */
-function keepCount(table: CountTable, text: string, from: number, to: number, count: number): void {
-  if (table.entries >= COUNT_SLOTS / 2) return;
-  let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
-  let slot = h & table.mask;
-  while (table.rank[slot] !== 0) slot = (slot + 1) & table.mask;
-  const start = table.entries * MAX_KEY;
-  for (let i = from; i < to; i++) table.chars[start + i - from] = text.charCodeAt(i);
-  table.rank[slot] = count + 1;
-  table.start[slot] = start;
-  table.length[slot] = to - from;
-  table.entries++;
-}
-
-/** The rank (or count) kept for the ASCII text[from, to) in a table, -1 when there is none. */
-function rankInText(table: RankTable, text: string, from: number, to: number): number {
-  const n = to - from;
-  let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
-  for (let slot = h & table.mask; table.rank[slot] !== 0; slot = (slot + 1) & table.mask) {
-    if (table.length[slot] !== n) continue;
-    const start = table.start[slot]!;
-    let i = 0;
-    while (i < n && table.chars[start + i] === text.charCodeAt(from + i)) i++;
-    if (i === n) return table.rank[slot]! - 1;
-  }
-  return -1;
-}
-
 /**
- * The number of tokens of an ASCII chunk that is not one token: the library's merge (lowest
- * rank first, leftmost among equals), with ranks from the table; pairs longer than the table's
- * keys from `longRank`.
+ * The number of tokens of a chunk of `n` bytes that is not one token: the library's merge (lowest
+ * rank first, leftmost among equals), with `rank(from, to)` of the chunk's bytes from..to (-1: none).
  */
 function mergeCount(rank: (from: number, to: number) => number, n: number): number {
   // Scratch arrays, not two new arrays a chunk: a count merges some hundred thousand chunks.
@@ -169,7 +73,16 @@ function mergeCount(rank: (from: number, to: number) => number, n: number): numb
 const MERGE_STARTS = new Int32Array(MAX_MERGE + 2);
 const MERGE_RANKS = new Int32Array(MAX_MERGE + 2);
 
-/** The end of the o200k chunk that starts at `i` of an ASCII stretch (the regex's alternatives in order). */
+/** mergeCount for short chunks, the heap merge for long ones. */
+function mergedCount(rank: (from: number, to: number) => number, n: number): number {
+  if (n <= MAX_MERGE) return mergeCount(rank, n);
+  return heapMergeStarts((a, b) => {
+    const r = rank(a, b);
+    return r === -1 ? undefined : r;
+  }, n).length;
+}
+
+/** The end of the o200k chunk that starts at `i` of an ASCII stretch (the expression's alternatives in order). */
 function chunkEnd(text: string, i: number, end: number): number {
   const at = (k: number) => (k < end ? text.charCodeAt(k) : -1);
   const c = at(i);
@@ -215,59 +128,69 @@ function safeStart(code: number): boolean {
   return !/\s/.test(String.fromCharCode(code));
 }
 
-/**
- * A counting function equal to the library's count with no special tokens; undefined when the
- * library's internals are not as expected (then the caller counts with the library).
- */
-export function createO200kCount(encoding: unknown): ((text: string) => number) | undefined {
-  const core = (encoding as { bytePairEncodingCoreProcessor?: Partial<O200kCore> } | null)?.bytePairEncodingCoreProcessor;
-  if (!(core?.bytePairStringRankEncoder instanceof Map) || !(core.tokenSplitRegex instanceof RegExp) || typeof core.bytePairEncode !== 'function') return undefined;
-  return createCount(core as O200kCore);
-}
-
-function createCount(core: O200kCore): (text: string) => number {
+/** A counting function over o200k's ranks, equal to the library's count with no special tokens. */
+export function createO200kCount(ranks: PackedRanks): (text: string) => number {
   // Built on the first count: a command whose counts all come from the count cache needs none.
-  let table: RankTable = EMPTY_TABLE;
-  const regex = new RegExp(core.tokenSplitRegex.source, 'gu');
+  let table: ByteTable | undefined;
+  const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
   const nonAscii = /[^\x00-\x7f]/g;
+  const encoder = new TextEncoder();
+  const memo = createMemoTable(MEMO_SLOTS, MEMO_KEY);
   const merged = new Map<string, number>();
-  const counts = createCountTable();
   let text = '';
-  const ranks = core.bytePairStringRankEncoder;
-  /** A rank of text[from, to), which is ASCII. */
-  const asciiRank = (from: number, to: number) => (to - from <= MAX_KEY ? rankInText(table, text, from, to) : (ranks.get(text.slice(from, to)) ?? -1));
+  let bytes = new Uint8Array(1024);
   const remember = (chunk: string, n: number) => {
     if (merged.size < 100_000) merged.set(chunk, n);
     return n;
   };
-  const countChunk = (chunk: string): number => {
-    if (ranks.has(chunk)) return 1;
-    return merged.get(chunk) ?? remember(chunk, core.bytePairEncode(chunk).length);
-  };
-  /** An ASCII chunk text[from, to) that is not one token of the table. */
-  const countAscii = (from: number, to: number): number => {
-    if (to - from <= MAX_KEY) {
-      const known = rankInText(counts, text, from, to);
+  /** An ASCII chunk text[from, to) that is not one token. */
+  const countAscii = (t: ByteTable, from: number, to: number): number => {
+    const rank = (a: number, b: number) => valueOfText(t, text, from + a, from + b);
+    if (to - from <= MEMO_KEY) {
+      const known = valueOfText(memo, text, from, to);
       if (known !== -1) return known;
-      const count = mergeCount((a, b) => asciiRank(from + a, from + b), to - from);
-      keepCount(counts, text, from, to, count);
+      const count = mergeCount(rank, to - from);
+      keepForText(memo, text, from, to, count);
       return count;
     }
-    if (ranks.has(text.slice(from, to))) return 1;
     const chunk = text.slice(from, to);
+    return merged.get(chunk) ?? remember(chunk, mergedCount(rank, to - from));
+  };
+  /** A chunk with a non-ASCII character: merged on its UTF-8 bytes. */
+  const countBytes = (t: ByteTable, chunk: string): number => {
     const known = merged.get(chunk);
     if (known !== undefined) return known;
-    if (to - from <= MAX_MERGE) return remember(chunk, mergeCount((a, b) => asciiRank(from + a, from + b), to - from));
-    const rankOf = (a: number, b: number) => {
-      const rank = asciiRank(from + a, from + b);
-      return rank === -1 ? undefined : rank;
-    };
-    return remember(chunk, heapMergeStarts(rankOf, to - from).length);
+    if (bytes.length < chunk.length * 3) bytes = new Uint8Array(chunk.length * 3);
+    const n = encoder.encodeInto(chunk, bytes).written;
+    if (valueOfBytes(t, bytes, 0, n) !== -1) return remember(chunk, 1);
+    return remember(chunk, mergedCount((a, b) => valueOfBytes(t, bytes, a, b), n));
+  };
+  const countStretch = (t: ByteTable, start: number, end: number): number => {
+    let total = 0;
+    for (let i = start; i < end; ) {
+      const e = chunkEnd(text, i, end);
+      total += valueOfText(t, text, i, e) !== -1 ? 1 : countAscii(t, i, e);
+      i = e;
+    }
+    return total;
+  };
+  const countUnicodeStretch = (t: ByteTable, start: number, end: number): number => {
+    let total = 0;
+    split.lastIndex = start;
+    while (split.lastIndex < end) {
+      const match = split.exec(text);
+      if (!match) break;
+      const chunk = match[0];
+      const from = match.index;
+      if (!HAS_NON_ASCII.test(chunk)) total += valueOfText(t, text, from, from + chunk.length) !== -1 ? 1 : countAscii(t, from, from + chunk.length);
+      else total += countBytes(t, chunk);
+    }
+    return total;
   };
   return (input) => {
-    if (table === EMPTY_TABLE) table = buildTable(ranks);
-    text = input; // for the merges
+    table ??= buildRankTable(ranks);
     const t = table;
+    text = input; // for the merges
     let total = 0;
     const n = input.length;
     nonAscii.lastIndex = 0;
@@ -278,21 +201,10 @@ function createCount(core: O200kCore): (text: string) => number {
       while (end !== -1 && end + 1 < n && !safeStart(input.charCodeAt(end + 1))) end = input.indexOf('\n', end + 1);
       end = end === -1 || end + 1 >= n ? n : end + 1;
       if (nextNonAscii < end) {
-        regex.lastIndex = start;
-        while (regex.lastIndex < end) {
-          const match = regex.exec(input);
-          if (!match) break;
-          total += countChunk(match[0]);
-        }
+        total += countUnicodeStretch(t, start, end);
         nonAscii.lastIndex = end;
         nextNonAscii = nonAscii.test(input) ? nonAscii.lastIndex - 1 : n;
-      } else {
-        for (let i = start; i < end; ) {
-          const e = chunkEnd(input, i, end);
-          total += e - i <= MAX_KEY && rankInText(t, input, i, e) !== -1 ? 1 : countAscii(i, e);
-          i = e;
-        }
-      }
+      } else total += countStretch(t, start, end);
       start = end;
     }
     text = ''; // the counted text is not kept

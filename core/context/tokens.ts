@@ -1,17 +1,17 @@
 /**
  * Token counting. "chars" is an estimate of o200k's count from character classes (estimate.ts;
- * the budget under "chars" keeps the seeds' 4 characters per token). "o200k" counts
- * exactly with gpt-tokenizer's o200k_base (pure JS, offline), through o200k-fast-count.ts (the
- * library's numbers, faster); it is large, so it is imported only when asked for. Long texts
- * are counted in pieces that add up exactly (token-pieces.ts), each looked up in a count cache
- * when one is given (token-cache.ts).
+ * the budget under "chars" keeps the seeds' 4 characters per token). "o200k" counts exactly,
+ * the numbers of gpt-tokenizer's o200k_base (pure JS, offline), with o200k-fast-count.ts on the
+ * library's ranks; they are large, so they are imported only when asked for. Long texts are
+ * counted in pieces that add up exactly (token-pieces.ts), each looked up in a count cache when
+ * one is given (token-cache.ts).
  */
 import { estimateCount } from './estimate.ts';
 import { contextErrors } from './errors.ts';
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';
-import { installHeapMerge } from './bpe-heap-merge.ts';
 import { createO200kCount } from './o200k-fast-count.ts';
+import { loadO200kRanks } from './o200k-ranks.ts';
 
 export type TokenizerName = 'chars' | 'o200k';
 
@@ -28,26 +28,12 @@ export function checkTokenizer(name: unknown): asserts name is TokenizerName {
   if (!isTokenizerName(name)) throw contextErrors.tokenizerUnknown(String(name));
 }
 
-/**
- * The library's encoding object: the module's default export. Where the module is the
- * library's CommonJS build imported as a whole (the binary's lazy chunk, scripts/pkg/bundle.mjs),
- * that default is the CommonJS exports object and the encoding its `default`.
- */
-export function encodingObject(module: { default: unknown }): unknown {
-  const value = module.default as { bytePairEncodingCoreProcessor?: unknown; default?: unknown } | null;
-  return value && !value.bytePairEncodingCoreProcessor && value.default ? value.default : value;
-}
-
 /** Loads a tokenizer so that estimateTokens can use it synchronously. */
 export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void> {
   checkTokenizer(name);
   if (name === 'o200k' && !o200k) {
-    const encoding = await import('gpt-tokenizer/encoding/o200k_base');
-    const api = encodingObject(encoding);
-    installHeapMerge(api);
-    const { countTokens } = encoding;
     // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
-    o200k = createO200kCount(api) ?? ((text) => countTokens(text, { disallowedSpecial: new Set() }));
+    o200k = createO200kCount(await loadO200kRanks());
   }
 }
 

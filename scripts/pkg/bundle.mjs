@@ -4,7 +4,6 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual } from 'node:util';
 import * as esbuild from 'esbuild';
 import { LAZY_REQUIRE_HELPER, makeBuiltinsLazyOrFail } from './lazy-builtins.mjs';
 
@@ -33,13 +32,14 @@ export function collectAssets(root, folders) {
  * A relative specifier is a project file (from the root), matched by the file it resolves to;
  * it must import only packages, never core modules (their state would be duplicated).
  */
-export const LAZY_CHUNKS = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base', './core/mcp/sdk.ts': 'mcp_sdk' };
+export const LAZY_CHUNKS = { 'gpt-tokenizer/bpeRanks/o200k_base': 'o200k_ranks', './core/mcp/sdk.ts': 'mcp_sdk' };
 
 /**
  * Chunks shipped without a V8 code cache: `supervisor mcp` starts once per agent session, so
- * the SDK's cache (~0.7 MiB, mostly zod's eagerly built schemas) is not worth its bytes.
+ * the SDK's cache (~0.7 MiB, mostly zod's eagerly built schemas) is not worth its bytes; the
+ * o200k ranks are two string literals (packedRanks below), nothing to compile.
  */
-export const CHUNKS_WITHOUT_CODE_CACHE = ['mcp_sdk'];
+export const CHUNKS_WITHOUT_CODE_CACHE = ['mcp_sdk', 'o200k_ranks'];
 
 /**
  * Entries that sea-main.cjs runs INSTEAD of the app's bundle, by chunk name → project file:
@@ -73,21 +73,31 @@ function wrapModule(code) {
 }
 
 /**
- * gpt-tokenizer ships its 200k BPE ranks as an array literal of 200k strings: V8 takes ~0.4 s to
- * compile (or deserialize from the code cache) and run that module. The same array as one JSON
- * string, parsed by JSON.parse, loads in a fraction of that. The data is taken from the module
- * itself and checked equal after the round trip, so the ranks cannot differ.
+ * gpt-tokenizer ships its 200k BPE ranks as an array literal of 200k strings (or byte arrays):
+ * V8 takes ~0.4 s to compile and run that module, and a Map of 200k strings more. The binary
+ * ships them packed instead, the form core/context/o200k-ranks.ts reads (`ranksFromModule`):
+ * every token's bytes one after another and each one's length, both base64. The data is taken
+ * from the library's module and unpacked again here: the build fails unless every token's bytes
+ * come back the same.
  */
-const ranksAsJson = {
-  name: 'supervisor-ranks-as-json',
+const packedRanks = {
+  name: 'supervisor-packed-ranks',
   setup(build) {
     build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/](?:cjs|esm)[\\/]bpeRanks[\\/][a-z0-9_]+\.js$/ }, async (args) => {
       const cjs = args.path.replace(/[\\/]esm[\\/]bpeRanks[\\/]/, `${sep}cjs${sep}bpeRanks${sep}`);
       const ranks = createRequire(import.meta.url)(cjs).default;
-      const json = JSON.stringify(ranks);
-      if (!isDeepStrictEqual(JSON.parse(json), ranks)) throw new Error(`ranks-as-json: ${args.path} does not survive JSON`);
-      const value = `JSON.parse(${JSON.stringify(json)})`;
-      return { contents: /[\\/]esm[\\/]/.test(args.path) ? `export default ${value};\n` : `exports.default = ${value};\n`, loader: 'js' };
+      const tokens = ranks.map((token) => Buffer.from(token));
+      if (tokens.some((bytes) => bytes.length === 0 || bytes.length > 255)) throw new Error(`packed-ranks: ${args.path} has a token of 0 or over 255 bytes`);
+      const value = { packedRanks: 1, bytes: Buffer.concat(tokens).toString('base64'), lengths: Buffer.from(tokens.map((t) => t.length)).toString('base64') };
+      const bytes = Buffer.from(value.bytes, 'base64');
+      const lengths = Buffer.from(value.lengths, 'base64');
+      let at = 0;
+      ranks.forEach((token, rank) => {
+        if (!bytes.subarray(at, (at += lengths[rank])).equals(Buffer.from(token))) throw new Error(`packed-ranks: token ${rank} of ${args.path} does not survive packing`);
+      });
+      if (at !== bytes.length || lengths.length !== ranks.length) throw new Error(`packed-ranks: ${args.path} does not survive packing`);
+      const code = JSON.stringify(value);
+      return { contents: /[\\/]esm[\\/]/.test(args.path) ? `export default ${code};\n` : `exports.default = ${code};\n`, loader: 'js' };
     });
   },
 };
@@ -108,7 +118,7 @@ async function buildChunks(root, outDir, minify) {
       minify,
       legalComments: 'none',
       logLevel: 'warning',
-      plugins: [ranksAsJson],
+      plugins: [packedRanks],
     });
     files[name] = join(outDir, `${name}.js`);
     writeFileSync(files[name], wrapModule(built.outputFiles[0].text));

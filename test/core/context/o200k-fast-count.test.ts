@@ -1,15 +1,16 @@
 /**
- * The fast o200k count (o200k-fast-count.ts) gives the library's count: on texts made to hit
- * every alternative of the split expression, ASCII and not, and on random ones.
+ * The fast o200k count (o200k-fast-count.ts, on our own rank table) gives the library's count:
+ * on texts made to hit every alternative of the split expression, ASCII and not, on tokens whose
+ * bytes are not UTF-8, on random texts and on real files.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createO200kCount } from '../../../core/context/o200k-fast-count.ts';
+import { loadO200kRanks, packRanks, ranksFromModule } from '../../../core/context/o200k-ranks.ts';
 
 const library = async () => {
   const encoding = await import('gpt-tokenizer/encoding/o200k_base');
-  const count = createO200kCount(encoding.default);
-  assert.ok(count, 'the library internals the fast count reads are there');
+  const count = createO200kCount(await loadO200kRanks());
   return { count, expected: (text: string) => encoding.countTokens(text, { disallowedSpecial: new Set() }) };
 };
 
@@ -28,6 +29,9 @@ const CASES = [
   "'s 'tis '''",
   'héllo wörld 你好 café\u00a0nbsp\u2003em\nnext line\n  ünïcode\nÄBC',
   '\n\n\nx\n \ny\n/z\n',
+  'emoji 😀👍🏽 flags 🇫🇷 and ✓ ✗ → ← “quotes” — dashes … ellipsis',
+  'Ωμέγα кириллица עברית العربية हिन्दी 日本語のテキスト 한국어',
+  'mixed ascii\tthen ünicode then ascii again; x = "ä" + \'ß\';\n',
   'end with spaces   ',
   'end with newline\n',
   ' ',
@@ -63,6 +67,16 @@ describe('fast o200k count', () => {
     }
   });
 
+  it('finds the tokens that begin with a byte-order mark, which the library never finds', async () => {
+    const { count, expected } = await library();
+    // o200k has "\uFEFF" (rank 5574) and "\uFEFFusing" (9251) as single tokens; the library
+    // decodes a token's bytes with a TextDecoder that drops the BOM, so it counts two.
+    assert.equal(count('\uFEFF'), 1);
+    assert.equal(count('\uFEFFusing'), 1);
+    assert.equal(count('\uFEFF{\n  "a": 1\n}\n'), expected('\uFEFF{\n  "a": 1\n}\n') - 1);
+    assert.equal(expected('\uFEFF'), 2, 'the library still misses it: this test and the note in o200k-fast-count.ts can go when it does not');
+  });
+
   it('equals the library on long chunks (merged with a heap)', async () => {
     const { count, expected } = await library();
     const next = random(4);
@@ -86,16 +100,26 @@ describe('fast o200k count', () => {
   });
 });
 
-describe('the encoding object', () => {
-  it('is found in the ES module and in the CommonJS build imported whole (the binary\'s lazy chunk)', async () => {
-    const { encodingObject } = await import('../../../core/context/tokens.ts');
-    const { createRequire } = await import('node:module');
-    const esm = await import('gpt-tokenizer/encoding/o200k_base');
-    const cjs = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as unknown;
-    for (const module of [esm, { default: cjs }]) {
-      const count = createO200kCount(encodingObject(module));
-      assert.ok(count, 'the fast count is installed');
-      assert.equal(count("it's 42 <|endoftext|>"), esm.countTokens("it's 42 <|endoftext|>", { disallowedSpecial: new Set() }));
+describe('the ranks', () => {
+  it('are the same packed from the list (from source) and from the binary\'s packed text', async () => {
+    const list = (await import('gpt-tokenizer/bpeRanks/o200k_base')).default;
+    const packed = packRanks(list);
+    const text = { packedRanks: 1, bytes: Buffer.from(packed.bytes).toString('base64'), lengths: Buffer.from(packed.lengths).toString('base64') };
+    for (const module of [{ default: list }, { default: { default: text } }, text]) {
+      const ranks = ranksFromModule(module);
+      assert.deepEqual(Buffer.from(ranks.bytes), Buffer.from(packed.bytes));
+      assert.deepEqual(Buffer.from(ranks.lengths), Buffer.from(packed.lengths));
     }
+    assert.equal(packed.lengths.length, list.length);
+  });
+
+  it('a module with neither is refused, not read as no tokens', () => {
+    assert.throws(() => ranksFromModule({ default: { packedRanks: 2 } }), /neither a list of tokens nor packed ranks/);
+  });
+
+  it('split chunks as the library\'s expression does', async () => {
+    const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants');
+    const { bytePairEncodingCoreProcessor } = (await import('gpt-tokenizer/encoding/o200k_base')).default as unknown as { bytePairEncodingCoreProcessor: { tokenSplitRegex: RegExp } };
+    assert.equal(O200K_TOKEN_SPLIT_REGEX.source, bytePairEncodingCoreProcessor.tokenSplitRegex.source);
   });
 });
