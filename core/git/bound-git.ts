@@ -84,26 +84,40 @@ export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): Bo
 
 /** The repository's common git dir, absolute (`.git` of the main checkout). */
 export async function commonGitDir(repoRoot: string, env?: GitEnv): Promise<string> {
-  const out = (await gitOrThrow(repoRoot, ['rev-parse', '--git-common-dir'], env)).trim();
-  return realpathSync(isAbsolute(out) ? out : resolve(repoRoot, out));
+  return commonDirOf(repoRoot, await gitOrThrow(repoRoot, ['rev-parse', '--git-common-dir'], env));
+}
+
+/** What `git rev-parse --git-common-dir` printed in `dir`, as an absolute real path. */
+export function commonDirOf(dir: string, printed: string): string {
+  const out = printed.trim();
+  return realpathSync(isAbsolute(out) ? out : resolve(dir, out));
 }
 
 /**
- * Where a worktree that was just made keeps its admin folder. Asked right after
- * `git worktree add`, before any CLI ran there, so the answer can be trusted; checked against
- * the repository's common dir all the same.
+ * Where a worktree keeps its admin folder: read from its `.git` file, then both links checked
+ * (the file names the admin folder, the admin folder names the file back, its commondir is the
+ * repository's) and the folder walked (SECURITY I3), so a rewritten `.git` cannot send git to
+ * another repository. Asked right after `git worktree add`, before any CLI ran there, or for a
+ * workflow's slot, checked the same way. `commonDir`: the repository's common dir when the
+ * caller read it already (RepoState.commonDir), else asked of git in `repoRoot`.
  */
-export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv): Promise<BoundWorktree> {
-  // rev-parse runs no filter or merge driver: no driver guard (a linked worktree's is read anew each time, one more process per run).
-  const [commonDir, located] = await Promise.all([commonGitDir(repoRoot, env), guardedGit(path, ['rev-parse', '--absolute-git-dir'], env ?? process.env, [])]);
-  if (!located.ok) throw gitErrors.failed(['rev-parse', '--absolute-git-dir'], located.stderr, located.code);
-  const gitDir = realpathSync(located.stdout.trim());
-  if (dirname(dirname(gitDir)) !== commonDir) throw gitErrors.worktreeForeign(gitDir, commonDir);
-  const worktree = { path, gitDir, commonDir };
-  const problem = ownIndexProblem(worktree);
+export async function locateWorktree(repoRoot: string, path: string, env?: GitEnv, commonDir?: string): Promise<BoundWorktree> {
+  const common = commonDir ?? (await commonGitDir(repoRoot, env));
+  const dotGit = resolve(path, '.git');
+  const pointer = lstatSync(dotGit, { throwIfNoEntry: false })?.isFile() ? gitdirPointer(readFileSync(dotGit, 'utf8')) : undefined;
+  const gitDir = pointer === undefined ? null : real(resolve(path, pointer));
+  if (gitDir === null) throw gitErrors.worktreeUnsafe(path, `${dotGit} is not a worktree's .git file naming its git dir`);
+  if (dirname(dirname(gitDir)) !== common) throw gitErrors.worktreeForeign(gitDir, common);
+  const worktree = { path, gitDir, commonDir: common };
+  const problem = linkProblem(worktree) ?? ownIndexProblem(worktree);
   if (problem) throw gitErrors.worktreeUnsafe(path, problem);
   seedOwnIndex(worktree);
   return worktree;
+}
+
+/** The path a worktree's `.git` file points at ("gitdir: <path>"), undefined when it does not. */
+function gitdirPointer(text: string): string | undefined {
+  return /^gitdir: (.+?)\r?\n?$/.exec(text)?.[1];
 }
 
 export function real(path: string): string | null {
@@ -137,5 +151,28 @@ export function commonDirProblem(worktree: BoundWorktree): string | null {
   const common = adminFile(worktree, 'commondir');
   if (common === null) return goneProblem(worktree);
   if (real(resolve(worktree.gitDir, common)) !== real(worktree.commonDir)) return `the worktree's git dir ${worktree.gitDir} no longer belongs to the repository at ${worktree.commonDir} (its commondir says ${common})`;
+  return null;
+}
+
+/**
+ * The folder is still a folder, and its `.git` file and the admin folder still point at each
+ * other (what a CLI can break with rm or a write); no git is run. Null: they do.
+ */
+export function linkProblem(worktree: BoundWorktree): string | null {
+  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return `${worktree.path} is no longer a folder`;
+  const dotGit = resolve(worktree.path, '.git');
+  const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!stat) return `${dotGit} is gone`;
+  if (!stat.isFile()) return `${dotGit} is no longer the worktree's .git file (it is a ${stat.isDirectory() ? 'folder' : stat.isSymbolicLink() ? 'symbolic link' : 'special file'})`;
+  const pointer = gitdirPointer(readFileSync(dotGit, 'utf8'));
+  if (!pointer || real(resolve(worktree.path, pointer)) !== real(worktree.gitDir)) {
+    return `${dotGit} no longer points at the worktree's git dir ${worktree.gitDir}`;
+  }
+  const common = commonDirProblem(worktree);
+  if (common) return common;
+  const back = adminFile(worktree, 'gitdir');
+  if (back === null) return goneProblem(worktree);
+  // Absolute, or relative to the admin folder (worktree.useRelativePaths, git 2.48+).
+  if (real(resolve(worktree.gitDir, back)) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
   return null;
 }

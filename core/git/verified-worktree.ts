@@ -7,9 +7,8 @@
  * worktree it runs in. Code that commits or merges in a worktree takes a `VerifiedWorktree` and
  * gets its git from `gitOf`, which refuses (GIT_WORKTREE_UNVERIFIED) once the check is stale.
  */
-import { lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
-import { adminFile, boundGit, commonDirProblem, goneProblem, real, type BoundGit, type BoundWorktree } from './bound-git.ts';
+import { boundGit, linkProblem, real, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import type { GitClient } from './git-client.ts';
 import { isObjectId, type GitEnv } from './git.ts';
 import { gitErrors } from './errors.ts';
@@ -88,29 +87,6 @@ export interface ExpectedLine {
   base?: string;
   /** The branch HEAD must be on (`refs/heads/<branch>`); undefined: any, detached included. */
   branch?: string;
-}
-
-/**
- * The folder is still a folder, and its `.git` file and the admin folder still point at each
- * other (what a CLI can break with rm or a write); no git is run. Null: they do.
- */
-export function linkProblem(worktree: BoundWorktree): string | null {
-  if (!lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory()) return `${worktree.path} is no longer a folder`;
-  const dotGit = resolve(worktree.path, '.git');
-  const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-  if (!stat) return `${dotGit} is gone`;
-  if (!stat.isFile()) return `${dotGit} is no longer the worktree's .git file (it is a ${stat.isDirectory() ? 'folder' : stat.isSymbolicLink() ? 'symbolic link' : 'special file'})`;
-  const pointer = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'))?.[1];
-  if (!pointer || real(resolve(worktree.path, pointer)) !== real(worktree.gitDir)) {
-    return `${dotGit} no longer points at the worktree's git dir ${worktree.gitDir}`;
-  }
-  const common = commonDirProblem(worktree);
-  if (common) return common;
-  const back = adminFile(worktree, 'gitdir');
-  if (back === null) return goneProblem(worktree);
-  // Absolute, or relative to the admin folder (worktree.useRelativePaths, git 2.48+).
-  if (real(resolve(worktree.gitDir, back)) !== real(dotGit)) return `the repository no longer lists ${worktree.path} as this worktree (it points at ${back})`;
-  return null;
 }
 
 export interface WorktreeCheck {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
-import { boundGit, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
+import { boundGit, commonDirOf, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
 import { checkWorktree, gitOf, worktreeRemoved, type WorktreeCheck } from '../git/verified-worktree.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
 import { gitErrors } from '../git/errors.ts';
@@ -42,6 +42,8 @@ export interface RepoState {
   head: string | null;
   /** The checkout has uncommitted changes (they are not in a worktree made from HEAD). */
   dirty: boolean;
+  /** The repository's common git dir (absolute, real), read with the rest before any CLI ran. */
+  commonDir?: string;
 }
 
 export interface WorkspaceChanges {
@@ -64,15 +66,25 @@ export interface InspectOptions {
 export async function inspectRepo(dir: string, options: InspectOptions = {}): Promise<RepoState> {
   const { env } = options;
   // Asked at once (outside a repository both just fail). One rev-parse answers the three
-  // questions and then HEAD's commit; on an unborn HEAD it fails after printing the three.
+  // questions, the common dir, then HEAD's commit; on an unborn HEAD it fails after the four.
   const [inside, status] = await Promise.all([
-    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir', 'HEAD', '--'], env),
+    git(dir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository', '--is-inside-git-dir', '--git-common-dir', 'HEAD', '--'], env),
     options.dirty === false ? null : git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z'], env),
   ]);
-  const [worktree, bare, inGitDir, head = ''] = inside.stdout.trim().split('\n');
+  const [worktree, bare, inGitDir, common = '', head = ''] = inside.stdout.trim().split('\n');
   if (worktree !== 'true' && (bare === 'true' || inGitDir === 'true')) return { isRepo: false, bare: true, head: null, dirty: false };
   if (worktree !== 'true') return { isRepo: false, head: null, dirty: false };
-  return { isRepo: true, head: inside.ok && isObjectId(head) ? head : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout) };
+  const commonDir = common ? realCommonDir(dir, common) : undefined;
+  return { isRepo: true, head: inside.ok && isObjectId(head) ? head : null, dirty: status !== null && status.ok && hasUserChanges(status.stdout), ...(commonDir ? { commonDir } : {}) };
+}
+
+/** The common dir rev-parse printed, real; undefined when it cannot be resolved (git is then asked again). */
+function realCommonDir(dir: string, printed: string): string | undefined {
+  try {
+    return commonDirOf(dir, printed);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -126,7 +138,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const existed = existsSync(path);
   try {
     await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, start], env);
-    workspace.git = await locateWorktree(repoRoot, path, env);
+    workspace.git = await locateWorktree(repoRoot, path, env, repo.commonDir);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
     if (!existed) await closeWorkspace(repoRoot, workspace, env).catch(() => {});

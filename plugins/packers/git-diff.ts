@@ -68,6 +68,14 @@ async function gitignored(git: Git, names: string[]): Promise<Set<string>> {
   return new Set(result.stdout.split('\0').filter(Boolean));
 }
 
+/** `git diff --name-status --no-renames -z`: a status letter, then its path, each ended by NUL. */
+function nameStatus(out: string): { status: string; path: string }[] {
+  const fields = out.split('\0');
+  const entries: { status: string; path: string }[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i + 1]) entries.push({ status: fields[i]!.charAt(0), path: fields[i + 1]! });
+  return entries;
+}
+
 /** The staged files to pack in full: not packed already, not excluded. */
 function selectChanged(names: string[], request: PackRequest, excluded: (path: string) => boolean): { paths: string[]; left: string[] } {
   const skip = new Set(request.skipFiles);
@@ -130,19 +138,21 @@ export default definePlugin({
     const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
     // The name lists and the diffs at once (none depends on another); judged below in the same order as ever.
     const skip = Promise.resolve(undefined);
-    const [names, unstagedNames, stagedDiff, unstagedDiff, existing] = await Promise.all([
-      // --no-renames: both names of a renamed file, so either can be judged.
-      want.staged || want.changedFiles ? git(['diff', ...change, '--name-only', '--no-renames', '-z']) : skip,
+    const [statuses, unstagedNames, stagedDiff, unstagedDiff] = await Promise.all([
+      // --no-renames: both names of a renamed file, so either can be judged; a status each, so
+      // deleted files (no content to pack) are known without a second list.
+      want.staged || want.changedFiles ? git(['diff', ...change, '--name-status', '--no-renames', '-z']) : skip,
       want.unstaged ? git(['diff', '--name-only', '--no-renames', '-z']) : skip,
       want.staged ? git([...DIFF_ARGS, ...change]) : skip,
       want.unstaged ? git([...DIFF_ARGS]) : skip,
-      // Deleted files have no content to pack.
-      want.changedFiles ? git(['diff', ...change, '--name-only', '-z', '--diff-filter=d']) : skip,
     ]);
     let changed: string[] | undefined;
-    if (names) {
-      if (!names.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${names.error}`);
-      changed = names.ok ? names.stdout.split('\0').filter(Boolean) : [];
+    let existing: string[] = [];
+    if (statuses) {
+      if (!statuses.ok && want.changedFiles) notices.push(`git-diff: no changed files: ${statuses.error}`);
+      const listed = statuses.ok ? nameStatus(statuses.stdout) : [];
+      changed = listed.map((entry) => entry.path);
+      existing = listed.filter((entry) => entry.status !== 'D').map((entry) => entry.path);
     }
     const allNames = [...new Set([...(changed ?? []), ...(unstagedNames?.ok ? unstagedNames.stdout.split('\0').filter(Boolean) : [])])];
     const excluded = await createExclusion(request, git, allNames);
@@ -160,8 +170,8 @@ export default definePlugin({
     const parts = [];
     if (diffs.length) parts.push({ key: 'git_diff', content: diffs.join('\n\n') });
 
-    if (existing && changed) {
-      const { paths, left } = selectChanged(existing.ok ? existing.stdout.split('\0') : [], request, excluded);
+    if (want.changedFiles && changed) {
+      const { paths, left } = selectChanged(existing, request, excluded);
       if (left.length) notices.push(`git-diff: left out ${left.length} changed file${left.length === 1 ? '' : 's'} (excluded, gitignored or on the default ignore list): ${left.join(', ')}`);
       if (paths.length) {
         const report = await ctx.readFiles(paths);

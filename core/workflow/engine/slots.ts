@@ -15,7 +15,8 @@ import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
 import { type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
-import { checkWorktree, currentCheck, gitOf, linkProblem } from '../../git/verified-worktree.ts';
+import { linkProblem } from '../../git/bound-git.ts';
+import { checkWorktree, currentCheck, gitOf } from '../../git/verified-worktree.ts';
 import { git, type GitEnv } from '../../git/git.ts';
 import type { Slot, SlotPool } from './slot-pool.ts';
 

@@ -53,6 +53,15 @@ describe('git-diff packer', () => {
     assert.equal(byKey.changed_files!.content, '## Changed Files\n\n### new.ts\n\n```\nfresh\n\n```\n');
   });
 
+  it('packs a renamed file under its new name only (the old one is deleted)', async () => {
+    const repo = await changedRepo();
+    git(repo, 'mv', 'b.ts', 'renamed.ts');
+    const { byKey } = await pack(repo, { include: ['$CHANGED_FILES'] }, ['a.ts']);
+    assert.deepEqual(byKey.changed_files!.files, ['new.ts', 'renamed.ts']);
+    const left = await pack(repo, { include: ['$CHANGED_FILES'] }, ['a.ts'], ['renamed.ts']);
+    assert.deepEqual(left.byKey.changed_files!.files, ['new.ts']);
+  });
+
   it('renders the changed files in the requested style', async () => {
     const repo = await changedRepo();
     const git = { staged: false, unstaged: false, changedFiles: true };
