@@ -1,14 +1,17 @@
 /**
  * o200k counts, gpt-tokenizer's numbers (its countTokens with no special tokens), on
- * o200k-rank-table.ts: a count, not tokens. One difference, where the library is wrong: it looks
- * a token's bytes up as text decoded by a TextDecoder, which drops a leading byte-order mark, so
- * it never finds the 9 tokens that begin with one (U+FEFF alone is rank 5574); here a token is
- * its bytes, as in o200k itself, and a text with a BOM may count a token fewer. o200k splits text into chunks with one Unicode regular
- * expression (~400 ns a chunk), then merges each chunk's bytes by rank. Here ASCII stretches are
- * split by a hand-written scanner that follows that expression alternative by alternative, and a
- * chunk's rank is looked up by its character codes, so no string is made for a chunk that is one
- * token (nine in ten); the others are merged on the table, their counts kept. Stretches with a
- * non-ASCII character (rare in code) go through the expression, their chunks merged on UTF-8 bytes.
+ * o200k-rank-table.ts: a count, not tokens. o200k splits text into chunks with one Unicode
+ * regular expression (~400 ns a chunk), then merges each chunk's bytes by rank. Here ASCII
+ * stretches are split by a hand-written scanner that follows that expression alternative by
+ * alternative, and a chunk's rank is looked up by its character codes, so no string is made for
+ * a chunk that is one token (nine in ten); the others are merged on the table, their counts
+ * kept. Stretches with a non-ASCII character (rare in code) go through the expression, their
+ * chunks merged on UTF-8 bytes.
+ *
+ * One difference, where the library is wrong: it looks a token's bytes up as text decoded by a
+ * TextDecoder, which drops a leading byte-order mark, so it never finds the 9 tokens that begin
+ * with one (U+FEFF alone is rank 5574); here a token is its bytes, as in o200k itself, and a text
+ * with a BOM may count a token fewer.
  *
  * Stretches are cut where the tokenizer always cuts (after "\n" followed by a character that is
  * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.

@@ -30,7 +30,7 @@ export function buildRankTable(ranks: PackedRanks): ByteTable {
   let size = 1;
   while (size < count * 2) size <<= 1;
   const table: ByteTable = { mask: size - 1, slots: new Int32Array(size * 2), keys: ranks.bytes };
-  const { bytes, lengths, } = ranks;
+  const { bytes, lengths } = ranks;
   for (let rank = 0, start = 0; rank < count; start += lengths[rank]!, rank++) {
     const end = start + lengths[rank]!;
     let h = HASH_SEED;
