@@ -18,7 +18,7 @@
  */
 
 import { heapMergeStarts } from './bpe-heap-merge.ts';
-import { type ByteTable, buildRankTable, createMemoTable, keepForText, type PackedRanks, valueOfBytes, valueOfText } from './o200k-rank-table.ts';
+import { type ByteTable, buildRankTable, createMemoTable, keepForText, type PackedRanks, valueOf } from './o200k-rank-table.ts';
 
 const NL = 10;
 const CR = 13;
@@ -162,9 +162,9 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
   };
   /** An ASCII chunk text[from, to) that is not one token. */
   const countAscii = (t: ByteTable, from: number, to: number): number => {
-    const rank = (a: number, b: number) => valueOfText(t, text, from + a, from + b);
+    const rank = (a: number, b: number) => valueOf(t, text, from + a, from + b);
     if (to - from <= MEMO_KEY) {
-      const known = valueOfText(memo, text, from, to);
+      const known = valueOf(memo, text, from, to);
       if (known !== -1) return known;
       const count = mergeCount(rank, to - from);
       keepForText(memo, text, from, to, count);
@@ -179,14 +179,14 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
     if (known !== undefined) return known;
     if (bytes.length < chunk.length * 3) bytes = new Uint8Array(chunk.length * 3);
     const n = encoder.encodeInto(chunk, bytes).written;
-    if (valueOfBytes(t, bytes, 0, n) !== -1) return remember(chunk, 1);
-    return remember(chunk, mergedCount((a, b) => valueOfBytes(t, bytes, a, b), n));
+    if (valueOf(t, bytes, 0, n) !== -1) return remember(chunk, 1);
+    return remember(chunk, mergedCount((a, b) => valueOf(t, bytes, a, b), n));
   };
   const countStretch = (t: ByteTable, start: number, end: number): number => {
     let total = 0;
     for (let i = start; i < end; ) {
       const e = chunkEnd(text, i, end);
-      total += valueOfText(t, text, i, e) !== -1 ? 1 : countAscii(t, i, e);
+      total += valueOf(t, text, i, e) !== -1 ? 1 : countAscii(t, i, e);
       i = e;
     }
     return total;
@@ -199,7 +199,7 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
       if (!match) break;
       const chunk = match[0];
       const from = match.index;
-      if (!HAS_NON_ASCII.test(chunk)) total += valueOfText(t, text, from, from + chunk.length) !== -1 ? 1 : countAscii(t, from, from + chunk.length);
+      if (!HAS_NON_ASCII.test(chunk)) total += valueOf(t, text, from, from + chunk.length) !== -1 ? 1 : countAscii(t, from, from + chunk.length);
       else total += countBytes(t, chunk);
     }
     return total;

@@ -47,35 +47,23 @@ function place(table: ByteTable, hash: number, value: number, start: number, len
   table.slots[slot * 2 + 1] = (start << 8) | length;
 }
 
-/** The value kept for the ASCII text[from, to), -1 when there is none. */
-export function valueOfText(table: ByteTable, text: string, from: number, to: number): number {
+/**
+ * The value kept for source[from, to), -1 when there is none: a string's character codes (ASCII
+ * text: its bytes) or a byte array's bytes.
+ */
+export function valueOf(table: ByteTable, source: string | Uint8Array, from: number, to: number): number {
+  const text = typeof source === 'string' ? source : null;
+  const bytes = text === null ? (source as Uint8Array) : null;
   const n = to - from;
   let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, text.charCodeAt(i));
+  for (let i = from; i < to; i++) h = hashStep(h, text !== null ? text.charCodeAt(i) : bytes![i]!);
   const { slots, keys, mask } = table;
   for (let slot = h & mask; slots[slot * 2] !== 0; slot = (slot + 1) & mask) {
     const key = slots[slot * 2 + 1]!;
     if ((key & 0xff) !== n) continue;
     const start = key >>> 8;
     let i = 0;
-    while (i < n && keys[start + i] === text.charCodeAt(from + i)) i++;
-    if (i === n) return slots[slot * 2]! - 1;
-  }
-  return -1;
-}
-
-/** The value kept for bytes[from, to), -1 when there is none. */
-export function valueOfBytes(table: ByteTable, bytes: Uint8Array, from: number, to: number): number {
-  const n = to - from;
-  let h = HASH_SEED;
-  for (let i = from; i < to; i++) h = hashStep(h, bytes[i]!);
-  const { slots, keys, mask } = table;
-  for (let slot = h & mask; slots[slot * 2] !== 0; slot = (slot + 1) & mask) {
-    const key = slots[slot * 2 + 1]!;
-    if ((key & 0xff) !== n) continue;
-    const start = key >>> 8;
-    let i = 0;
-    while (i < n && keys[start + i] === bytes[from + i]) i++;
+    while (i < n && keys[start + i] === (text !== null ? text.charCodeAt(from + i) : bytes![from + i])) i++;
     if (i === n) return slots[slot * 2]! - 1;
   }
   return -1;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { heapMergeStarts } from '../../../core/context/bpe-heap-merge.ts';
-import { buildRankTable, valueOfBytes } from '../../../core/context/o200k-rank-table.ts';
+import { buildRankTable, valueOf } from '../../../core/context/o200k-rank-table.ts';
 import { loadO200kRanks } from '../../../core/context/o200k-ranks.ts';
 import { createMeasure } from '../../../core/context/measure.ts';
 import { packFileContext } from '../../../core/context/pack.ts';
@@ -51,8 +51,8 @@ describe('exact o200k counts', () => {
     for (let i = 0; i < 20; i++) chunks.push(Array.from({ length: 300 + Math.floor(random() * 1500) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
     for (const chunk of chunks) {
       const bytes = encoder.encode(chunk);
-      const starts = heapMergeStarts((from, to) => (valueOfBytes(table, bytes, from, to) === -1 ? undefined : valueOfBytes(table, bytes, from, to)), bytes.length);
-      const ranks = starts.map((from, i) => valueOfBytes(table, bytes, from, starts[i + 1] ?? bytes.length));
+      const starts = heapMergeStarts((from, to) => (valueOf(table, bytes, from, to) === -1 ? undefined : valueOf(table, bytes, from, to)), bytes.length);
+      const ranks = starts.map((from, i) => valueOf(table, bytes, from, starts[i + 1] ?? bytes.length));
       assert.deepEqual(ranks, original(bytes), chunk.slice(0, 40));
     }
   });
