@@ -47,8 +47,9 @@ async function callerWorkspace(repoRoot: string, given: NonNullable<RunRoleOptio
 
 /**
  * The reads a place needs, started at once and while the repository is inspected (each is a
- * git on the critical path): the review range and a caller's worktree check. Nothing is
- * written; settlePlace awaits them in its own order, so the same error wins as before.
+ * git on the critical path): the review range and a caller's worktree check. Nothing of the
+ * repository's is written (locating a caller's worktree seeds our own index of it, outside the
+ * checkout); settlePlace awaits them in its own order, so the same error wins as before.
  */
 export interface PlaceReads {
   review: Promise<ReviewRange> | null;

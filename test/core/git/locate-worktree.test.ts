@@ -95,4 +95,24 @@ describe('locateWorktree', () => {
     await writeFile(join(path, '.git'), 'gitdir: /nonexistent/admin\n');
     await assert.rejects(locateWorktree(repo, path), { code: 'GIT_WORKTREE_UNSAFE' });
   });
+
+  it('refuses an admin folder with a linked index before copying it into our own (SECURITY I3)', async () => {
+    const repo = await makeRepo();
+    const dir = await tempDir();
+    const path = join(dir, 'wt');
+    git(repo, 'worktree', 'add', '-q', '--detach', path);
+    const secret = join(dir, 'secret');
+    await writeFile(secret, 'not an index: a file of the user\'s\n');
+    const admin = join(realpathSync(join(repo, '.git')), 'worktrees', 'wt');
+    await rm(join(admin, 'index'));
+    await symlink(secret, join(admin, 'index'));
+    await assert.rejects(locateWorktree(repo, path), (error: { code?: string; message?: string }) => {
+      assert.equal(error.code, 'GIT_WORKTREE_UNSAFE');
+      assert.match(error.message ?? '', /symbolic link/);
+      return true;
+    });
+    const { ownIndexPath } = await import('../../../core/git/own-index.ts');
+    const own = ownIndexPath({ gitDir: admin, commonDir: realpathSync(join(repo, '.git')) });
+    assert.notEqual(await readFile(own, 'utf8').catch(() => null), 'not an index: a file of the user\'s\n');
+  });
 });
