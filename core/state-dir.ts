@@ -15,7 +15,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, writeFileSyn
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { errors } from './errors.ts';
-import { listingGitSync } from './git/git.ts';
+import { git, listingGitSync } from './git/git.ts';
 
 const STATE_DIR_NAME = '.supervisor';
 
@@ -171,6 +171,17 @@ function checkStateDir(repoRoot: string, paths: StatePaths): void {
   const tracked = listed.ok ? listed.stdout.split('\0').filter(Boolean) : [];
   if (tracked.length) throw errors.stateDirUnsafe(join(repoRoot, tracked[0]!), `is tracked by git (${tracked.length} state file${tracked.length > 1 ? 's' : ''} committed in the repository)`);
   untracked.add(repoRoot);
+}
+
+/**
+ * The tracked-state check of checkStateDir through async git, started early (a run asks it while
+ * it packs), so the first statePaths need not wait for a git of its own. Only a clean answer is
+ * kept; anything else is left to checkStateDir to find again and throw.
+ */
+export async function checkStateFilesEarly(repoRoot: string): Promise<void> {
+  if (untracked.has(repoRoot)) return;
+  const listed = await git(repoRoot, ['ls-files', '-z', '--', ...STATE_PATHSPECS]);
+  if (listed.ok && listed.stdout === '') untracked.add(repoRoot);
 }
 
 /** Creates the state folder and its `.gitignore` if missing; safe to call from parallel runs. */

@@ -50,9 +50,11 @@ export interface CliContext {
  */
 export async function findRepoRoot(start: string, env: Record<string, string | undefined> = process.env): Promise<string> {
   const dir = resolve(start);
-  const { guardedGit } = await import('../git/git.ts');
-  // One git before every command; rev-parse runs no filter or merge driver, so no guard is read.
+  const { guardedGit, readGuardAhead } = await import('../git/git.ts');
+  // One git before every command; rev-parse runs no filter or merge driver, so no guard is read
+  // for it, but the folder's is read meanwhile for the gits after it.
   // In a git dir `--show-toplevel` fails after the first three answers are printed.
+  readGuardAhead(dir, env);
   const where = await guardedGit(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir', '--show-toplevel'], env, []);
   const [bare, inGitDir, gitDir, top] = where.stdout.trim().split('\n');
   if (!gitDir) return dir;

@@ -64,6 +64,7 @@ export function createPackContext(host: PackerHost, chain: string[]): PackContex
         env: { ...host.env, ...request.env },
         timeoutMs: request.timeoutMs ?? PACKER_PROCESS_TIMEOUT_MS,
         graceMs: 1000,
+        viaLauncher: true, // capture only: git's lists and diffs, a packer tool's output
         ...(request.maxOutputBytes ? { maxOutputBytes: request.maxOutputBytes } : {}),
         ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
       }),

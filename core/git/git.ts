@@ -112,6 +112,14 @@ function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
   return guard;
 }
 
+/**
+ * Starts reading the guard of a folder's config before its first git needs it (findRepoRoot asks
+ * while git finds the repository, whose root is most often the folder it started in).
+ */
+export function readGuardAhead(cwd: string, env: GitEnv = process.env): void {
+  void unguardable(folderGuard(cwd, env));
+}
+
 /** The caller's environment without the redirecting variables, and never a credential prompt. */
 export function gitEnv(env: GitEnv): GitEnv {
   const clean: GitEnv = { ...env, GIT_TERMINAL_PROMPT: '0' };
@@ -128,6 +136,7 @@ async function once(cwd: string, args: string[], env: GitEnv, guard: string[], s
     env: { ...gitEnv(env), ...own },
     timeoutMs: GIT_TIMEOUT_MS,
     maxOutputBytes: GIT_OUTPUT_BYTES,
+    viaLauncher: true, // a git a run makes is ~20 of them: not a fork of this whole process each
   });
   const why = proc.spawnError ?? (proc.timedOut ? `timed out after ${GIT_TIMEOUT_MS / 1000}s` : '');
   return { ok: proc.exitCode === 0 && !proc.timedOut, stdout: proc.stdout, stderr: proc.stderr || why, code: proc.exitCode };

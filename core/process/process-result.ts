@@ -12,3 +12,15 @@ export interface ProcessResult {
   /** Output was cut at the capture cap. */
   truncated: { stdout: boolean; stderr: boolean };
 }
+
+export interface RunProcessResult extends ProcessResult {
+  /** The executable could not be started (ENOENT / EACCES). */
+  notFound: boolean;
+  /**
+   * The spawn error, when the process could not be started at all: not found, or refused by
+   * the system (E2BIG: an argument list too long, EAGAIN, ...). Nothing ran then.
+   */
+  spawnError?: string;
+  /** Why writing to teeFiles stopped (a full disk, ...); the output is still in the result. */
+  teeError?: string;
+}

@@ -5,24 +5,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { ProcessResult } from './process-result.ts';
+import { killGroup, trackGroup, untrackGroup } from './process-groups.ts';
+import { launch, type LaunchOptions } from './launcher.ts';
+import type { RunProcessResult } from './process-result.ts';
 import { which } from './which.ts';
 
-export interface RunProcessOptions {
-  bin: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Written to stdin, which is then closed; undefined leaves stdin closed from the start. */
-  stdin?: string;
-  /** 0 or undefined: no timeout. */
-  timeoutMs?: number;
-  /** Time between TERM and KILL. */
-  graceMs?: number;
-  /** Bytes kept of each of stdout and stderr. */
-  maxOutputBytes?: number;
-  /** Aborting ends the process tree and marks the result interrupted. */
-  signal?: AbortSignal;
+export type { RunProcessResult } from './process-result.ts';
+
+export interface RunProcessOptions extends LaunchOptions {
+  /**
+   * Start it through the launcher (launcher.ts) where it can: for commands whose output is
+   * only captured (git), that need no signal of their own in the result. Ignored with
+   * teeFiles, onSpawn or cgroupPrefix.
+   */
+  viaLauncher?: boolean;
   /**
    * Files that receive stdout and stderr as they arrive (what is kept under the cap), so the
    * output can be followed live and survives a crash. Created (truncated) when the process starts.
@@ -39,18 +35,6 @@ export interface RunProcessOptions {
    * Left out when the executable is not found, so a missing one is still reported as such.
    */
   cgroupPrefix?: string[];
-}
-
-export interface RunProcessResult extends ProcessResult {
-  /** The executable could not be started (ENOENT / EACCES). */
-  notFound: boolean;
-  /**
-   * The spawn error, when the process could not be started at all: not found, or refused by
-   * the system (E2BIG: an argument list too long, EAGAIN, ...). Nothing ran then.
-   */
-  spawnError?: string;
-  /** Why writing to teeFiles stopped (a full disk, ...); the output is still in the result. */
-  teeError?: string;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
@@ -120,31 +104,11 @@ class Tee {
   }
 }
 
-/** Process groups this process started that are still running, and whether each has an abort signal of its own. */
-const live = new Map<number, { abortable: boolean }>();
-
-/**
- * Ends every process group started here that is still running (a stop signal arrived).
- * exceptAbortable: leave those that will be ended through their own abort signal, with its
- * grace period (the CLI, the gates).
- */
-export function endLiveProcessGroups(options: { exceptAbortable?: boolean } = {}): void {
-  for (const [pid, { abortable }] of live) {
-    if (!(options.exceptAbortable && abortable)) killGroup(pid, 'SIGTERM');
-  }
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    if (process.platform === 'win32') process.kill(pid, signal);
-    else process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
+  if (options.viaLauncher && !options.teeFiles && !options.onSpawn && !options.cgroupPrefix?.length) {
+    const launched = launch(options);
+    if (launched) return launched;
+  }
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = new CappedBuffer(cap);
   const stderr = new CappedBuffer(cap);
@@ -176,7 +140,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     }
     const pid = child.pid;
     if (pid !== undefined) {
-      live.set(pid, { abortable: options.signal !== undefined });
+      trackGroup(pid, options.signal !== undefined);
       options.onSpawn?.({ pid, pgid: pid }); // detached: it leads a process group of its own
     }
     let killTimer: NodeJS.Timeout | undefined;
@@ -221,7 +185,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       spawnError = error;
     });
     child.on('close', (code, signal) => {
-      if (pid !== undefined) live.delete(pid);
+      if (pid !== undefined) untrackGroup(pid);
       if (timer) clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       if (pipeTimer) clearTimeout(pipeTimer);

@@ -5,7 +5,7 @@
  * ended, so no child (a packer's git, a commit step's git) keeps working after the stop.
  */
 import { EXIT, type ExitCode } from '../errors.ts';
-import { endLiveProcessGroups } from './run-process.ts';
+import { endLiveProcessGroups } from './process-groups.ts';
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];

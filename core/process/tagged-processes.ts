@@ -129,3 +129,15 @@ export function signalPids(pids: number[], signal: NodeJS.Signals): void {
     }
   }
 }
+
+/** `pid` and every process below it (by parent pid, /proc); only `pid` where /proc cannot say. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const each of allPids()) {
+    const parent = Number(statFields(each)?.[1]);
+    if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), each]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
+  return tree;
+}

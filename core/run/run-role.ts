@@ -32,7 +32,7 @@ import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
 import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses } from './run-processes.ts';
-import { ensureStateDir } from '../state-dir.ts';
+import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
 import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
 import { finishWorkspace, logEarlyWorkspace, openLoggedWorkspace } from './run-workspace.ts';
@@ -48,6 +48,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   // Asked while the run is prepared (packing is the long part); a run placed early needs it
   // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
   const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
+  const stateChecked = checkStateFilesEarly(options.repoRoot).catch(() => {});
   const early = needsEarlyPlace(options) ? await openEarly(options, inspected.then((r) => checkedRepo(r, options))) : null;
   let prepared: PreparedRun;
   let repo: RepoState;
@@ -61,6 +62,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   const { peers, role } = prepared;
   const startedAt = early?.startedAt ?? peers.now();
   const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
+  await stateChecked;
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
   const notices: string[] = [...prepared.notices];

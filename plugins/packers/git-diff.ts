@@ -112,6 +112,24 @@ async function filterDiff(diff: string, excluded: (path: string) => boolean, ctx
   return kept.join('');
 }
 
+/**
+ * The name lists and the diffs, all at once (none depends on another). What "the change" is: a
+ * reviewed commit range, else the staged change; every list and diff takes it, so the same
+ * exclusions and secret scan apply to it.
+ */
+function lists(git: Git, want: GitWanted) {
+  const change = want.range ? [want.range.base, want.range.head] : ['--cached'];
+  const skip = Promise.resolve(undefined);
+  return Promise.all([
+    // --no-renames: both names of a renamed file, so either can be judged; a status each, so
+    // deleted files (no content to pack) are known without a second list.
+    want.staged || want.changedFiles ? git(['diff', ...change, '--name-status', '--no-renames', '-z']) : skip,
+    want.unstaged ? git(['diff', '--name-only', '--no-renames', '-z']) : skip,
+    want.staged ? git([...DIFF_ARGS, ...change]) : skip,
+    want.unstaged ? git([...DIFF_ARGS]) : skip,
+  ]);
+}
+
 export default definePlugin({
   kind: 'packer',
   name: 'git-diff',
@@ -120,7 +138,10 @@ export default definePlugin({
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;
     const git = packerGit(ctx, request);
-    // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'".
+    // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'":
+    // asked beside the lists and diffs below (each a process of its own), which are then not read.
+    const asked = lists(git, want);
+    asked.catch(() => {}); // not read when this is no repository; a refused guard fails `inside` too
     const inside = await git(['rev-parse', '--is-inside-work-tree']);
     if (!inside.ok || inside.stdout.trim() !== 'true') {
       // With targets the run still has files to read (a run in place): no diff, said once.
@@ -132,20 +153,8 @@ export default definePlugin({
     }
     const notices: string[] = [];
     const diffs: string[] = [];
-    // What "the change" is: a reviewed commit range, else the staged change. Every diff and name
-    // list below takes it, so the same exclusions and secret scan apply to it.
-    const change = want.range ? [want.range.base, want.range.head] : ['--cached'];
     const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
-    // The name lists and the diffs at once (none depends on another); judged below in the same order as ever.
-    const skip = Promise.resolve(undefined);
-    const [statuses, unstagedNames, stagedDiff, unstagedDiff] = await Promise.all([
-      // --no-renames: both names of a renamed file, so either can be judged; a status each, so
-      // deleted files (no content to pack) are known without a second list.
-      want.staged || want.changedFiles ? git(['diff', ...change, '--name-status', '--no-renames', '-z']) : skip,
-      want.unstaged ? git(['diff', '--name-only', '--no-renames', '-z']) : skip,
-      want.staged ? git([...DIFF_ARGS, ...change]) : skip,
-      want.unstaged ? git([...DIFF_ARGS]) : skip,
-    ]);
+    const [statuses, unstagedNames, stagedDiff, unstagedDiff] = await asked;
     let changed: string[] | undefined;
     let existing: string[] = [];
     if (statuses) {

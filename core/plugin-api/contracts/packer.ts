@@ -103,7 +103,10 @@ export interface PackContext {
   notice(message: string): void;
   /**
    * Runs a process the core's way: argument array (never a shell), stdin closed, output
-   * capped, and a timeout that ends the whole process tree.
+   * capped, and a timeout that ends the whole process tree. On Linux the core starts it from a
+   * small shell of its own (a fork of that costs far less than one of this process): one ended
+   * by a signal reports 128 + the signal's number as its exit code, as a shell does, and
+   * `signal` null.
    */
   runProcess(request: PackProcessRequest): Promise<PackProcessResult>;
   /** Runs another registered packer (used for fallbacks, e.g. repomix → glob). */

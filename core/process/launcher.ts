@@ -1,0 +1,322 @@
+/**
+ * The launcher: one small /bin/sh, started once, that starts this process's capture-only
+ * commands (git) for it. Node forks the whole process for every spawn, which blocks the event
+ * loop for a time that grows with the heap (3 ms a spawn at 45 MiB, 6–8 ms at 75 MiB here); the
+ * shell, at 1 MiB, forks in a tenth of a millisecond, so commands can run side by side while
+ * this process works. A command runs with exactly the environment given, in the folder given,
+ * stdin from /dev/null or from the text given; its stdout and stderr go to files in a folder
+ * only this user can read (0700, and every sandbox has its own /tmp), read back and deleted when
+ * it exits.
+ *
+ * Unlike a spawned command it has no process group of its own: it shares the launcher's, which
+ * is a session of its own (no terminal: SIGINT and SIGQUIT are ignored in it, as for any
+ * background command of a shell). A timeout ends the command and the processes below it (found
+ * by parent in /proc); a stop signal ends the launcher's whole group while a command runs
+ * (endLiveProcessGroups), and later commands spawn. A command ended by a signal reports
+ * 128 + its number as its exit code, as a shell does, and no signal name.
+ *
+ * Linux only. Where the shell is missing, or a request cannot be said to it exactly (a NUL, a
+ * variable name env would read as an option, an argument near the system's limit), `launch`
+ * answers null and the caller spawns as before.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { trackGroup, untrackGroup } from './process-groups.ts';
+import { processTree, signalPids } from './tagged-processes.ts';
+import type { RunProcessResult } from './process-result.ts';
+import { which } from './which.ts';
+
+/** A command whose output is only captured (runProcess's options are these and more). */
+export interface LaunchOptions {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed; undefined leaves stdin closed from the start. */
+  stdin?: string;
+  /** 0 or undefined: no timeout. */
+  timeoutMs?: number;
+  /** Time between TERM and KILL. */
+  graceMs?: number;
+  /** Bytes kept of each of stdout and stderr. */
+  maxOutputBytes?: number;
+  /** Aborting ends the process tree and marks the result interrupted. */
+  signal?: AbortSignal;
+}
+
+const GRACE_MS = 3000;
+const NO_FOLDER = 'no such folder';
+const CAPTURE_BYTES = 32 * 1024 * 1024;
+/** Well under Linux's 128 KiB for one argument and 2 MiB for them all. */
+const MAX_ARG_BYTES = 64 * 1024;
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+/** A word the shell reads back exactly: single quotes, each quote written as '\''. */
+export function shellWord(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+interface Job {
+  pid?: number;
+  /** Ended before its pid was known: end it as soon as it is. */
+  ending?: NodeJS.Signals;
+  started: (pid: number) => void;
+  exited: (code: number | null, why?: string) => void;
+}
+
+class Launcher {
+  private readonly jobs = new Map<string, Job>();
+  /** Each job's waiting subshell (O), and the jobs it has finished waiting for (C or E): collected once both are known. */
+  private readonly waiter = new Map<string, number>();
+  private readonly waited = new Set<string>();
+  private next = 0;
+  private pending = '';
+  dead = false;
+  private readonly shell: ChildProcess;
+  readonly dir: string;
+  readonly env: string | null;
+
+  constructor(shell: ChildProcess, dir: string, env: string | null) {
+    this.shell = shell;
+    this.dir = dir;
+    this.env = env;
+    shell.stdout!.setEncoding('latin1');
+    shell.stdout!.on('data', (text: string) => this.read(text));
+    shell.stdout!.on('close', () => this.die('the launcher shell ended'));
+    shell.stdin!.on('error', () => this.die('the launcher shell stopped reading'));
+    shell.on('error', () => this.die('the launcher shell could not start'));
+    shell.unref();
+    this.idle();
+  }
+
+  /** Runs `line` (made by `request` for job `id`) and reports the job's pid and exit. */
+  submit(id: string, line: string, job: Job): void {
+    if (this.jobs.size === 0) this.busy();
+    this.jobs.set(id, job);
+    this.shell.stdin!.write(line);
+  }
+
+  get pid(): number | undefined {
+    return this.shell.pid;
+  }
+
+  nextId(): string {
+    return String(++this.next);
+  }
+
+  private read(text: string): void {
+    this.pending += text;
+    for (let end = this.pending.indexOf('\n'); end !== -1; end = this.pending.indexOf('\n')) {
+      const [kind, id = '', value] = this.pending.slice(0, end).split(' ');
+      this.pending = this.pending.slice(end + 1);
+      const job = this.jobs.get(id);
+      if (kind === 'O') this.waiter.set(id, Number(value));
+      if (kind === 'C' || kind === 'E') this.waited.add(id);
+      this.reap(id);
+      // Started after its caller gave up on it (abandon): it ends at once.
+      if (!job && kind === 'S') signalJob(Number(value), 'SIGKILL');
+      if (!job) continue;
+      if (kind === 'S') job.started(Number(value));
+      else if (kind === 'C') this.finish(id, job, null, NO_FOLDER);
+      else if (kind === 'E') this.finish(id, job, Number(value));
+    }
+  }
+
+  /**
+   * The subshell that waited for job `id` has said its last line: the shell collects it (a
+   * shell that is not interactive never collects background jobs of its own accord, and each
+   * would stay a zombie until it exits). It exits right after that line, so the wait is short.
+   */
+  private reap(id: string): void {
+    const pid = this.waiter.get(id);
+    if (pid === undefined || !this.waited.has(id)) return;
+    this.waiter.delete(id);
+    this.waited.delete(id);
+    this.shell.stdin!.write(`wait ${pid}\n`);
+  }
+
+  /** A job whose start was never reported (the shell could not fork) fails when its time is up. */
+  abandon(id: string, why: string): void {
+    const job = this.jobs.get(id);
+    if (job && job.pid === undefined) this.finish(id, job, null, why);
+  }
+
+  private finish(id: string, job: Job, code: number | null, why?: string): void {
+    this.jobs.delete(id);
+    if (this.jobs.size === 0) this.idle();
+    job.exited(code, why);
+  }
+
+  /** While a command runs: this process waits for it, and a stop signal ends the launcher's group. */
+  private busy(): void {
+    (this.shell.stdout as unknown as { ref(): void }).ref();
+    if (this.shell.pid !== undefined) trackGroup(this.shell.pid, false);
+  }
+
+  private idle(): void {
+    for (const stream of [this.shell.stdin, this.shell.stdout]) (stream as unknown as { unref?(): void } | null)?.unref?.();
+    if (this.shell.pid !== undefined) untrackGroup(this.shell.pid);
+  }
+
+  /** The shell is gone: every job still waiting fails (it may still be running: it cannot be told), and later commands spawn. */
+  private die(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    for (const [id, job] of [...this.jobs]) this.finish(id, job, null, why);
+  }
+}
+
+let launcher: Launcher | null | undefined;
+
+/** The launcher shell's pid while it runs (for tests and diagnostics). */
+export function launcherShellPid(): number | undefined {
+  return launcher && !launcher.dead ? launcher.pid : undefined;
+}
+
+/** A command and what it started (it has no process group of its own to signal). */
+function signalJob(pid: number, signal: NodeJS.Signals): void {
+  signalPids(processTree(pid), signal);
+}
+
+function theLauncher(): Launcher | null {
+  if (launcher?.dead) launcher = null;
+  if (launcher !== undefined) return launcher;
+  launcher = null;
+  if (process.platform !== 'linux' || process.env.SUPERVISOR_NO_LAUNCHER === '1' || !which('/bin/sh', {})) return null;
+  // dash passes a command exactly the variables assigned before it; another shell adds its own
+  // (bash: SHLVL, _), so there the command goes through env -i.
+  const exact = basename(realpathSync('/bin/sh')) === 'dash';
+  const env = exact ? null : (which('env', { PATH: '/usr/bin:/bin' }) ?? null);
+  if (!exact && !env) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'sv-launch-')); // mode 0700
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const shell = spawn('/bin/sh', ['-s'], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    launcher = new Launcher(shell, dir, env);
+  } catch {
+    return null;
+  }
+  return launcher;
+}
+
+/** `NAME='value' ... 'bin' 'arg' ...` for dash, `'env' -i 'NAME=value' ... 'bin' 'arg' ...` elsewhere; null when it cannot be said exactly. */
+function commandWords(bin: string, options: LaunchOptions, env: string | null): string | null {
+  const variables = Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  const words = [bin, ...options.args, ...variables.flat()];
+  if (words.some((word) => word.includes('\0') || Buffer.byteLength(word) > MAX_ARG_BYTES)) return null;
+  const command = [bin, ...options.args].map(shellWord).join(' ');
+  if (env === null) {
+    if (!variables.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return null;
+    return `${variables.map(([name, value]) => `${name}=${shellWord(value)}`).join(' ')} ${command}`;
+  }
+  if (variables.some(([name]) => name === '' || name.includes('=') || name.startsWith('-'))) return null;
+  return `${shellWord(env)} -i ${variables.map(([name, value]) => shellWord(`${name}=${value}`)).join(' ')} ${command}`;
+}
+
+/**
+ * The shell line for one job: a subshell (O <its pid>) that enters the folder (C when it
+ * cannot), starts the command with its files in the background (S <pid>), waits for it and says
+ * its exit code (E <code>).
+ */
+function request(id: string, bin: string, options: LaunchOptions, files: { stdin: string; stdout: string; stderr: string }, env: string | null): string | null {
+  const command = commandWords(bin, options, env);
+  if (command === null || options.cwd.includes('\0')) return null;
+  const redirects = `<${shellWord(files.stdin)} >${shellWord(files.stdout)} 2>${shellWord(files.stderr)}`;
+  const enter = `cd -P -- ${shellWord(options.cwd)} 2>/dev/null || { echo "C ${id}"; exit; }; unset PWD OLDPWD`;
+  const line = `( ${enter}; ${command} ${redirects} & echo "S ${id} $!"; wait $!; echo "E ${id} $?" ) & echo "O ${id} $!"\n`;
+  return Buffer.byteLength(line) > MAX_REQUEST_BYTES ? null : line;
+}
+
+/** Up to `cap` bytes of a file as text, whether there was more, and the file deleted. */
+function takeFile(path: string, cap: number): { text: string; truncated: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return { text: '', truncated: false };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.allocUnsafe(Math.min(size, cap));
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    return { text: buffer.toString('utf8', 0, length), truncated: size > cap };
+  } finally {
+    closeSync(fd);
+    rmSync(path, { force: true });
+  }
+}
+
+/**
+ * Runs the command through the launcher, with runProcess's result (a signal shows as its exit
+ * code 128+n, and `signal` is null); null when it cannot be launched so (see the header).
+ */
+export function launch(options: LaunchOptions): Promise<RunProcessResult> | null {
+  const it = theLauncher();
+  const bin = it ? which(options.bin, options.env) : undefined;
+  if (!it || !bin) return null;
+  const id = it.nextId();
+  const files = { stdin: '/dev/null', stdout: join(it.dir, `${id}.out`), stderr: join(it.dir, `${id}.err`) };
+  if (options.stdin !== undefined) files.stdin = join(it.dir, `${id}.in`);
+  const line = request(id, bin, options, files, it.env);
+  if (line === null) return null;
+  if (options.stdin !== undefined) writeFileSync(files.stdin, options.stdin, { mode: 0o600 });
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let timedOut = false;
+    let interrupted = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const job: Job = {
+      started: (pid) => {
+        job.pid = pid;
+        if (job.ending) terminate();
+      },
+      exited: (code, why) => {
+        clearTimeout(timer);
+        clearTimeout(killTimer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (options.stdin !== undefined) rmSync(files.stdin, { force: true });
+        const cap = options.maxOutputBytes ?? CAPTURE_BYTES;
+        const stdout = takeFile(files.stdout, cap);
+        const stderr = takeFile(files.stderr, cap);
+        resolve({
+          stdout: stdout.text,
+          stderr: stderr.text,
+          exitCode: code,
+          signal: null,
+          durationMs: Math.round(performance.now() - started),
+          timedOut,
+          interrupted,
+          truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
+          notFound: why === NO_FOLDER, // as spawn's ENOENT for a missing cwd
+          ...(why === undefined ? {} : { spawnError: `cannot run ${options.bin} in ${options.cwd}: ${why}` }),
+        });
+      },
+    };
+    const terminate = () => {
+      job.ending = 'SIGTERM';
+      if (job.pid === undefined) return it.abandon(id, timedOut ? 'it did not start in time' : 'interrupted before it started');
+      signalJob(job.pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => signalJob(job.pid!, 'SIGKILL'), options.graceMs ?? GRACE_MS);
+    };
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          terminate();
+        }, options.timeoutMs)
+      : undefined;
+    const onAbort = () => {
+      interrupted = true;
+      terminate();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    it.submit(id, line, job);
+  });
+}
