@@ -26,38 +26,14 @@ import { basename, join } from 'node:path';
 import { trackGroup, untrackGroup } from './process-groups.ts';
 import { processTree, signalPids } from './tagged-processes.ts';
 import type { RunProcessResult } from './process-result.ts';
+import { request, type LaunchOptions } from './launch-line.ts';
 import { which } from './which.ts';
 
-/** A command whose output is only captured (runProcess's options are these and more). */
-export interface LaunchOptions {
-  bin: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Written to stdin, which is then closed; undefined leaves stdin closed from the start. */
-  stdin?: string;
-  /** 0 or undefined: no timeout. */
-  timeoutMs?: number;
-  /** Time between TERM and KILL. */
-  graceMs?: number;
-  /** Bytes kept of each of stdout and stderr. */
-  maxOutputBytes?: number;
-  /** Aborting ends the process tree and marks the result interrupted. */
-  signal?: AbortSignal;
-}
+export type { LaunchOptions } from './launch-line.ts';
 
 const GRACE_MS = 3000;
 const NO_FOLDER = 'no such folder';
 const CAPTURE_BYTES = 32 * 1024 * 1024;
-/** Well under Linux's 128 KiB for one argument and 2 MiB for them all. */
-const MAX_ARG_BYTES = 64 * 1024;
-const MAX_REQUEST_BYTES = 512 * 1024;
-
-/** A word the shell reads back exactly: single quotes, each quote written as '\''. */
-export function shellWord(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 interface Job {
   pid?: number;
   /** Ended before its pid was known: end it as soon as it is. */
@@ -201,32 +177,16 @@ function theLauncher(): Launcher | null {
   return launcher;
 }
 
-/** `NAME='value' ... 'bin' 'arg' ...` for dash, `'env' -i 'NAME=value' ... 'bin' 'arg' ...` elsewhere; null when it cannot be said exactly. */
-function commandWords(bin: string, options: LaunchOptions, env: string | null): string | null {
-  const variables = Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  const words = [bin, ...options.args, ...variables.flat()];
-  if (words.some((word) => word.includes('\0') || Buffer.byteLength(word) > MAX_ARG_BYTES)) return null;
-  const command = [bin, ...options.args].map(shellWord).join(' ');
-  if (env === null) {
-    if (!variables.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return null;
-    return `${variables.map(([name, value]) => `${name}=${shellWord(value)}`).join(' ')} ${command}`;
-  }
-  if (variables.some(([name]) => name === '' || name.includes('=') || name.startsWith('-'))) return null;
-  return `${shellWord(env)} -i ${variables.map(([name, value]) => shellWord(`${name}=${value}`)).join(' ')} ${command}`;
-}
-
 /**
- * The shell line for one job: a subshell (O <its pid>) that enters the folder (C when it
- * cannot), starts the command with its files in the background (S <pid>), waits for it and says
- * its exit code (E <code>).
+ * Where `bin` is on the command's PATH, found once per PATH in this process: a run's ~20 gits
+ * each stat every folder before git's (and a program put earlier on PATH later is not picked up
+ * halfway through a run).
  */
-function request(id: string, bin: string, options: LaunchOptions, files: { stdin: string; stdout: string; stderr: string }, env: string | null): string | null {
-  const command = commandWords(bin, options, env);
-  if (command === null || options.cwd.includes('\0')) return null;
-  const redirects = `<${shellWord(files.stdin)} >${shellWord(files.stdout)} 2>${shellWord(files.stderr)}`;
-  const enter = `cd -P -- ${shellWord(options.cwd)} 2>/dev/null || { echo "C ${id}"; exit; }; unset PWD OLDPWD`;
-  const line = `( ${enter}; ${command} ${redirects} & echo "S ${id} $!"; wait $!; echo "E ${id} $?" ) & echo "O ${id} $!"\n`;
-  return Buffer.byteLength(line) > MAX_REQUEST_BYTES ? null : line;
+const foundBefore = new Map<string, string | undefined>();
+function found(bin: string, env: LaunchOptions['env']): string | undefined {
+  const key = `${env.PATH ?? ''}\0${bin}`;
+  if (!foundBefore.has(key)) foundBefore.set(key, which(bin, env));
+  return foundBefore.get(key);
 }
 
 /** Up to `cap` bytes of a file as text, whether there was more, and the file deleted. */
@@ -259,7 +219,7 @@ function takeFile(path: string, cap: number): { text: string; truncated: boolean
  */
 export function launch(options: LaunchOptions): Promise<RunProcessResult> | null {
   const it = theLauncher();
-  const bin = it ? which(options.bin, options.env) : undefined;
+  const bin = it ? found(options.bin, options.env) : undefined;
   if (!it || !bin) return null;
   const id = it.nextId();
   const files = { stdin: '/dev/null', stdout: join(it.dir, `${id}.out`), stderr: join(it.dir, `${id}.err`) };

@@ -16,6 +16,7 @@ import { newRunId } from './run-id.ts';
 import { statePaths } from '../state-dir.ts';
 import { errors } from '../errors.ts';
 import { inPlaceReason, inspectRepo } from './worktree.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 export interface DryRunResult {
   dry_run: true;
@@ -49,10 +50,6 @@ function sandboxView(prepared: PreparedRun, options: RunRoleOptions): DryRunResu
   return { name: choice.name, network: policy.network, allow: policy.network === 'allow' ? policy.allow : [] };
 }
 
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * --base / --review / a caller's worktree, without making anything: the refs are checked, a
  * reviewed range gives the git parts, files come from the caller's worktree or the checkout.
@@ -84,12 +81,12 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
   const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, notice));
   const bin = spec.bin ?? prepared.adapter.bin;
   const env = commandEnv(prepared, spec);
-  const envText = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
+  const envText = Object.entries(env).map(([k, v]) => `${k}=${shellWord(v)} `).join('');
   const stdinFile = join(scratchDir, 'stdin.txt');
   if (spec.stdin !== undefined) writeFileSync(stdinFile, spec.stdin);
   writeFileSync(join(scratchDir, 'prompt.md'), built.prompt);
-  const stdinText = spec.stdin === undefined ? ' < /dev/null' : ` < ${shellQuote(stdinFile)}`;
-  const makeWorktree = inPlace ? '' : `git -C ${shellQuote(options.repoRoot)} worktree add --detach -q ${shellQuote(cwd)} HEAD && `;
+  const stdinText = spec.stdin === undefined ? ' < /dev/null' : ` < ${shellWord(stdinFile)}`;
+  const makeWorktree = inPlace ? '' : `git -C ${shellWord(options.repoRoot)} worktree add --detach -q ${shellWord(cwd)} HEAD && `;
   return {
     dry_run: true,
     role: role.name,
@@ -98,7 +95,7 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
     cwd,
     workspace: { mode: inPlace ? 'in-place' : 'worktree', reason: inPlace },
     command: { bin, args: spec.args, stdin: spec.stdin ?? null, env },
-    command_line: `${makeWorktree}cd ${shellQuote(cwd)} && ${envText}${[bin, ...spec.args].map(shellQuote).join(' ')}${stdinText}`,
+    command_line: `${makeWorktree}cd ${shellWord(cwd)} && ${envText}${[bin, ...spec.args].map(shellWord).join(' ')}${stdinText}`,
     files_dir: scratchDir,
     prompt: built.prompt,
     prompt_tokens: built.stats.promptTokens,

@@ -6,6 +6,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { coveredBy, readTrustList, trustFilePath } from './store.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 export interface TrustDecision {
   trusted: boolean;
@@ -29,9 +30,5 @@ export async function decideTrust(opts: { repoRoot: string; homeDir: string; fla
 
 /** The one notice for repository code left unloaded: what, and how to allow it. */
 export function untrustedNotice(what: string, repoRoot: string): string {
-  return `not loaded: ${what}: this repository is not trusted to run its own code. Trust it with: supervisor trust ${quoteArg(repoRoot)} (or --trust for one command)`;
-}
-
-function quoteArg(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+  return `not loaded: ${what}: this repository is not trusted to run its own code. Trust it with: supervisor trust ${shellWord(repoRoot)} (or --trust for one command)`;
 }

@@ -11,6 +11,7 @@ import { IntegrationBranch, zeroId } from './integration-ref.ts';
 import { integrationBranch } from './names.ts';
 import { engineErrors } from './errors.ts';
 import { WorkflowStore } from './store.ts';
+import { shellWord } from '../../text/shell-word.ts';
 
 export type FinishAction = 'none' | 'created' | 'up_to_date' | 'fast_forward' | 'merged' | 'squashed';
 
@@ -62,8 +63,6 @@ async function checkedOutIn(ops: GitOps, branch: string): Promise<string | null>
   return null;
 }
 
-const quote = (text: string) => (/^[\w./@:+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
-
 function message(store: WorkflowStore, id: string, squash: boolean): string {
   const plan = store.plan();
   const tasks = plan.tasks.map((t) => t.id);
@@ -87,7 +86,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   }
   if (tip !== result.git_range.split('..')[1]) throw finishErrors.notPassed(id, `not at the commit it passed (${branch} is at ${tip.slice(0, 12)}, the result names ${result.git_range})`);
   const base: FinishOutcome = { workflow_id: id, branch, tip, into: null, action: 'none', commit: null, command: null };
-  if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${quote(branch)} && git commit` : `git merge ${quote(branch)}` };
+  if (!options.into) return { ...base, command: options.squash ? `git merge --squash ${shellWord(branch)} && git commit` : `git merge ${shellWord(branch)}` };
   const into = options.into;
   if (!(await git(ops.repoRoot, ['check-ref-format', '--branch', into], ops.env)).ok || into.startsWith('-')) throw finishErrors.badBranch(into);
   await refuseIntoName(ops, into);
@@ -96,7 +95,7 @@ export async function finishWorkflow(ops: GitOps, id: string, options: { into?: 
   const worktree = await checkedOutIn(ops, into);
   if (worktree !== null && current !== null) {
     const ff = await isAncestor(ops, current, tip);
-    const command = options.squash ? `git -C ${quote(worktree)} merge --squash ${quote(branch)} && git -C ${quote(worktree)} commit` : `git -C ${quote(worktree)} merge ${ff ? '--ff-only' : '--no-ff'} ${quote(branch)}`;
+    const command = options.squash ? `git -C ${shellWord(worktree)} merge --squash ${shellWord(branch)} && git -C ${shellWord(worktree)} commit` : `git -C ${shellWord(worktree)} merge ${ff ? '--ff-only' : '--no-ff'} ${shellWord(branch)}`;
     throw finishErrors.checkedOut(into, worktree, command);
   }
   let next: string;

@@ -5,7 +5,7 @@
  * the recorded settings export was given. Pure: same spec, same jobs, in the plan's order.
  */
 import type { Workflow } from '../../plugin-api/workflow-model.ts';
-import { shellWord } from './shell-word.ts';
+import { shellWord } from '../../text/shell-word.ts';
 
 /** What a generator needs: the plan's tasks and what export decided for the jobs. */
 export interface PipelineSpec {
