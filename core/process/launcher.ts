@@ -20,7 +20,7 @@
  * answers null and the caller spawns as before.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { trackGroup, untrackGroup } from './process-groups.ts';
@@ -49,7 +49,9 @@ class Launcher {
   private readonly waited = new Set<string>();
   private next = 0;
   private pending = '';
-  dead = false;
+  /** Takes new commands (not once retired or its shell is gone). */
+  accepting = true;
+  private ended = false;
   private readonly shell: ChildProcess;
   readonly dir: string;
   readonly env: string | null;
@@ -110,7 +112,7 @@ class Launcher {
     if (pid === undefined || !this.waited.has(id)) return;
     this.waiter.delete(id);
     this.waited.delete(id);
-    this.shell.stdin!.write(`wait ${pid}\n`);
+    if (!this.shell.stdin!.writableEnded) this.shell.stdin!.write(`wait ${pid}\n`);
   }
 
   /** A job whose start was never reported (the shell could not fork) fails when its time is up. */
@@ -136,19 +138,26 @@ class Launcher {
     if (this.shell.pid !== undefined) untrackGroup(this.shell.pid);
   }
 
+  /** No more commands through this shell; those running finish. */
+  retire(): void {
+    this.accepting = false;
+    this.shell.stdin!.end();
+  }
+
   /** The shell is gone: every job still waiting fails (it may still be running: it cannot be told), and later commands spawn. */
   private die(why: string): void {
-    if (this.dead) return;
-    this.dead = true;
+    if (this.ended) return;
+    this.ended = true;
+    this.accepting = false;
     for (const [id, job] of [...this.jobs]) this.finish(id, job, null, why);
   }
 }
 
 let launcher: Launcher | null | undefined;
 
-/** The launcher shell's pid while it runs (for tests and diagnostics). */
-export function launcherShellPid(): number | undefined {
-  return launcher && !launcher.dead ? launcher.pid : undefined;
+/** The launcher's shell and folder while it takes commands (for tests and diagnostics). */
+export function runningLauncher(): { pid: number; dir: string } | undefined {
+  return launcher?.accepting && launcher.pid !== undefined ? { pid: launcher.pid, dir: launcher.dir } : undefined;
 }
 
 /** A command and what it started (it has no process group of its own to signal). */
@@ -157,7 +166,7 @@ function signalJob(pid: number, signal: NodeJS.Signals): void {
 }
 
 function theLauncher(): Launcher | null {
-  if (launcher?.dead) launcher = null;
+  if (launcher && !launcher.accepting) launcher = null;
   if (launcher !== undefined) return launcher;
   launcher = null;
   if (process.platform !== 'linux' || process.env.SUPERVISOR_NO_LAUNCHER === '1' || !which('/bin/sh', {})) return null;
@@ -166,13 +175,13 @@ function theLauncher(): Launcher | null {
   const exact = basename(realpathSync('/bin/sh')) === 'dash';
   const env = exact ? null : (which('env', { PATH: '/usr/bin:/bin' }) ?? null);
   if (!exact && !env) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'sv-launch-')); // mode 0700
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   try {
+    const dir = mkdtempSync(join(tmpdir(), 'sv-launch-')); // mode 0700
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const shell = spawn('/bin/sh', ['-s'], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     launcher = new Launcher(shell, dir, env);
   } catch {
-    return null;
+    return null; // no folder for the output (a full or read-only /tmp), no shell: spawn as before
   }
   return launcher;
 }
@@ -189,13 +198,13 @@ function found(bin: string, env: LaunchOptions['env']): string | undefined {
   return foundBefore.get(key);
 }
 
-/** Up to `cap` bytes of a file as text, whether there was more, and the file deleted. */
-function takeFile(path: string, cap: number): { text: string; truncated: boolean } {
+/** Up to `cap` bytes of a file as text, whether there was more, and the file deleted; null when it cannot be read. */
+function takeFile(path: string, cap: number): { text: string; truncated: boolean } | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch {
-    return { text: '', truncated: false };
+    return null;
   }
   try {
     const size = fstatSync(fd).size;
@@ -207,9 +216,21 @@ function takeFile(path: string, cap: number): { text: string; truncated: boolean
       length += read;
     }
     return { text: buffer.toString('utf8', 0, length), truncated: size > cap };
+  } catch {
+    return null;
   } finally {
     closeSync(fd);
     rmSync(path, { force: true });
+  }
+}
+
+function written(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { mode: 0o600 });
+    return true;
+  } catch {
+    rmSync(path, { force: true });
+    return false;
   }
 }
 
@@ -221,12 +242,14 @@ export function launch(options: LaunchOptions): Promise<RunProcessResult> | null
   const it = theLauncher();
   const bin = it ? found(options.bin, options.env) : undefined;
   if (!it || !bin) return null;
+  // Its folder removed (a /tmp cleaner, in a long-lived server): spawn from now on.
+  if (!existsSync(it.dir)) return it.retire(), null;
   const id = it.nextId();
   const files = { stdin: '/dev/null', stdout: join(it.dir, `${id}.out`), stderr: join(it.dir, `${id}.err`) };
   if (options.stdin !== undefined) files.stdin = join(it.dir, `${id}.in`);
   const line = request(id, bin, options, files, it.env);
   if (line === null) return null;
-  if (options.stdin !== undefined) writeFileSync(files.stdin, options.stdin, { mode: 0o600 });
+  if (options.stdin !== undefined && !written(files.stdin, options.stdin)) return null;
   return new Promise((resolve) => {
     const started = performance.now();
     let timedOut = false;
@@ -245,15 +268,17 @@ export function launch(options: LaunchOptions): Promise<RunProcessResult> | null
         const cap = options.maxOutputBytes ?? CAPTURE_BYTES;
         const stdout = takeFile(files.stdout, cap);
         const stderr = takeFile(files.stderr, cap);
+        // The shell could not make the output files (a full disk): the command never ran.
+        why ??= stdout && stderr ? undefined : `its output could not be kept in ${it.dir}`;
         resolve({
-          stdout: stdout.text,
-          stderr: stderr.text,
-          exitCode: code,
+          stdout: stdout?.text ?? '',
+          stderr: stderr?.text ?? '',
+          exitCode: why === undefined ? code : null,
           signal: null,
           durationMs: Math.round(performance.now() - started),
           timedOut,
           interrupted,
-          truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
+          truncated: { stdout: stdout?.truncated === true, stderr: stderr?.truncated === true },
           notFound: why === NO_FOLDER, // as spawn's ENOENT for a missing cwd
           ...(why === undefined ? {} : { spawnError: `cannot run ${options.bin} in ${options.cwd}: ${why}` }),
         });

@@ -11,7 +11,7 @@
  * Limits: prlimit's process and data-size limits, when prlimit is there; and, where this user
  * may make cgroups (root), a cgroup per process with pids, memory and CPU limits.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,28 +27,38 @@ interface Probed {
   userns: boolean;
 }
 
-let probed: Probed | undefined;
+let probed: Promise<Probed> | undefined;
 
-function available(ctx: SandboxContext): SandboxAvailability {
+async function available(ctx: SandboxContext): Promise<SandboxAvailability> {
   if (process.platform !== 'linux') return { ok: false, missing: 'Linux (bubblewrap runs only there)', hint: 'use the docker or podman sandbox' };
   const bwrap = ctx.which('bwrap');
   if (!bwrap) return { ok: false, missing: 'bubblewrap (bwrap)', hint: 'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)' };
   probed ??= probe(bwrap);
-  return probed.availability;
+  return (await probed).availability;
+}
+
+/** `bwrap <args>`'s exit code and first line of stderr, without holding up this process while it runs (10-20 ms). */
+function tryBwrap(bwrap: string, args: string[]): Promise<{ code: number | null; said: string }> {
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', (error) => resolve({ code: null, said: error.message }));
+    child.on('close', (code) => resolve({ code, said: stderr.trim().split('\n')[0] || `exit ${code}` }));
+  });
 }
 
 /** Starts `true` in the namespaces a run uses: bwrap installed but refused (no user namespaces) shows here. */
-function probe(bwrap: string): Probed {
+async function probe(bwrap: string): Promise<Probed> {
   const namespaces = ['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
-  const run = (extra: string[]) => spawnSync(bwrap, ['--ro-bind', '/', '/', ...extra, ...namespaces, 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (run(['--unshare-user']).status === 0) return { availability: { ok: true, detail: 'user namespace, no capabilities' }, userns: true };
-  const result = run([]);
-  if (result.status === 0) return { availability: { ok: true, detail: 'no user namespace here: capabilities dropped, no new privileges' }, userns: false };
-  const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
+  const run = (extra: string[]) => tryBwrap(bwrap, ['--ro-bind', '/', '/', ...extra, ...namespaces, 'true']);
+  if ((await run(['--unshare-user'])).code === 0) return { availability: { ok: true, detail: 'user namespace, no capabilities' }, userns: true };
+  const result = await run([]);
+  if (result.code === 0) return { availability: { ok: true, detail: 'no user namespace here: capabilities dropped, no new privileges' }, userns: false };
   return {
     availability: {
       ok: false,
-      missing: `permission to create namespaces (bwrap: ${said})`,
+      missing: `permission to create namespaces (bwrap: ${result.said})`,
       hint: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or make bwrap setuid',
     },
     userns: false,
@@ -154,6 +164,7 @@ function commandPaths(request: SandboxRequest, ctx: SandboxContext, bin: string)
 async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
   probed ??= probe(bwrap);
+  const { userns } = await probed;
   const { cwd, scratchDir, repoRoot, homeDir, policy, command } = request;
   const env: Record<string, string | undefined> = { ...command.env, ...placedHomeAndTmp(request, homeDir || command.env.HOME) };
   const prlimit = ctx.which('prlimit');
@@ -193,7 +204,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     // No capabilities, even for root (bwrap keeps them for a privileged caller unless told);
     // bwrap sets no-new-privileges itself. A user namespace where the kernel allows one: its
     // uid stays the caller's, so the worktree the caller made stays writable.
-    if (probed.userns) args.push('--unshare-user');
+    if (userns) args.push('--unshare-user');
     args.push('--cap-drop', 'ALL', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', cwd);
     if (policy.network !== 'open') args.push('--unshare-net');
     let inner = [bin, ...command.args];

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { launch, launcherShellPid } from '../../../core/process/launcher.ts';
-import { endLiveProcessGroups } from '../../../core/process/process-groups.ts';
+import { launch, runningLauncher } from '../../../core/process/launcher.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { processTree, running } from '../../../core/process/tagged-processes.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
@@ -101,7 +100,7 @@ describe('launcher', () => {
   it('collects every subshell it started: none is left a zombie', linux, async () => {
     const cwd = await tempDir();
     for (let i = 0; i < 12; i++) assert.equal((await launched({ bin: 'true', args: [], cwd, env: { PATH } })).exitCode, 0);
-    const shell = launcherShellPid()!;
+    const shell = runningLauncher()!.pid;
     let children: number[] = [];
     for (let wait = 0; wait < 40; wait++) {
       children = processTree(shell).slice(1);
@@ -109,23 +108,5 @@ describe('launcher', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.deepEqual(children, [], 'the launcher has no children (zombies included) once its jobs are done');
-  });
-});
-
-// Last: it ends the launcher of this process for good.
-describe('launcher and a stop signal', () => {
-  it('ends a running command with the launcher group, fails it, and lets later commands spawn', linux, async () => {
-    const cwd = await tempDir();
-    const pending = launched({ bin: 'sleep', args: ['30'], cwd, env: { PATH } });
-    await new Promise((r) => setTimeout(r, 100));
-    const shell = launcherShellPid();
-    assert.ok(shell !== undefined && running(shell));
-    endLiveProcessGroups({ exceptAbortable: true });
-    const result = await pending;
-    assert.equal(result.exitCode, null);
-    assert.match(result.spawnError ?? '', /launcher/);
-    assert.equal(launch({ bin: 'true', args: [], cwd, env: { PATH } }), null);
-    const spawned = await runProcess({ bin: 'true', args: [], cwd, env: { PATH }, viaLauncher: true });
-    assert.equal(spawned.exitCode, 0);
   });
 });
