@@ -20,9 +20,11 @@
  * answers null and the caller spawns as before.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { readCapped } from '../fs/read-capped.ts';
+import { watchEnding } from './ending.ts';
 import { trackGroup, untrackGroup } from './process-groups.ts';
 import { processTree, signalPids } from './tagged-processes.ts';
 import type { RunProcessResult } from './process-result.ts';
@@ -31,13 +33,10 @@ import { which } from './which.ts';
 
 export type { LaunchOptions } from './launch-line.ts';
 
-const GRACE_MS = 3000;
 const NO_FOLDER = 'no such folder';
 const CAPTURE_BYTES = 32 * 1024 * 1024;
 interface Job {
   pid?: number;
-  /** Ended before its pid was known: end it as soon as it is. */
-  ending?: NodeJS.Signals;
   started: (pid: number) => void;
   exited: (code: number | null, why?: string) => void;
 }
@@ -198,30 +197,11 @@ function found(bin: string, env: LaunchOptions['env']): string | undefined {
   return foundBefore.get(key);
 }
 
-/** Up to `cap` bytes of a file as text, whether there was more, and the file deleted; null when it cannot be read. */
+/** Up to `cap` bytes of an output file as text, whether there was more, and the file deleted; null when it cannot be read. */
 function takeFile(path: string, cap: number): { text: string; truncated: boolean } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const buffer = Buffer.allocUnsafe(Math.min(size, cap));
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
-    return { text: buffer.toString('utf8', 0, length), truncated: size > cap };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-    rmSync(path, { force: true });
-  }
+  const read = readCapped(path, 'utf8', cap);
+  rmSync(path, { force: true });
+  return read;
 }
 
 function written(path: string, text: string): boolean {
@@ -241,7 +221,7 @@ function written(path: string, text: string): boolean {
 export function launch(options: LaunchOptions): Promise<RunProcessResult> | null {
   const it = theLauncher();
   const bin = it ? found(options.bin, options.env) : undefined;
-  if (!it || !bin) return null;
+  if (!it || !bin || options.signal?.aborted) return null; // aborted already: spawn's path says so
   // Its folder removed (a /tmp cleaner, in a long-lived server): spawn from now on.
   if (!existsSync(it.dir)) return it.retire(), null;
   const id = it.nextId();
@@ -252,18 +232,12 @@ export function launch(options: LaunchOptions): Promise<RunProcessResult> | null
   if (options.stdin !== undefined && !written(files.stdin, options.stdin)) return null;
   return new Promise((resolve) => {
     const started = performance.now();
-    let timedOut = false;
-    let interrupted = false;
-    let killTimer: NodeJS.Timeout | undefined;
     const job: Job = {
       started: (pid) => {
         job.pid = pid;
-        if (job.ending) terminate();
       },
       exited: (code, why) => {
-        clearTimeout(timer);
-        clearTimeout(killTimer);
-        options.signal?.removeEventListener('abort', onAbort);
+        ending.done();
         if (options.stdin !== undefined) rmSync(files.stdin, { force: true });
         const cap = options.maxOutputBytes ?? CAPTURE_BYTES;
         const stdout = takeFile(files.stdout, cap);
@@ -276,32 +250,18 @@ export function launch(options: LaunchOptions): Promise<RunProcessResult> | null
           exitCode: why === undefined ? code : null,
           signal: null,
           durationMs: Math.round(performance.now() - started),
-          timedOut,
-          interrupted,
+          timedOut: ending.timedOut,
+          interrupted: ending.interrupted,
           truncated: { stdout: stdout?.truncated === true, stderr: stderr?.truncated === true },
           notFound: why === NO_FOLDER, // as spawn's ENOENT for a missing cwd
           ...(why === undefined ? {} : { spawnError: `cannot run ${options.bin} in ${options.cwd}: ${why}` }),
         });
       },
     };
-    const terminate = () => {
-      job.ending = 'SIGTERM';
-      if (job.pid === undefined) return it.abandon(id, timedOut ? 'it did not start in time' : 'interrupted before it started');
-      signalJob(job.pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => signalJob(job.pid!, 'SIGKILL'), options.graceMs ?? GRACE_MS);
-    };
-    const timer = options.timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          terminate();
-        }, options.timeoutMs)
-      : undefined;
-    const onAbort = () => {
-      interrupted = true;
-      terminate();
-    };
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    // Not started yet (its S line not read): given up on, and ended as soon as it starts.
+    const ending = watchEnding(options, (signal) =>
+      job.pid === undefined ? it.abandon(id, options.signal?.aborted ? 'interrupted before it started' : 'it did not start in time') : signalJob(job.pid, signal),
+    );
     it.submit(id, line, job);
   });
 }

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { DEFAULT_GRACE_MS, watchEnding } from './ending.ts';
 import { killGroup, trackGroup, untrackGroup } from './process-groups.ts';
 import { launch, type LaunchOptions } from './launcher.ts';
 import type { RunProcessResult } from './process-result.ts';
@@ -38,7 +39,7 @@ export interface RunProcessOptions extends LaunchOptions {
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
-export const DEFAULT_GRACE_MS = 3000;
+export { DEFAULT_GRACE_MS } from './ending.ts';
 
 class CappedBuffer {
   private chunks: Buffer[] = [];
@@ -115,8 +116,6 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const teeOut = new Tee(options.teeFiles?.stdout);
   const teeErr = new Tee(options.teeFiles?.stderr);
   const started = performance.now();
-  let timedOut = false;
-  let interrupted = false;
   let spawnError: NodeJS.ErrnoException | undefined;
 
   return new Promise((resolve) => {
@@ -143,23 +142,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       trackGroup(pid, options.signal !== undefined);
       options.onSpawn?.({ pid, pgid: pid }); // detached: it leads a process group of its own
     }
-    let killTimer: NodeJS.Timeout | undefined;
-    const terminate = () => {
-      killGroup(child.pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => killGroup(child.pid, 'SIGKILL'), options.graceMs ?? DEFAULT_GRACE_MS);
-    };
-    const timer = options.timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          terminate();
-        }, options.timeoutMs)
-      : undefined;
-    const onAbort = () => {
-      interrupted = true;
-      terminate();
-    };
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const ending = watchEnding(options, (signal) => killGroup(child.pid, signal));
 
     child.stdout!.on('data', (chunk: Buffer) => teeOut.write(stdout.push(chunk)));
     child.stderr!.on('data', (chunk: Buffer) => teeErr.write(stderr.push(chunk)));
@@ -173,7 +156,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     // timeout no longer applies while we wait for its pipes.
     let pipeTimer: NodeJS.Timeout | undefined;
     child.on('exit', () => {
-      if (timer) clearTimeout(timer);
+      ending.exited();
       killGroup(child.pid, 'SIGKILL');
       pipeTimer = setTimeout(() => {
         child.stdout?.destroy();
@@ -186,10 +169,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     });
     child.on('close', (code, signal) => {
       if (pid !== undefined) untrackGroup(pid);
-      if (timer) clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
+      ending.done();
       if (pipeTimer) clearTimeout(pipeTimer);
-      options.signal?.removeEventListener('abort', onAbort);
       teeOut.close();
       teeErr.close();
       const teeError = teeOut.error ?? teeErr.error;
@@ -200,8 +181,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         exitCode: code,
         signal,
         durationMs: Math.round(performance.now() - started),
-        timedOut,
-        interrupted,
+        timedOut: ending.timedOut,
+        interrupted: ending.interrupted,
         truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
         notFound,
         ...(spawnError ? { spawnError: spawnError.message } : {}),

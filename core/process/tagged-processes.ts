@@ -4,36 +4,12 @@
  * carries `SUPERVISOR_RUN_ID=<run-id>`, so on Linux they can be found through /proc and
  * ended. Elsewhere (no /proc) nothing is found; the process-group kill still applies.
  */
-import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
-
-/** One buffer for every /proc read: readFileSync on a /proc file (size 0) costs ten times more. */
-let procBuffer = Buffer.allocUnsafe(64 * 1024);
+import { existsSync, readdirSync } from 'node:fs';
+import { readCapped } from '../fs/read-capped.ts';
 
 /** A /proc file's whole text, or null when it cannot be read (the process is gone, or not ours). */
 export function readProcFile(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    let length = 0;
-    for (;;) {
-      if (length === procBuffer.length) {
-        const larger = Buffer.allocUnsafe(procBuffer.length * 2);
-        procBuffer.copy(larger, 0, 0, length);
-        procBuffer = larger;
-      }
-      const read = readSync(fd, procBuffer, length, procBuffer.length - length, null);
-      if (read === 0) return procBuffer.toString('latin1', 0, length);
-      length += read;
-    }
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readCapped(path, 'latin1')?.text ?? null;
 }
 
 function environOf(pid: number): string | null {
