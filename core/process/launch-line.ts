@@ -32,6 +32,7 @@ function commandWords(bin: string, options: LaunchOptions, env: string | null): 
   const variables = Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
   const words = [bin, ...options.args, ...variables.flat()];
   if (words.some((word) => word.includes('\0') || Buffer.byteLength(word) > MAX_ARG_BYTES)) return null;
+  // SECURITY I2: the shell runs only the words given, each read back as it was (shellWord).
   const command = [bin, ...options.args].map(shellWord).join(' ');
   if (env === null) {
     if (!variables.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return null;

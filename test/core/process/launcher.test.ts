@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { launch, runningLauncher } from '../../../core/process/launcher.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
@@ -28,10 +29,12 @@ describe('launcher', () => {
   });
 
   it('passes every argument exactly, whatever quotes, newlines or shell syntax it holds', linux, async () => {
-    const args = ["it's", 'a "b"', '$(touch /tmp/sv-launcher-pwned)', '`id`', 'x; exit 7', 'new\nline', '\\\\', ' ', '', "'", '*', '-n'];
-    const printed = await launched({ bin: 'printf', args: ['%s\\0', ...args], cwd: await tempDir(), env: { PATH } });
+    const cwd = await tempDir();
+    const args = ["it's", 'a "b"', '$(touch pwned)', '`touch pwned`', 'x; touch pwned', 'new\nline', '\\\\', ' ', '', "'", '*', '-n', 'A=b'];
+    const printed = await launched({ bin: 'printf', args: ['%s\\0', ...args], cwd, env: { PATH, X: '$(touch pwned)' } });
     assert.equal(printed.exitCode, 0, printed.stderr);
     assert.deepEqual(printed.stdout.split('\0').slice(0, -1), args);
+    assert.equal(existsSync(join(cwd, 'pwned')), false, 'no word was run by the shell');
   });
 
   it('writes the stdin text, keeps stdout and stderr apart and returns the exit code', linux, async () => {
