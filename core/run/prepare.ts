@@ -115,13 +115,12 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   if (options.model) role = { ...role, extensions: { ...role.extensions, 'x-model': options.model } };
   const adapter = registry.get('adapter', role.cli);
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
-  // A sandbox that cannot run here is a configuration error, before anything starts; asked
-  // while the prompt is packed (a probe of bwrap is a process of its own), awaited before the end.
-  const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
-  sandboxChecked.catch(() => {}); // awaited below, unless packing failed first
   const commands = allowedCommands({ role, flags: options.allowCommands ?? [], adapter, sandbox: sandbox.choice.name, notice });
   role = { ...role, allowed_commands: commands };
-  const built = await peers.buildPrompt({
+  // A sandbox that cannot run here is a configuration error, before anything starts; asked
+  // while the prompt is packed (a probe of bwrap is a process of its own), said as soon as known.
+  const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
+  const packed = peers.buildPrompt({
     role,
     task: options.task,
     targets: options.targets ?? [],
@@ -135,7 +134,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     notice,
   });
-  await sandboxChecked;
+  const [built] = await Promise.all([packed, sandboxChecked]);
   const reading: ParseOutputOptions = {
     registry,
     parser: role.parser ?? undefined,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ensureWorktreesDir, statePaths, worktreesDir, worktreesHome } from '../../core/state-dir.ts';
+import { checkStateFilesEarly, ensureWorktreesDir, statePaths, worktreesDir, worktreesHome } from '../../core/state-dir.ts';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 
 describe('the state folder (SECURITY I4)', () => {
@@ -11,6 +11,17 @@ describe('the state folder (SECURITY I4)', () => {
     mkdirSync(join(repo, '.supervisor'));
     writeFileSync(join(repo, '.git', 'index'), 'not an index');
     assert.throws(() => statePaths(repo), (e: { code?: string }) => e.code === 'STATE_DIR_UNSAFE');
+  });
+
+  it('the early check through async git keeps only a clean answer: a tracked state file is still refused after it', async () => {
+    const tracked = await makeRepo({ 'README.md': '# demo\n', '.supervisor/runs/x/run.json': '{}' });
+    await checkStateFilesEarly(tracked);
+    assert.throws(() => statePaths(tracked), (e: { code?: string; message?: string }) => e.code === 'STATE_DIR_UNSAFE' && /tracked by git/.test(e.message ?? ''));
+    const unreadable = await makeRepo({ 'README.md': '# demo\n' });
+    mkdirSync(join(unreadable, '.supervisor'));
+    writeFileSync(join(unreadable, '.git', 'index'), 'not an index');
+    await checkStateFilesEarly(unreadable);
+    assert.throws(() => statePaths(unreadable), (e: { code?: string }) => e.code === 'STATE_DIR_UNSAFE', 'a listing that failed is not taken as clean');
   });
 
   it('a repository with a readable index and no state files tracked is fine', async () => {
