@@ -1,6 +1,6 @@
 /**
- * Runs git with an argument array through runProcess (own process group, a timeout, the
- * caller's environment). Retries briefly when another process holds a git lock.
+ * Runs git with an argument array through runProcess and its launcher (a timeout, the caller's
+ * environment; core/process/launcher.ts). Retries briefly when another process holds a git lock.
  * Supervisor's own git never runs a command the repository's config or attributes name
  * (hooks, fsmonitor, filters, merge drivers, pagers, signing, auto gc: see NO_HOOKS and
  * driverGuard), and never follows GIT_DIR-style variables of the caller's environment: which

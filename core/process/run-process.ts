@@ -1,7 +1,8 @@
 /**
- * Runs one process with an argument array (never a shell), stdin written then closed (or
- * ignored), output captured up to a cap, and a timeout that ends the whole process tree:
- * TERM to the process group, then KILL after a grace period. A non-zero exit is a value.
+ * Runs one process with an argument array (never a command line a shell splits), stdin written
+ * then closed (or ignored), output captured up to a cap, and a timeout that ends the whole
+ * process tree: TERM to the process group, then KILL after a grace period. A non-zero exit is a
+ * value. With viaLauncher the launcher starts it (launcher.ts: the same words, one quoted each).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
