@@ -14,10 +14,11 @@
  * with a BOM may count a token fewer.
  *
  * Stretches are cut where the tokenizer always cuts (after "\n" followed by a character that is
- * neither whitespace nor "/", as in token-pieces.ts), so the two ways never meet in one chunk.
+ * neither whitespace nor "/": safeStart of token-pieces.ts), so the two ways never meet in one chunk.
  */
 
 import { heapMergeStarts } from './bpe-heap-merge.ts';
+import { safeStart } from './token-pieces.ts';
 import { type ByteTable, buildRankTable, createMemoTable, keepForText, type PackedRanks, valueOf } from './o200k-rank-table.ts';
 
 const NL = 10;
@@ -136,13 +137,6 @@ function chunkEnd(text: string, i: number, end: number): number {
   if (lastBreak !== -1) return lastBreak + 1; // \s*[\r\n]+
   if (w >= text.length || w - i === 1) return w; // \s+(?!\S) at the end, else \s+
   return w - 1; // \s+(?!\S): all but the last
-}
-
-/** A line start after which the tokenizer always cuts: not whitespace, not "/". */
-function safeStart(code: number): boolean {
-  if (code === SPACE || code === SLASH || (code >= 9 && code <= 13)) return false;
-  if (code < 0x80) return true;
-  return !/\s/.test(String.fromCharCode(code));
 }
 
 /** A counting function over o200k's ranks, equal to the library's count with no special tokens. */

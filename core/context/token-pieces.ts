@@ -20,7 +20,7 @@ import { memoLongTexts } from './long-text-memo.ts';
 const PIECE_CHARS = 8 * 1024;
 
 /** A line start after which the tokenizer always cuts: not whitespace, not "/". */
-function safeStart(code: number): boolean {
+export function safeStart(code: number): boolean {
   // \t \n \v \f \r, space, "/", and the non-ASCII whitespace JavaScript's \s knows.
   if (code === 0x20 || code === 0x2f || (code >= 0x09 && code <= 0x0d)) return false;
   if (code < 0x80) return true;

@@ -117,7 +117,8 @@ function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
  * while git finds the repository, whose root is most often the folder it started in).
  */
 export function readGuardAhead(cwd: string, env: GitEnv = process.env): void {
-  void unguardable(folderGuard(cwd, env));
+  // Only a main checkout's guard is kept (folderGuard): any other would be read again anyway.
+  if (lstatSync(join(cwd, '.git'), { throwIfNoEntry: false })?.isDirectory()) void unguardable(folderGuard(cwd, env));
 }
 
 /** The caller's environment without the redirecting variables, and never a credential prompt. */

@@ -36,8 +36,8 @@ export type { LaunchOptions } from './launch-line.ts';
 const NO_FOLDER = 'no such folder';
 const CAPTURE_BYTES = 32 * 1024 * 1024;
 interface Job {
+  /** Known once its S line is read. */
   pid?: number;
-  started: (pid: number) => void;
   exited: (code: number | null, why?: string) => void;
 }
 
@@ -95,7 +95,7 @@ class Launcher {
       // Started after its caller gave up on it (abandon): it ends at once.
       if (!job && kind === 'S') signalJob(Number(value), 'SIGKILL');
       if (!job) continue;
-      if (kind === 'S') job.started(Number(value));
+      if (kind === 'S') job.pid = Number(value);
       else if (kind === 'C') this.finish(id, job, null, NO_FOLDER);
       else if (kind === 'E') this.finish(id, job, Number(value));
     }
@@ -233,9 +233,6 @@ export function launch(options: LaunchOptions): Promise<RunProcessResult> | null
   return new Promise((resolve) => {
     const started = performance.now();
     const job: Job = {
-      started: (pid) => {
-        job.pid = pid;
-      },
       exited: (code, why) => {
         ending.done();
         if (options.stdin !== undefined) rmSync(files.stdin, { force: true });

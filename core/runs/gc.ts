@@ -8,8 +8,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git, type GitEnv } from '../git/git.ts';
-import { boundGit, commonGitDir, type BoundWorktree } from '../git/bound-git.ts';
-import { linkProblem } from '../git/bound-git.ts';
+import { boundGit, commonGitDir, linkProblem, type BoundWorktree } from '../git/bound-git.ts';
 import { isRunId } from '../run/run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from '../state-dir.ts';
