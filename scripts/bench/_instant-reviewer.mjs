@@ -2,7 +2,7 @@
 // built binary checked, a one-file repository and a fake claude that answers at once with its
 // real JSON envelope, and the median of samples.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,10 @@ import { parseArgs } from 'node:util';
 import { hostTarget, outputName } from '../pkg/targets.mjs';
 import { claudeEnvelope } from '../../test/fixtures/bin/_fake-envelopes.mjs';
 
-/** The bench's arguments: --runs (a number), --binary (default: this machine's built binary, which must exist), --json. */
+/**
+ * The bench's arguments: --runs (a number), --binary (default: this machine's built binary,
+ * which must exist), --baseline (another binary, run in the same rounds), --json.
+ */
 export function benchArgs(bench, defaultRuns) {
   const host = hostTarget();
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,11 +21,13 @@ export function benchArgs(bench, defaultRuns) {
     options: {
       runs: { type: 'string', default: String(defaultRuns) },
       binary: { type: 'string', default: host ? join(root, 'dist', outputName(host)) : undefined },
+      baseline: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   requireBinary(bench, values.binary);
-  return { runs: Number(values.runs), binary: values.binary, json: values.json };
+  if (values.baseline) requireBinary(bench, values.baseline);
+  return { runs: Number(values.runs), binary: values.binary, baseline: values.baseline, json: values.json };
 }
 
 /** Exits 2 naming the bench when the binary is missing. */
@@ -61,28 +66,46 @@ export const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** GNU time, for the CPU (user + system) of a command and everything it started; null where it is missing. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
 /**
- * Runs each variant (`{ name, args }`) of the binary in the reviewer's repository `runs` times,
- * in turn (the order alternates every round, so a busy machine's drift hits all), after one
- * warm-up each; removes the scratch folder; returns the wall milliseconds by variant name.
+ * Runs each variant (`{ name, args, binary? }`: the bench's binary unless it names another) in
+ * the reviewer's repository `runs` times, in turn (the order alternates every round, so a busy
+ * machine's drift hits all), after one warm-up each; removes the scratch folder. Returns, by
+ * variant name, the wall milliseconds and the CPU milliseconds of the whole process tree (NaN
+ * without /usr/bin/time).
  */
 export function sampleInTurn({ binary, scratch, repo, env }, variants, runs) {
-  const samples = new Map(variants.map((v) => [v.name, []]));
+  const wall = new Map(variants.map((v) => [v.name, []]));
+  const cpu = new Map(variants.map((v) => [v.name, []]));
+  const timeFile = join(scratch, 'time.txt');
   const once = (variant) => {
+    const command = [variant.binary ?? binary, ...variant.args];
     const start = process.hrtime.bigint();
-    const result = spawnSync(binary, variant.args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const result = TIME
+      ? spawnSync(TIME, ['-f', '%U %S', '-o', timeFile, ...command], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+      : spawnSync(command[0], command.slice(1), { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (result.status !== 0) throw new Error(`${variant.name} exited ${result.status}: ${result.stderr}${result.stdout}`);
-    return ms;
+    const [user, system] = TIME ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number) : [NaN, NaN];
+    return { wall: ms, cpu: (user + system) * 1000 };
   };
   try {
     for (const v of variants) once(v); // warm the page cache
     for (let i = 0; i < runs; i++) {
       const order = i % 2 ? [...variants].reverse() : variants;
-      for (const v of order) samples.get(v.name).push(once(v));
+      for (const v of order) {
+        const sample = once(v);
+        wall.get(v.name).push(sample.wall);
+        cpu.get(v.name).push(sample.cpu);
+      }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  return samples;
+  return { wall, cpu };
 }
+
+/** The median of the differences b[i] - a[i] of samples taken in the same rounds. */
+export const pairedDifference = (a, b) => median(b.map((x, i) => x - a[i]));
