@@ -28,7 +28,7 @@ const MAX_ARG_BYTES = 64 * 1024;
 const MAX_REQUEST_BYTES = 512 * 1024;
 
 /** `NAME='value' ... 'bin' 'arg' ...` for dash, `'env' -i 'NAME=value' ... 'bin' 'arg' ...` elsewhere; null when it cannot be said exactly. */
-function commandWords(bin: string, options: LaunchOptions, env: string | null): string | null {
+export function commandWords(bin: string, options: Pick<LaunchOptions, 'args' | 'env'>, env: string | null): string | null {
   const variables = Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
   const words = [bin, ...options.args, ...variables.flat()];
   if (words.some((word) => word.includes('\0') || Buffer.byteLength(word) > MAX_ARG_BYTES)) return null;
@@ -38,7 +38,8 @@ function commandWords(bin: string, options: LaunchOptions, env: string | null): 
     if (!variables.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return null;
     return `${variables.map(([name, value]) => `${name}=${shellWord(value)}`).join(' ')} ${command}`;
   }
-  if (variables.some(([name]) => name === '' || name.includes('=') || name.startsWith('-'))) return null;
+  // env reads a word with "=" as one more variable, and one starting with "-" as an option: not the program.
+  if (variables.some(([name]) => name === '' || name.includes('=') || name.startsWith('-')) || bin.includes('=') || bin.startsWith('-')) return null;
   return `${shellWord(env)} -i ${variables.map(([name, value]) => shellWord(`${name}=${value}`)).join(' ')} ${command}`;
 }
 
