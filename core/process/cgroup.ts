@@ -6,8 +6,8 @@
  * - Tracking (`runCgroup`, the engine's): a group per run, named after it, that every process
  *   of the run starts in. A daemon that dropped SUPERVISOR_RUN_ID (`env -i`, `setsid`) is still
  *   in it, so the end of the run (or a later run's recovery) finds and ends it.
- * A process joins through a tiny `sh` step before anything else starts (`prefix`), so nothing it
- * forks escapes the group. Best effort: where groups cannot be made, these return undefined.
+ * A process joins through a tiny `sh` step before anything else starts (`prefix`; or it is a
+ * standby that took the same step ahead, standby.ts), so nothing it forks escapes the group. Best effort: where groups cannot be made, these return undefined.
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,12 +175,22 @@ export function trackingMechanism(): { mechanism: 'cgroup'; where: string } | { 
   return { mechanism: 'environment', where: null };
 }
 
+/**
+ * The shell step that moves itself into the groups named by its arguments (their count, then
+ * the folders; `"$@"` is what follows them). The folders are arguments, never part of the
+ * script: a delegated group's path may hold anything.
+ */
+const JOIN_GROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs"; shift; n=$((n-1)); done 2>/dev/null;';
+
+/** `/bin/sh -c <JOIN_GROUPS, then then> sh <count> <folders>`: the command that joins `dirs`, then runs `then`. */
+export function joiningCommand(dirs: readonly string[], then: string): string[] {
+  return ['/bin/sh', '-c', `${JOIN_GROUPS} ${then}`, 'sh', String(dirs.length), ...dirs];
+}
+
 function cgroupOf(dirs: string[]): Cgroup {
-  // The folders are arguments, never part of the script: a delegated group's path may hold anything.
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs"; shift; n=$((n-1)); done 2>/dev/null; exec "$@"';
   return {
     dirs,
-    prefix: ['/bin/sh', '-c', script, 'sh', String(dirs.length), ...dirs],
+    prefix: joiningCommand(dirs, 'exec "$@"'),
     pids: () => [...new Set(dirs.flatMap((dir) => pidsUnder(dir)))],
     async remove() {
       for (const dir of dirs) await emptyAndRemove(dir);

@@ -9,6 +9,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { DEFAULT_GRACE_MS, watchEnding } from './ending.ts';
 import { killGroup, trackGroup, untrackGroup } from './process-groups.ts';
 import { launch, type LaunchOptions } from './launcher.ts';
+import { takeStandby } from './standby.ts';
 import type { RunProcessResult } from './process-result.ts';
 import { which } from './which.ts';
 
@@ -34,7 +35,8 @@ export interface RunProcessOptions extends LaunchOptions {
   onSpawn?: (started: { pid: number; pgid: number }) => void;
   /**
    * A command that moves the process into a cgroup and then execs it (core/process/cgroup.ts).
-   * Left out when the executable is not found, so a missing one is still reported as such.
+   * Left out when the executable is not found, so a missing one is still reported as such. A
+   * standby that joined the same groups ahead (standby.ts) becomes the process instead.
    */
   cgroupPrefix?: string[];
 }
@@ -124,13 +126,16 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     try {
       const prefix = options.cgroupPrefix?.length && which(options.bin, options.env) ? options.cgroupPrefix : [];
       const [bin, ...args] = [...prefix, options.bin, ...options.args];
-      child = spawn(bin!, args, {
-        cwd: options.cwd,
-        env: options.env as NodeJS.ProcessEnv,
-        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
+      child =
+        // In the groups already: the command starts without waiting for the kernel to move it.
+        (prefix.length ? takeStandby(prefix, options) : null) ??
+        spawn(bin!, args, {
+          cwd: options.cwd,
+          env: options.env as NodeJS.ProcessEnv,
+          stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+        });
     } catch (error) {
       // Some spawn errors are thrown rather than emitted (E2BIG, EINVAL, ...): a value too.
       teeOut.close();
@@ -147,9 +152,9 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
 
     child.stdout!.on('data', (chunk: Buffer) => teeOut.write(stdout.push(chunk)));
     child.stderr!.on('data', (chunk: Buffer) => teeErr.write(stderr.push(chunk)));
-    if (options.stdin !== undefined && child.stdin) {
+    if (child.stdin) {
       child.stdin.on('error', () => {}); // the CLI may exit without reading its input
-      child.stdin.end(options.stdin);
+      child.stdin.end(options.stdin); // a standby's: closed (its command reads /dev/null)
     }
     // The leader has exited: end whatever it left behind in its group so pipes close. A
     // descendant that left the group (setsid) could still hold the pipes open: stop waiting
