@@ -10,6 +10,7 @@
  */
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
+import { dropStandby, startStandby } from '../process/standby.ts';
 import { groupAlive, membersOfGroup, processesTaggedWith } from '../process/tagged-processes.ts';
 import { trackingGroupName } from '../sandbox/executor.ts';
 
@@ -37,11 +38,23 @@ export function runCgroupPrefix(runId: string): string[] {
 }
 
 /**
+ * A process that joins the run's cgroup now, while the run is prepared, and becomes the run's
+ * first command in it (the CLI, or a set-up command): that command then starts at once instead
+ * of waiting for the kernel to move it (core/process/standby.ts).
+ */
+export function startRunStandby(runId: string): void {
+  const cgroup = runCgroup(cgroupName(runId));
+  if (cgroup) startStandby(cgroup.prefix, cgroup.dirs);
+}
+
+/**
  * Ends the run's processes: TERM, then KILL after `graceMs`, and waits until they are gone
- * (or gives up after a while and says which remain). The run's cgroup is removed.
+ * (or gives up after a while and says which remain). The run's cgroup is removed, and a standby
+ * no command took is ended first.
  */
 export async function endRunProcesses(runId: string, groups: number[], graceMs: number): Promise<EndedProcesses> {
   const cgroup = findRunCgroup(cgroupName(runId));
+  if (cgroup) await dropStandby(cgroup.prefix);
   const inCgroup = cgroup?.pids() ?? [];
   const targets = [...new Set([...groups.flatMap((pgid) => runGroup(runId, pgid)), ...processesTaggedWith(RUN_TAG, runId), ...inCgroup])];
   const ended = await endProcesses(targets, graceMs);

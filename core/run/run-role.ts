@@ -31,7 +31,7 @@ import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
 import { setUpRun } from './run-setup.ts';
-import { describeTargets, endRunProcesses } from './run-processes.ts';
+import { describeTargets, endRunProcesses, startRunStandby } from './run-processes.ts';
 import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
 import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
@@ -79,12 +79,17 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
   // read while the worktree is made: `git worktree add` changes nothing there.
   const inWorktree = early !== null || inPlaceReason(options.worktree !== false, repo) === null;
-  const [workspace, checkout] = await Promise.all([
+  const opened = Promise.all([
     early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
     inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
   ]);
+  // The CLI's cgroup joined while the worktree is made; ended with the run's processes, or here
+  // when the run stops before its attempts.
+  startRunStandby(runId);
+  const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
+  const [workspace, checkout] = await beforeAttempts(opened);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
-  await setUpRun({ options, prepared, workspace, env, runId, log, notice });
+  await beforeAttempts(setUpRun({ options, prepared, workspace, env, runId, log, notice }));
   let loop: LoopOutcome;
   try {
     loop = await attemptLoop({ prepared, log, workspace, runId, env, signal: options.signal, notice });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunResult } from '../../core/run/result.ts';
 import { worktreesDir } from '../../core/state-dir.ts';
@@ -16,6 +16,7 @@ import { trackingMechanism } from '../../core/process/cgroup.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
 import { alive } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
+import { which } from '../../core/process/which.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
 
@@ -169,5 +170,21 @@ describe('supervisor run: processes (end to end)', () => {
     } finally {
       for (const pid of daemons()) process.kill(Number(pid), 'SIGKILL');
     }
+  });
+
+  it('a run whose CLI never starts ends the process that joined its cgroup ahead for it, and says nothing of it', requires(noCgroup), async () => {
+    const repo = await makeRepo();
+    const gitDir = dirname(which('git', process.env)!);
+    const run = await runJson(repo, ['reviewer', '--task', 'x', '--retries', '0'], { PATH: [gitDir, '/bin'].join(delimiter) });
+    assert.equal(run.result.failure?.class, 'not_found', run.stderr);
+    assert.deepEqual(run.result.notices.filter((n) => n.includes('processes')), [], 'the standby is no process of the run to report');
+    const ours = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(run.result.run_id);
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(ours, [], 'nothing started for the run is left');
   });
 });
