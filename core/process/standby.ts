@@ -97,13 +97,17 @@ export async function dropStandby(prefix: readonly string[], graceMs = 1000): Pr
   const key = keyOf(prefix);
   const child = waiting.get(key);
   waiting.delete(key);
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   hold(child, true); // its exit is awaited here
   pipesOf(child)[3].end();
-  const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
+  const timers: NodeJS.Timeout[] = [];
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    timers.push(setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs));
+    timers.push(setTimeout(resolve, 2 * graceMs)); // never a run held up by its standby
+  });
+  for (const timer of timers) clearTimeout(timer);
+  hold(child, false);
 }
 
 function isFolder(path: string): boolean {
