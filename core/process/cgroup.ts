@@ -7,7 +7,8 @@
  *   of the run starts in. A daemon that dropped SUPERVISOR_RUN_ID (`env -i`, `setsid`) is still
  *   in it, so the end of the run (or a later run's recovery) finds and ends it.
  * A process joins through a tiny `sh` step before anything else starts (`prefix`; or it is a
- * standby that took the same step ahead, standby.ts), so nothing it forks escapes the group. Best effort: where groups cannot be made, these return undefined.
+ * standby that took the same step ahead, standby.ts), so nothing it forks escapes the group.
+ * Best effort: where groups cannot be made, these return undefined.
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 /**
- * What the launcher shell (launcher.ts) is told for one command: one line, every word as the
- * shell reads it back (shellWord); null when the command cannot be said to the shell exactly.
+ * What a shell of ours is told for one command, the launcher's (launcher.ts) or a standby's
+ * (standby.ts): every word as the shell reads it back (shellWord); null when the command cannot
+ * be said to the shell exactly.
  */
 
 import { shellWord } from '../text/shell-word.ts';
@@ -52,8 +53,23 @@ export function request(id: string, bin: string, options: LaunchOptions, files: 
   const command = commandWords(bin, options, env);
   if (command === null || options.cwd.includes('\0')) return null;
   const redirects = `<${shellWord(files.stdin)} >${shellWord(files.stdout)} 2>${shellWord(files.stderr)}`;
-  const enter = `cd -P -- ${shellWord(options.cwd)} 2>/dev/null || { echo "C ${id}"; exit; }; unset PWD OLDPWD`;
+  const enter = enterFolder(options.cwd, `2>/dev/null || { echo "C ${id}"; exit; }`);
   const line = `( ${enter}; ${command} ${redirects} & echo "S ${id} $!"; wait $!; echo "E ${id} $?" ) & echo "O ${id} $!"\n`;
   return Buffer.byteLength(line) > MAX_REQUEST_BYTES ? null : line;
 }
 
+/**
+ * What a standby evals to become the command: fd 3 (where it read this) closed, stdin from
+ * /dev/null unless a text is given, the folder, then exec through `env -i`.
+ */
+export function standbyLine(options: Pick<LaunchOptions, 'bin' | 'args' | 'cwd' | 'env' | 'stdin'>, env: string): string | null {
+  const command = commandWords(options.bin, options, env);
+  if (command === null || options.cwd.includes('\0')) return null;
+  const input = options.stdin === undefined ? ' </dev/null' : '';
+  return `exec 3<&-${input}; ${enterFolder(options.cwd, '|| exit 127')}; exec ${command}\n`;
+}
+
+/** `cd` into the folder as it really is (`otherwise` when it cannot), leaving the shell's PWD out of the command's environment. */
+function enterFolder(cwd: string, otherwise: string): string {
+  return `cd -P -- ${shellWord(cwd)} ${otherwise}; unset PWD OLDPWD`;
+}

@@ -29,7 +29,7 @@ import { trackGroup, untrackGroup } from './process-groups.ts';
 import { processTree, signalPids } from './tagged-processes.ts';
 import type { RunProcessResult } from './process-result.ts';
 import { request, type LaunchOptions } from './launch-line.ts';
-import { which } from './which.ts';
+import { systemProgram, which } from './which.ts';
 
 export type { LaunchOptions } from './launch-line.ts';
 
@@ -172,7 +172,7 @@ function theLauncher(): Launcher | null {
   // dash passes a command exactly the variables assigned before it; another shell adds its own
   // (bash: SHLVL, _), so there the command goes through env -i.
   const exact = basename(realpathSync('/bin/sh')) === 'dash';
-  const env = exact ? null : (which('env', { PATH: '/usr/bin:/bin' }) ?? null);
+  const env = exact ? null : (systemProgram('env') ?? null);
   if (!exact && !env) return null;
   try {
     const dir = mkdtempSync(join(tmpdir(), 'sv-launch-')); // mode 0700

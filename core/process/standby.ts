@@ -1,6 +1,6 @@
 /**
  * A process started ahead in its cgroups, that becomes a command when told. Moving a process
- * into a cgroup (a write to cgroup.procs) waits for an RCU grace period in the kernel, 8–20 ms
+ * into a cgroup (a write to cgroup.procs) waits for an RCU grace period in the kernel, 8–18 ms
  * here, and the run's CLI used to pay it on its way to start (cgroup.ts's prefix). A standby
  * pays it while the run is still being prepared: a small `sh`, detached (a process group of its
  * own, as a spawned command has), joins the groups with the prefix's own step, then waits for
@@ -14,26 +14,25 @@
  * ends with this process too (its fd 3 closes: it execs nothing).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { shellWord } from '../text/shell-word.ts';
-import { joiningCommand } from './cgroup.ts';
+import { joiningCommand, type Cgroup } from './cgroup.ts';
 import { killGroup } from './process-groups.ts';
-import { commandWords, type LaunchOptions } from './launch-line.ts';
-import { which } from './which.ts';
+import { standbyLine, type LaunchOptions } from './launch-line.ts';
+import { running } from './tagged-processes.ts';
+import { systemProgram } from './which.ts';
 
 /** Standbys waiting, by the prefix that joins the same groups (cgroup.ts `Cgroup.prefix`). */
 const waiting = new Map<string, ChildProcess>();
 
 const keyOf = (prefix: readonly string[]) => prefix.join('\0');
 
-/** The programs a standby runs before the command, from the system's folders (its environment has no PATH). */
-let systemTools: { cat: string; env: string } | null | undefined;
+/** The programs a standby runs before the command (its environment has no PATH). */
 function tools(): { cat: string; env: string } | null {
-  if (systemTools !== undefined) return systemTools;
-  const cat = which('cat', { PATH: '/usr/bin:/bin' });
-  const env = which('env', { PATH: '/usr/bin:/bin' });
-  return (systemTools = cat && env ? { cat, env } : null);
+  const cat = systemProgram('cat');
+  const env = systemProgram('env');
+  return cat && env ? { cat, env } : null;
 }
 
 type Pipes = [Writable, NodeJS.ReadableStream, NodeJS.ReadableStream, Writable];
@@ -45,14 +44,15 @@ function hold(child: ChildProcess, on: boolean): void {
   else child.unref();
 }
 
-/** Starts a standby that joins the groups `dirs` (those `prefix` joins); a no-op where one waits already or none can start. */
-export function startStandby(prefix: readonly string[], dirs: readonly string[]): void {
-  const key = keyOf(prefix);
-  const tool = process.platform === 'linux' && dirs.length > 0 && !waiting.has(key) ? tools() : null;
+/** Starts a standby that joins `group` ahead of its prefix; a no-op where one waits already or none can start. */
+export function startStandby(group: Pick<Cgroup, 'prefix' | 'dirs'>): void {
+  const key = keyOf(group.prefix);
+  const tool = process.platform === 'linux' && group.dirs.length > 0 && !waiting.has(key) ? tools() : null;
   if (!tool) return;
   let child: ChildProcess;
   try {
-    child = spawn(...spawnArgs(dirs, tool.cat), { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+    const [bin, ...args] = joiningCommand(group.dirs, `eval "$(${shellWord(tool.cat)} <&3)"`);
+    child = spawn(bin!, args, { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
   } catch {
     return;
   }
@@ -66,11 +66,6 @@ export function startStandby(prefix: readonly string[], dirs: readonly string[])
   waiting.set(key, child);
 }
 
-function spawnArgs(dirs: readonly string[], cat: string): [string, string[]] {
-  const [bin, ...args] = joiningCommand(dirs, `eval "$(${shellWord(cat)} <&3)"`);
-  return [bin!, args];
-}
-
 /**
  * The waiting standby for `prefix`, told to become the command (its pid is the command's), or
  * null when there is none or the command cannot be said to it exactly.
@@ -79,8 +74,9 @@ export function takeStandby(prefix: readonly string[], options: Pick<LaunchOptio
   const key = keyOf(prefix);
   const child = waiting.get(key);
   const tool = child ? tools() : null;
-  if (!child || !tool || !running(child)) return null;
-  const line = goLine(options, tool.env);
+  if (!child || !tool || !waitingStill(child)) return null;
+  // SECURITY I2: the shell runs only the words given, each read back as it was (shellWord).
+  const line = standbyLine(options, tool.env);
   if (line === null || !isFolder(options.cwd)) return null;
   waiting.delete(key);
   hold(child, true);
@@ -118,22 +114,7 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** Started, not exited, and not a zombie this process has not collected yet. */
-function running(child: ChildProcess): boolean {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return false;
-  try {
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** What the standby evals: fd 3 closed, stdin from /dev/null unless given, the folder, then exec. */
-function goLine(options: Pick<LaunchOptions, 'bin' | 'args' | 'cwd' | 'env' | 'stdin'>, env: string): string | null {
-  // SECURITY I2: the shell runs only the words given, each read back as it was (shellWord).
-  const command = commandWords(options.bin, options, env);
-  if (command === null || options.cwd.includes('\0')) return null;
-  const input = options.stdin === undefined ? ' </dev/null' : '';
-  return `exec 3<&-${input}; cd -P -- ${shellWord(options.cwd)} || exit 127; unset PWD OLDPWD; exec ${command}\n`;
+/** Started and not exited, nor a zombie this process has not collected yet. */
+function waitingStill(child: ChildProcess): boolean {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null && running(child.pid);
 }

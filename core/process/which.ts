@@ -27,3 +27,14 @@ export function which(bin: string, env: Record<string, string | undefined>): str
   }
   return undefined;
 }
+
+/**
+ * A program from the system's own folders, found once per process: what a shell of ours with no
+ * environment runs beside a command (`env`, `cat`: launcher.ts, standby.ts), never one a PATH
+ * of the caller's or a repository's could name.
+ */
+const systemFound = new Map<string, string | undefined>();
+export function systemProgram(name: string): string | undefined {
+  if (!systemFound.has(name)) systemFound.set(name, which(name, { PATH: '/usr/bin:/bin' }));
+  return systemFound.get(name);
+}

@@ -44,7 +44,7 @@ export function runCgroupPrefix(runId: string): string[] {
  */
 export function startRunStandby(runId: string): void {
   const cgroup = runCgroup(cgroupName(runId));
-  if (cgroup) startStandby(cgroup.prefix, cgroup.dirs);
+  if (cgroup) startStandby(cgroup);
 }
 
 /**

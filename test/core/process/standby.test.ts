@@ -45,7 +45,7 @@ async function started(prefix: string[], options: Omit<RunProcessOptions, 'cgrou
 describe('standby', () => {
   it('joins its groups when started, then becomes the command: the same pid, exactly the environment given, in the folder given', linux, async () => {
     const { dirs, prefix } = await groups();
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     await until(() => dirs.every((dir) => joined(dir) !== ''));
     const waiting = Number(joined(dirs[0]!));
     assert.equal(joined(dirs[1]!), String(waiting), 'one process joined both');
@@ -56,7 +56,7 @@ describe('standby', () => {
     assert.equal(printed.pid, waiting, 'the command is the process that joined the groups');
     assert.deepEqual(printed.stdout.split('\0').filter(Boolean).sort(), Object.entries(env).map(([k, v]) => `${k}=${v}`).sort());
     assert.equal(joined(dirs[0]!), String(waiting), 'it did not join again');
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     await until(() => joined(dirs[0]!) !== String(waiting));
     const where = await started(prefix, { bin: 'pwd', args: ['-P'], cwd, env: { PATH } });
     assert.equal(where.stdout.trim(), realpathSync(cwd));
@@ -66,24 +66,24 @@ describe('standby', () => {
     const { dirs, prefix } = await groups();
     const cwd = await tempDir();
     const args = ["it's", 'a "b"', '$(touch pwned)', '`touch pwned`', 'x; touch pwned', 'new\nline', ' ', '', '*', '-n', 'A=b'];
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     const printed = await started(prefix, { bin: 'printf', args: ['%s\\0', ...args], cwd, env: { PATH } });
     assert.deepEqual(printed.stdout.split('\0').slice(0, -1), args);
     assert.equal(existsSync(join(cwd, 'pwned')), false, 'no word was run by the shell');
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     const read = await started(prefix, { bin: '/bin/sh', args: ['-c', 'cat; exit 3'], cwd, env: { PATH }, stdin: 'in\nput' });
     assert.deepEqual([read.stdout, read.exitCode], ['in\nput', 3]);
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     const none = await started(prefix, { bin: 'readlink', args: ['/proc/self/fd/0'], cwd, env: { PATH } });
     assert.equal(none.stdout.trim(), '/dev/null', 'no stdin text: /dev/null, as spawn gives');
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     const killed = await started(prefix, { bin: '/bin/sh', args: ['-c', 'kill -TERM $$'], cwd, env: { PATH } });
     assert.deepEqual([killed.exitCode, killed.signal], [null, 'SIGTERM']);
   });
 
   it('is left waiting when the command cannot start from it, which then spawns as before; a dropped standby exits', linux, async () => {
     const { dirs, prefix } = await groups();
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     await until(() => joined(dirs[0]!) !== '');
     const waiting = Number(joined(dirs[0]!));
     const missing = await started(prefix, { bin: 'env', args: [], cwd: join(await tempDir(), 'gone'), env: { PATH } });
@@ -101,7 +101,7 @@ describe('standby', () => {
 
   it('is not taken once it has died', linux, async () => {
     const { dirs, prefix } = await groups();
-    startStandby(prefix, dirs);
+    startStandby({ prefix, dirs });
     await until(() => joined(dirs[0]!) !== '');
     const waiting = Number(joined(dirs[0]!));
     process.kill(waiting, 'SIGKILL');
@@ -116,7 +116,7 @@ describe('standby', () => {
     const script = `import { joiningCommand } from ${JSON.stringify(new URL('../../../core/process/cgroup.ts', import.meta.url).href)};
       import { startStandby } from ${JSON.stringify(new URL('../../../core/process/standby.ts', import.meta.url).href)};
       const dirs = ${JSON.stringify(dirs)};
-      startStandby(joiningCommand(dirs, 'exec "$@"'), dirs);`;
+      startStandby({ prefix: joiningCommand(dirs, 'exec "$@"'), dirs });`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(child.status, 0, child.stderr);
     await until(() => joined(dirs[0]!) !== '');
