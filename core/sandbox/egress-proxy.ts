@@ -6,7 +6,8 @@
  * (`supervisor __bridge`, bridge.ts) turns them back into 127.0.0.1 ports. Every refusal is
  * reported (the run log's `sandbox_refused` event and a notice).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,8 +31,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const entries = options.allow.map(parseHostPort).filter((e): e is HostPort => e !== undefined);
   const allowed = new Set(entries.map(key));
   const isAllowed = (target: HostPort) => allowed.has(key(target));
-  // Unix socket paths are short (108 bytes): a private folder in the system temp.
-  const dir = await mkdtemp(join(tmpdir(), 'sv-sandbox-net-'));
+  // Unix socket paths are short (108 bytes): a private folder in the system temp. Made and
+  // listened in without a turn of the event loop: a sandbox starting ahead on a busy main
+  // thread has its proxy's sockets at once (the listens settle on process.nextTick).
+  const dir = mkdtempSync(join(tmpdir(), 'sv-sandbox-net-'));
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
@@ -39,7 +42,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     socket.on('close', () => sockets.delete(socket));
   };
 
-  const proxy = createHttpServer((req, res) => forwardHttp(req, res, isAllowed, options.onRefused));
+  const proxy = createHttpServer((req, res) => forwardHttp(req, res, isAllowed, options.onRefused, track));
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => tunnel(req, client, head, isAllowed, options.onRefused, track));
   proxy.on('connection', track);
   const proxySocket = join(dir, 'proxy.sock');
@@ -116,7 +119,7 @@ function tunnel(
   });
 }
 
-function forwardHttp(req: IncomingMessage, res: ServerResponse, isAllowed: (t: HostPort) => boolean, onRefused: EgressProxyOptions['onRefused']): void {
+function forwardHttp(req: IncomingMessage, res: ServerResponse, isAllowed: (t: HostPort) => boolean, onRefused: EgressProxyOptions['onRefused'], track: (s: Socket) => void): void {
   let url: URL;
   try {
     url = new URL(req.url ?? '');
@@ -137,6 +140,9 @@ function forwardHttp(req: IncomingMessage, res: ServerResponse, isAllowed: (t: H
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
   });
+  // Tracked like a tunnel's: closing the proxy ends a request still waiting for its server, which
+  // would otherwise keep this process alive after its run.
+  upstream.on('socket', track);
   upstream.on('error', () => {
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
     res.end();

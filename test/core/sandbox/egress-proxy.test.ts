@@ -109,11 +109,51 @@ describe('egress proxy', () => {
     }
   });
 
+  it('closing ends a plain-HTTP request still waiting for its server (nothing of the proxy keeps the process alive)', async () => {
+    const waiting: import('node:net').Socket[] = [];
+    const silent = createNetServer((socket) => waiting.push(socket.resume()));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    const proxy = await startEgressProxy({ allow: [`example.test:${port}`, `127.0.0.1:${port}`], onRefused: () => {} });
+    try {
+      void get({ socketPath: proxy.proxySocket, path: `http://127.0.0.1:${port}/never` }).catch(() => {});
+      while (!waiting.length) await new Promise((r) => setTimeout(r, 5));
+      const closed = new Promise((r) => waiting[0]!.on('close', () => r('closed')));
+      await proxy.close();
+      const late = new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000).unref());
+      assert.equal(await Promise.race([closed, late]), 'closed');
+    } finally {
+      for (const socket of waiting) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('a held bridge (--hold) listens, says ready, runs nothing, and exits when its stdin ends', async () => {
+    const proxy = await startEgressProxy({ allow: [`127.0.0.1:${webPort}`], onRefused: () => {} });
+    const probe = createNetServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    try {
+      const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/supervisor.mjs'), '__bridge', '--listen', `127.0.0.1:${port}=${proxy.forwards[0]!.socket}`, '--hold'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((r) => child.on('close', r));
+      const ready = await new Promise<string>((r) => child.stdout.setEncoding('utf8').once('data', r));
+      assert.equal(ready, 'ready\n');
+      assert.deepEqual(await get({ host: '127.0.0.1', port, path: '/held' }), { status: 200, body: 'web /held' });
+      child.stdin.end();
+      assert.equal(await exited, 0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('bridge arguments: --listen host:port=socket pairs, then -- and the command', () => {
     const args = bridgeArgs([{ host: '127.0.0.1', port: 3128, socket: '/s/proxy.sock' }], ['claude', '-p', '--', 'x']);
     assert.deepEqual(args, ['__bridge', '--listen', '127.0.0.1:3128=/s/proxy.sock', '--', 'claude', '-p', '--', 'x']);
     assert.deepEqual(parseBridgeArgs(args.slice(1)), { listeners: [{ host: '127.0.0.1', port: 3128, socket: '/s/proxy.sock' }], command: ['claude', '-p', '--', 'x'] });
     assert.throws(() => parseBridgeArgs(['--listen', 'nonsense', '--', 'x']), /expected --listen host:port=socket/);
+    assert.deepEqual(parseBridgeArgs(['--listen', '127.0.0.1:3128=/s/proxy.sock', '--hold']), { listeners: [{ host: '127.0.0.1', port: 3128, socket: '/s/proxy.sock' }], command: [] });
+    assert.throws(() => parseBridgeArgs(['--hold', '--listen', '127.0.0.1:3128=/s/proxy.sock']), /expected --listen host:port=socket, --hold or --/);
     assert.throws(() => parseBridgeArgs(['--']), /no command after --/);
   });
 });
