@@ -56,7 +56,7 @@ const planReaderShape = v.looseObject({
   read: fn,
 });
 
-const sandboxShape = v.looseObject({ kind: v.literal('sandbox'), ...identity, available: fn, wrap: fn });
+const sandboxShape = v.looseObject({ kind: v.literal('sandbox'), ...identity, available: fn, wrap: fn, ahead: v.optional(fn) });
 
 const shapes = { adapter: adapterShape, packer: packerShape, parser: parserShape, 'plan-reader': planReaderShape, sandbox: sandboxShape } as const;
 
@@ -155,6 +155,8 @@ export const HOOK_RESULT_SHAPES: Readonly<Record<string, v.GenericSchema>> = {
   'sandbox.wrap': sandboxedShape,
   // A returned closure is a hook too: `teardown` settles with nothing (Promise<void>).
   'sandbox.teardown': v.undefined(),
+  'sandbox.ahead': v.optional(v.looseObject({ release: fn })),
+  'sandbox.release': v.undefined(),
   'plan-reader.detect': v.boolean(),
 };
 

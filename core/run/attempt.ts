@@ -70,6 +70,7 @@ export async function runAttempt(env: AttemptEnv, attempt: number, prompt: strin
     ...worktreeGit(workspace.git),
     scratchDir: request.scratchDir,
     id: `${env.runId}-${attempt}`,
+    ahead: prepared.sandboxAhead,
     runProcess: prepared.peers.runProcess,
   });
   log.event('attempt_started', {

@@ -16,6 +16,8 @@ import type { Role } from '../roles/role.ts';
 import { trustErrors } from '../trust/errors.ts';
 import { allowedCommands } from './allowed-commands.ts';
 import { refuseUntrustedRole } from '../trust/untrusted-role.ts';
+import { NO_AHEAD, startAhead, type RunAhead } from '../sandbox/ahead.ts';
+import { cliPolicy } from '../sandbox/policy.ts';
 import { checkSandbox, prepareSandbox, sandboxContext, type PreparedSandbox } from '../sandbox/runner.ts';
 import { DEFAULT_GATE_TIMEOUT_S } from './gates.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -56,6 +58,8 @@ export interface PreparedRun {
   notices: string[];
   /** Where the CLI and the gates run (the `none` sandbox by default). */
   sandbox: PreparedSandbox;
+  /** What the sandbox started ahead for the first attempt's CLI: released by whoever prepared the run, when it ends. */
+  sandboxAhead: RunAhead;
 }
 
 function num(value: unknown): number | undefined {
@@ -91,7 +95,8 @@ export interface PackPlace {
   gitRange?: { base: string; head: string };
 }
 
-export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Promise<PreparedRun> {
+/** Prepares a run; `ahead` (a real run, not a dry one) lets the sandbox start the CLI's slow set-up while the prompt is packed. */
+export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { ahead = false } = {}): Promise<PreparedRun> {
   const peers = await resolvePeers(options.peers);
   const { registry } = options;
   const notices: string[] = [];
@@ -120,6 +125,9 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   // A sandbox that cannot run here is a configuration error, before anything starts; asked
   // while the prompt is packed (a probe of bwrap is a process of its own), said as soon as known.
   const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
+  // The sandbox's slow set-up for the CLI, started before packing: the main thread is busy until the prompt is built.
+  const policy = cliPolicy(sandbox.choice, adapter.access, options.env, sandbox.homeDir);
+  const sandboxAhead = ahead ? startAhead(sandbox, policy, { env: options.env, self: peers.self, notice }) : NO_AHEAD;
   const packed = peers.buildPrompt({
     role,
     task: options.task,
@@ -134,6 +142,18 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
     ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     notice,
   });
+  try {
+    const parts = await preparedParts(role, options, peers, packed, sandboxChecked);
+    return { ...parts, adapterName: role.cli, adapter, peers, notices, sandbox, sandboxAhead };
+  } catch (error) {
+    await sandboxAhead.release();
+    throw error;
+  }
+}
+
+/** The prompt once packed, the parser's reading of answers, the settings. */
+async function preparedParts(role: Role, options: RunRoleOptions, peers: EnginePeers, packed: Promise<BuiltPrompt>, sandboxChecked: Promise<void>) {
+  const { registry } = options;
   const [built] = await Promise.all([packed, sandboxChecked]);
   const reading: ParseOutputOptions = {
     registry,
@@ -147,10 +167,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace): Pr
   const formatText = answerFormat({ ...reading, schemaInPrompt: built.template !== null });
   const verdict = resolveVerdict(built.outputSchema, role);
   const example = exampleAnswer(reading);
-  return {
-    role, adapterName: role.cli, adapter, built, settings: resolveSettings(role, options), peers, parse, formatText, verdict, notices, sandbox,
-    ...(example === undefined ? {} : { exampleAnswer: example }),
-  };
+  return { role, built, settings: resolveSettings(role, options), parse, formatText, verdict, ...(example === undefined ? {} : { exampleAnswer: example }) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin-api/contracts.ts';
 import { describeStop, stopExitCode } from '../process/stop-signals.ts';
+import { untilStopped } from './until-stopped.ts';
 import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
@@ -52,13 +53,34 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   const early = needsEarlyPlace(options) ? await openEarly(options, inspected.then((r) => checkedRepo(r, options))) : null;
   let prepared: PreparedRun;
   let repo: RepoState;
+  const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
+  const preparing = prepareRun(options, place, { ahead: true });
   try {
-    const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
-    [prepared, repo] = await Promise.all([untilStopped(prepareRun(options, place), options.signal), inspected.then((r) => checkedRepo(r, options))]);
+    [prepared, repo] = await Promise.all([untilStopped(preparing, options.signal), inspected.then((r) => checkedRepo(r, options))]);
   } catch (error) {
+    // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
+    void preparing.then((ready) => ready.sandboxAhead.release(), () => {});
     if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
     throw error;
   }
+  try {
+    return await runPrepared(options, { t0, prepared, repo, early, stateChecked });
+  } finally {
+    await prepared.sandboxAhead.release();
+  }
+}
+
+interface Prepared {
+  /** When the run began (duration_ms covers preparing too). */
+  t0: number;
+  prepared: PreparedRun;
+  repo: RepoState;
+  early: Awaited<ReturnType<typeof openEarly>> | null;
+  stateChecked: Promise<void>;
+}
+
+/** The run once prepared: its log, workspace, attempts, commit and result. */
+async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, stateChecked }: Prepared): Promise<RunResult> {
   const { peers, role } = prepared;
   const startedAt = early?.startedAt ?? peers.now();
   const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
@@ -191,27 +213,6 @@ function logStart(log: RunLog, prepared: PreparedRun, options: RunRoleOptions, r
     left_out: built.stats.leftOut ?? [],
     truncated: built.stats.truncated ?? [],
   });
-}
-
-/** Resolves as `work` does, or throws INTERRUPTED (with the signal's exit code) as soon as the run is stopped. */
-async function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  const stopped = () => errors.interrupted(stopExitCode(signal.reason));
-  if (signal.aborted) {
-    work.catch(() => {});
-    throw stopped();
-  }
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(stopped());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  work.catch(() => {}); // the race may be lost to the abort: its late failure is not news
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** Processes of the run that outlived their CLI (a daemon that left the process group): ended. */

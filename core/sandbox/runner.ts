@@ -7,7 +7,7 @@
 import { isSupervisorError } from '../errors.ts';
 import { worktreeTouched } from '../git/verified-worktree.ts';
 import { callHook, isPluginFault } from '../plugins/call-hook.ts';
-import type { AdapterAccess, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
+import type { AdapterAccess, SandboxAhead, SandboxAvailability, SandboxContext, SandboxPlugin, SandboxPolicy, WorktreeGit } from '../plugin-api/contracts.ts';
 import type { RunProcessOptions, RunProcessResult } from '../process/run-process.ts';
 import { which } from '../process/which.ts';
 import type { Registry } from '../registry.ts';
@@ -62,6 +62,11 @@ export async function checkSandbox(sandbox: PreparedSandbox, ctx: SandboxContext
   if (!availability.ok) throw sandboxErrors.unavailable(sandbox.choice.name, availability.missing, availability.hint);
 }
 
+/** Where a run's first CLI wrap gets what the sandbox started ahead (ahead.ts); once, then nothing. */
+export interface SandboxAheadSource {
+  take(onRefused: (target: HostPort) => void): Promise<SandboxAhead | undefined>;
+}
+
 export interface SandboxedRunInput {
   sandbox: PreparedSandbox;
   ctx: SandboxContext;
@@ -73,6 +78,8 @@ export interface SandboxedRunInput {
   id: string;
   /** The worktree's recorded git folders (SandboxRequest.git). */
   git?: WorktreeGit;
+  /** What the sandbox started ahead, for the first process of this runner. */
+  ahead?: () => Promise<SandboxAhead | undefined>;
   runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
 }
 
@@ -82,6 +89,7 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
   return async (options) => {
     const { plugin, choice } = input.sandbox;
     calls++;
+    const ahead = await input.ahead?.();
     const wrapped = await callHook(plugin, 'wrap', () =>
       plugin.wrap(
         {
@@ -95,6 +103,7 @@ export function sandboxedRunner(input: SandboxedRunInput): (options: RunProcessO
           homeDir: input.homeDir,
           policy: input.policy,
           id: `${input.id}-${calls}`,
+          ...(ahead ? { ahead } : {}),
         },
         input.ctx,
       ),
@@ -141,6 +150,8 @@ export interface AttemptSandboxInput {
   scratchDir: string;
   /** Unique per attempt (container names). */
   id: string;
+  /** What the sandbox started ahead for the run's first CLI (ahead.ts). */
+  ahead?: SandboxAheadSource;
   runProcess(options: RunProcessOptions): Promise<RunProcessResult>;
 }
 
@@ -157,19 +168,16 @@ export interface AttemptSandbox {
 export function attemptSandbox(input: AttemptSandboxInput): AttemptSandbox {
   const refused: string[] = [];
   const runnerFor = (purpose: 'cli', policy: SandboxPolicy) => {
-    const ctx = sandboxContext({
-      env: input.env,
-      self: input.self,
-      notice: input.notice,
-      onRefused: ({ host, port }) => {
-        const target = formatHostPort({ host, port });
-        refused.push(target);
-        input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, host, port, target });
-        input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (the CLI)`);
-      },
-    });
+    const onRefused = ({ host, port }: HostPort) => {
+      const target = formatHostPort({ host, port });
+      refused.push(target);
+      input.event('sandbox_refused', { sandbox: input.sandbox.choice.name, purpose, host, port, target });
+      input.notice(`sandbox ${input.sandbox.choice.name} refused a connection to ${target} (the CLI)`);
+    };
+    const ctx = sandboxContext({ env: input.env, self: input.self, notice: input.notice, onRefused });
     const { repoRoot, homeDir } = input.sandbox;
-    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, ...(input.git ? { git: input.git } : {}), runProcess: input.runProcess });
+    const ahead = input.ahead ? { ahead: () => input.ahead!.take(onRefused) } : {};
+    return sandboxedRunner({ sandbox: input.sandbox, ctx, purpose, policy, scratchDir: input.scratchDir, repoRoot, homeDir, id: `${input.id}-${purpose}`, ...(input.git ? { git: input.git } : {}), ...ahead, runProcess: input.runProcess });
   };
   const touching = (run: AttemptSandbox['cli']): AttemptSandbox['cli'] => (options) => {
     // The CLI may rewrite the worktree's git links: every earlier check of it is stale (SECURITY I3).

@@ -43,6 +43,17 @@ export interface SandboxRequest {
   policy: SandboxPolicy;
   /** A unique name for this process (container names): safe characters only. */
   id: string;
+  /**
+   * What this sandbox's `ahead` started for the run, given to the run's first CLI wrap only. The
+   * wrap that uses it tears it down with its own; one that does not (another policy by now, a
+   * part of it gone) wraps as without it, and the core releases it when the run ends.
+   */
+  ahead?: SandboxAhead;
+}
+
+/** What `ahead` started; `release` ends it (the core calls it once the run ends, used or not: idempotent). */
+export interface SandboxAhead {
+  release(): Promise<void>;
 }
 
 /** The command to spawn instead, and what to undo after it ended (always: also on timeout and Ctrl-C). */
@@ -88,4 +99,11 @@ export interface SandboxHooks {
   available(ctx: SandboxContext, options?: Readonly<Record<string, unknown>>): SandboxAvailability | Promise<SandboxAvailability>;
   /** Returns the command to spawn instead; may set up (files, proxies) and hand back a teardown. */
   wrap(request: SandboxRequest, ctx: SandboxContext): SandboxedCommand | Promise<SandboxedCommand>;
+  /**
+   * Optional: a run will wrap its CLI with `policy` once its prompt and worktree are ready;
+   * start now what that wrap would otherwise wait for (bwrap: the network side). Called while the
+   * run is prepared, after `available` said yes. Resolving to undefined, or failing, only means
+   * nothing was started: the wrap then does it all itself.
+   */
+  ahead?(policy: SandboxPolicy, ctx: SandboxContext): SandboxAhead | undefined | Promise<SandboxAhead | undefined>;
 }

@@ -24,6 +24,14 @@ export default definePlugin({
   kind: 'sandbox',
   name: 'recorder',
   available: (ctx, options) => options && options.broken ? { ok: false, missing: 'the flux capacitor', hint: 'apt-get install flux' } : { ok: true },
+  // With AHEAD_RECORD set: starts "ahead" (a token it hands to the first CLI wrap), or fails to when AHEAD_RECORD=throw.
+  ahead(policy, ctx) {
+    if (!ctx.env.AHEAD_RECORD) return undefined;
+    if (ctx.env.AHEAD_RECORD === 'throw') throw new Error('cannot start ahead');
+    const token = 'ahead-' + process.hrtime.bigint();
+    appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ ahead: token, policy }) + '\\n');
+    return { token, release: async () => appendFileSync(ctx.env.RECORD_FILE, JSON.stringify({ released: token }) + '\\n') };
+  },
   wrap(request, ctx) {
     appendFileSync(ctx.env.RECORD_FILE, JSON.stringify(request) + '\\n');
     const { bin, args, env } = request.command;
@@ -108,6 +116,44 @@ describe('the sandbox plugin kind', () => {
       assert.match(run.stderr, /"code":"SANDBOX_OPTION".*sandbox\.env: expected a list of variable names/);
       assert.doesNotMatch(git(repo, 'branch', '--list', 'supervisor/*'), /supervisor/, 'nothing ran');
     }
+  });
+
+  it('ahead: the sandbox gets the CLI\'s policy while the run is prepared; the first CLI wrap gets what it started, gates do not; released once, after the run\'s processes', async () => {
+    const { repo, record } = await repoWithRecorder();
+    const run = await runJson(repo, ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--pass-env', 'FAKE_CLI_*', '--allow-host', 'localhost:8080', '--gate', 'true'], {
+      RECORD_FILE: record,
+      AHEAD_RECORD: '1',
+      FAKE_CLI_REPLY_FILE: await replies(approved),
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const [ahead, cli, cliDown, gate, gateDown, released, ...rest] = records(record) as unknown as Record<string, any>[];
+    assert.deepEqual(rest, []);
+    assert.deepEqual([ahead!.policy.network, ahead!.policy.allow], [cli!.policy.network, cli!.policy.allow]);
+    assert.deepEqual(cli!.ahead, { token: ahead!.ahead }, 'the CLI\'s wrap got what was started');
+    assert.equal(gate!.purpose, 'gate');
+    assert.equal(gate!.ahead, undefined, 'a gate never does');
+    assert.deepEqual([cliDown!.teardown, gateDown!.teardown], [cli!.id, gate!.id]);
+    assert.deepEqual(released, { released: ahead!.ahead });
+  });
+
+  it('ahead: released when the run stops before its CLI (a failing set-up), never started by a dry run, and one that fails only means nothing was started', async () => {
+    const { repo, record } = await repoWithRecorder();
+    const env = { RECORD_FILE: record, AHEAD_RECORD: '1', FAKE_CLI_REPLY_FILE: await replies(approved) };
+    const failed = await runCli(['run', 'reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--setup', 'exit 3', '--json'], { cwd: repo, env: fakeEnv(env) });
+    assert.match(failed.stderr, /SETUP_FAILED/);
+    const kept = records(record) as unknown as Record<string, any>[];
+    assert.ok(!kept.some((r) => r.command?.bin === 'claude'), 'no CLI ran');
+    assert.ok(kept.some((r) => r.command) && kept.filter((r) => r.command).every((r) => r.ahead === undefined), 'the set-up (wrapped too) did not get it');
+    assert.deepEqual(kept.filter((r) => r.released).map((r) => r.released), [kept[0]!.ahead]);
+    const dry = await runCli(['run', 'reviewer', '--trust', '--cli', 'claude', '--task', 'x', '--sandbox', 'recorder', '--dry-run', '--json'], { cwd: repo, env: fakeEnv({ ...env, RECORD_FILE: `${record}.dry` }) });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(records(`${record}.dry`), [], 'a dry run starts nothing ahead');
+    const thrown = await runJson(repo, ['reviewer', '--trust', '--cli', 'claude', '--task', 'Review', '--sandbox', 'recorder', '--pass-env', 'FAKE_CLI_*'], { ...env, RECORD_FILE: `${record}.throw`, AHEAD_RECORD: 'throw' });
+    assert.equal(thrown.code, 0, thrown.stderr);
+    assert.match(thrown.stderr, /notice: sandbox recorder could not start ahead \(its wrap does it all\): .*cannot start ahead/);
+    const [cli] = records(`${record}.throw`) as unknown as Record<string, any>[];
+    assert.equal(cli!.purpose, 'cli');
+    assert.equal(cli!.ahead, undefined);
   });
 
   it('--dry-run names the sandbox and the CLI\'s network, and starts nothing', async () => {
