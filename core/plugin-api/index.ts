@@ -20,6 +20,8 @@ export { DEFAULT_IGNORED_FOLDERS, isDefaultIgnored, isIgnoredFileName } from '..
 export { gitListedFiles } from '../git/git-files.ts';
 export { which } from '../process/which.ts';
 export { limitCgroup, type Cgroup, type CgroupLimits } from '../process/cgroup.ts';
+// For sandboxes that keep a process of their own: whose child a process is (/proc).
+export { parentOf } from '../process/tagged-processes.ts';
 // For packers that run git: the arguments that keep it from running the repository's hooks, filters, merge drivers or pager.
 export { gitSafetyArgs } from '../git/git.ts';
 // For sandboxes and adapters: the admin and common git folders of a worktree the core did not make.

@@ -28,6 +28,12 @@ export function processGroupOf(pid: number): number | null {
   return Number.isInteger(pgrp) ? pgrp : null;
 }
 
+/** The parent of `pid` (/proc on Linux; null elsewhere or when it is gone). */
+export function parentOf(pid: number): number | null {
+  const ppid = Number(statFields(pid)?.[1]);
+  return Number.isInteger(ppid) ? ppid : null;
+}
+
 /**
  * When the process started (clock ticks since boot, /proc/<pid>/stat field 22), or null
  * without /proc. With the pid it names one process: a pid the kernel gave out again later
@@ -110,8 +116,8 @@ export function signalPids(pids: number[], signal: NodeJS.Signals): void {
 export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const each of allPids()) {
-    const parent = Number(statFields(each)?.[1]);
-    if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), each]);
+    const parent = parentOf(each);
+    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), each]);
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));

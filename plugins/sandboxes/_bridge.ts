@@ -1,7 +1,8 @@
 /**
  * `allow` mode inside a sandbox with no network of its own: the command runs behind the bridge
  * (`supervisor __bridge`, ctx.self), which listens on 127.0.0.1 for the egress proxy and for
- * each forwarded loopback port, and the CLI is pointed at the proxy.
+ * each forwarded loopback port, and the CLI is pointed at the proxy. bwrap may instead have a
+ * bridge started ahead hold the network namespace the CLI then enters (_network-holder.ts).
  */
 import type { EgressProxy, SandboxContext } from '../../core/plugin-api/index.ts';
 
@@ -14,15 +15,21 @@ export interface Bridged {
   env: Record<string, string>;
 }
 
-export function behindBridge(proxy: EgressProxy, ctx: SandboxContext, command: string[]): Bridged {
+/** The bridge's words up to its command (`--`) or `--hold`: ports on 127.0.0.1 and the proxy's sockets they lead to; and the CLI's proxy variables. */
+export function bridgeStart(proxy: EgressProxy, ctx: SandboxContext): { words: string[]; env: Record<string, string> } {
   let port = PROXY_PORT;
   while (proxy.forwards.some((f) => f.port === port)) port++;
   const listeners = [{ port, socket: proxy.proxySocket }, ...proxy.forwards];
   const url = `http://127.0.0.1:${port}`;
   return {
-    command: [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`]), '--', ...command],
+    words: [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`])],
     // Not NODE_USE_ENV_PROXY: it costs every Node process ~45 ms at start, and the real CLIs use
     // the variables without it (claude, codex, gemini and cline were checked).
     env: { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, NO_PROXY: '', no_proxy: '' },
   };
+}
+
+export function behindBridge(proxy: EgressProxy, ctx: SandboxContext, command: string[]): Bridged {
+  const { words, env } = bridgeStart(proxy, ctx);
+  return { command: [...words, '--', ...command], env };
 }

@@ -7,17 +7,20 @@
  * new privileges, a user namespace where the kernel allows one; new PID, IPC and UTS
  * namespaces; dying with supervisor. The environment reaches it already reduced to the
  * policy's allowlist (the core does that for every sandbox). Network: `none` and `allow` get a network namespace with loopback only;
- * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`).
+ * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`):
+ * for a run's first CLI a bridge started ahead holds the namespace the CLI enters
+ * (_network-holder.ts), otherwise the bridge starts inside the sandbox before the command.
  * Limits: prlimit's process and data-size limits, when prlimit is there; and, where this user
  * may make cgroups (root), a cgroup per process with pids, memory and CPU limits.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { definePlugin, limitCgroup, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxRequest, gitDirs } from '../../core/plugin-api/index.ts';
+import { definePlugin, limitCgroup, type EgressProxy, type SandboxAvailability, type SandboxContext, type SandboxPolicy, type SandboxRequest, gitDirs } from '../../core/plugin-api/index.ts';
 import { behindBridge } from './_bridge.ts';
+import { asHolder, startHolder, type NetworkHolder } from './_network-holder.ts';
 import { hostViewArgs, interpreterOf, SYSTEM_DIRS } from './_host-view.ts';
 import { inside, pathsToShow, placedHomeAndTmp } from './_visible-paths.ts';
 
@@ -105,13 +108,13 @@ function namedFiles(args: string[], areas: string[]): string[] {
   return args.filter((arg) => arg.length < 4096 && isAbsolute(arg) && areas.some((area) => inside(arg, area)) && isFile(arg));
 }
 
-/** Like Promise.all, but when one fails the others' results are torn down first. */
-async function settleAll<T extends readonly [Promise<Home>, Promise<EgressProxy | undefined>, Promise<number>]>(steps: T): Promise<[Home, EgressProxy | undefined, number]> {
-  const [home, proxy, processes] = await Promise.allSettled(steps);
-  if (home.status === 'fulfilled' && proxy.status === 'fulfilled' && processes.status === 'fulfilled') return [home.value, proxy.value, processes.value];
+/** Like Promise.all, but when one fails the others' results are torn down first (a holder is the core's to release). */
+async function settleAll<T extends readonly [Promise<Home>, Promise<Network>, Promise<number>]>(steps: T): Promise<[Home, Network, number]> {
+  const [home, network, processes] = await Promise.allSettled(steps);
+  if (home.status === 'fulfilled' && network.status === 'fulfilled' && processes.status === 'fulfilled') return [home.value, network.value, processes.value];
   if (home.status === 'fulfilled') await rm(home.value.dir, { recursive: true, force: true });
-  if (proxy.status === 'fulfilled') await proxy.value?.close();
-  throw [home, proxy, processes].find((s) => s.status === 'rejected')!.reason;
+  if (network.status === 'fulfilled') await network.value.proxy?.close();
+  throw [home, network, processes].find((s) => s.status === 'rejected')!.reason;
 }
 
 interface Home {
@@ -161,6 +164,34 @@ function commandPaths(request: SandboxRequest, ctx: SandboxContext, bin: string)
   return shown.filter((path) => !SYSTEM_DIRS.some((dir) => inside(path, dir)));
 }
 
+/**
+ * The network side of an `allow` run's CLI, started while the run is prepared (_network-holder.ts):
+ * at once, not after the probe, whose answer waits for a main thread busy packing.
+ */
+function ahead(policy: SandboxPolicy, ctx: SandboxContext): Promise<NetworkHolder | undefined> {
+  const bwrap = ctx.which('bwrap');
+  return bwrap && process.platform === 'linux' ? startHolder(policy, ctx, bwrap) : Promise.resolve(undefined);
+}
+
+/**
+ * allow mode's network: the holder started ahead, once its bridge listens, when it is ours and
+ * made for this network; else an egress proxy of the wrap's own, its bridge then started in the
+ * CLI's sandbox.
+ */
+async function networkSide(request: SandboxRequest, ctx: SandboxContext): Promise<Network> {
+  const { policy } = request;
+  if (policy.network !== 'allow') return {};
+  const holder = asHolder(request.ahead);
+  const enter = holder?.fits(policy) ? await holder.entry : undefined;
+  if (holder && enter && holder.holding()) return { held: { holder, enter } };
+  return { proxy: await ctx.startEgressProxy(policy.allow) };
+}
+
+interface Network {
+  held?: { holder: NetworkHolder; enter: string[] };
+  proxy?: EgressProxy;
+}
+
 async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const bwrap = ctx.which('bwrap') ?? 'bwrap';
   probed ??= probe(bwrap);
@@ -169,16 +200,15 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const env: Record<string, string | undefined> = { ...command.env, ...placedHomeAndTmp(request, homeDir || command.env.HOME) };
   const prlimit = ctx.which('prlimit');
   // Independent set-up steps, together (a failed one still tears down what the others made).
-  const [home, proxy, processes] = await settleAll([
-    privateHome(request),
-    policy.network === 'allow' ? ctx.startEgressProxy(policy.allow) : Promise.resolve(undefined),
-    Promise.resolve(prlimit ? userProcesses() : 0),
-  ] as const);
+  const [home, { held, proxy }, processes] = await settleAll([privateHome(request), networkSide(request, ctx), Promise.resolve(prlimit ? userProcesses() : 0)] as const);
   const cgroup = limitCgroup(`supervisor-${request.id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`, policy.limits);
   const teardown = async () => {
-    await cgroup?.remove();
-    await proxy?.close();
-    await rm(home.dir, { recursive: true, force: true });
+    // The holder is killed now and collected by the core's release at the end of the run, off the
+    // run's way (its PID namespace may take tens of ms to go). The home is small: removed at once.
+    const letGo = held?.holder.release();
+    letGo?.catch(() => {});
+    rmSync(home.dir, { recursive: true, force: true });
+    await Promise.all([cgroup?.remove(), proxy?.close()]);
   };
   try {
     // An empty root of bwrap's own: only what is bound below exists inside.
@@ -206,8 +236,10 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
     // uid stays the caller's, so the worktree the caller made stays writable.
     if (userns) args.push('--unshare-user');
     args.push('--cap-drop', 'ALL', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session', '--chdir', cwd);
-    if (policy.network !== 'open') args.push('--unshare-net');
+    // The network held ahead is entered instead of made: its bridge already listens there.
+    if (policy.network !== 'open' && !held) args.push('--unshare-net');
     let inner = [bin, ...command.args];
+    if (held) Object.assign(env, held.holder.env);
     if (proxy) {
       args.push('--bind', proxy.dir, proxy.dir);
       const bridged = behindBridge(proxy, ctx, inner);
@@ -215,7 +247,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
       Object.assign(env, bridged.env);
     }
     const limits = prlimit ? [prlimit, `--nproc=${processes + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--'] : [];
-    const [first, ...rest] = [...(cgroup?.prefix ?? []), ...limits, bwrap, ...args, '--', ...inner];
+    const [first, ...rest] = [...(cgroup?.prefix ?? []), ...limits, ...(held?.enter ?? []), bwrap, ...args, '--', ...inner];
     return { bin: first!, args: rest, env, teardown };
   } catch (error) {
     await teardown();
@@ -229,4 +261,5 @@ export default definePlugin({
   description: 'bubblewrap (Linux): read-only system, private /tmp and home, only the worktree writable, allowlisted network',
   available,
   wrap,
+  ahead,
 });

@@ -78,10 +78,10 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     for (const file of [ESCAPE, join(dirname(ESCAPE), '_fake-envelopes.mjs')]) await copyFile(file, join(fakes, basename(file)));
     await writeFile(join(fakes, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(fakes, basename(ESCAPE))}" "$@"\n`);
     await chmod(join(fakes, 'claude'), 0o755);
-    // bubblewrap and prlimit for the sandbox itself.
+    // bubblewrap, prlimit and nsenter (the network held ahead) for the sandbox itself.
     const tools = join(fakes, 'tools');
     await mkdir(tools);
-    for (const tool of ['bwrap', 'prlimit']) {
+    for (const tool of ['bwrap', 'prlimit', 'nsenter']) {
       const path = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
       if (path) await symlink(path, join(tools, tool));
     }
@@ -207,6 +207,35 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.match(attemptStderr(result), /escape connect: ok 200 hello from the mock model server\nescape connect-direct: ok 200 hello from the mock model server/);
     assert.deepEqual(hits.slice(seen), ['GET /v1/messages', 'GET /v1/messages']);
     assert.ok(!events(result).some((e) => e.kind === 'sandbox_refused'));
+  });
+
+  it('the network is held outside the CLI\'s sandbox: no bridge among the processes the CLI sees, and nothing of it left after the run', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const tmp = await tempDir('sv-runs-tmp-');
+    const { code, result } = await run(repo, 'connect,processes', 'held', ['--allow-host', `127.0.0.1:${mockPort}`], { FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages`, TMPDIR: tmp });
+    assert.equal(code, 0, JSON.stringify(result));
+    const seen = /escape processes: ok (.*)/.exec(attemptStderr(result))![1]!;
+    assert.match(seen, /_escape-claude\.mjs/);
+    assert.doesNotMatch(seen, /__bridge/, 'the bridge is not in the CLI\'s sandbox: the CLI entered the network it holds');
+    assert.deepEqual(processesWith(join(tmp, 'sv-sandbox-net-')), [], 'the holder ended with the run');
+    assert.deepEqual(sandboxTemps(tmp), [], 'its proxy folder removed');
+  });
+
+  it('without nsenter the bridge starts in the CLI\'s sandbox as before, and the CLI reaches the allowed server', async () => {
+    const repo = await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' });
+    const tools = await tempDir('sv-tools-');
+    for (const tool of ['bwrap', 'prlimit']) {
+      const path = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      if (path) await symlink(path, join(tools, tool));
+    }
+    const out = await box.run(['run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--allow-host', `127.0.0.1:${mockPort}`, '--task', 'Review', '--retries', '0', '--json'], {
+      cwd: repo,
+      env: { PATH: `${fakes}:${box.path}:${tools}`, FAKE_ESCAPE: 'connect,processes', FAKE_ESCAPE_TAG: 'bridged', FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages` },
+    });
+    const result = JSON.parse(out.stdout) as Result;
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(attemptStderr(result), /escape connect: ok 200 hello from the mock model server/);
+    assert.match(/escape processes: ok (.*)/.exec(attemptStderr(result))![1]!, /__bridge --listen 127\.0\.0\.1:3128=/);
   });
 
   it('a base URL on loopback (ANTHROPIC_BASE_URL) allows that port without --allow-host', async () => {
@@ -358,6 +387,41 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
     assert.equal(out.status, 0, out.stdout + out.stderr);
     const report = JSON.parse(out.stdout) as { checks: { name: string; ok: boolean }[] };
     assert.deepEqual(report.checks.map((c) => [c.name, c.ok]), [['capabilities', true], ['host_write', true], ['host_socket', true], ['environment', true], ['executor', true], ['git_folders', true]]);
+  });
+
+  it('unprivileged too: a run as nobody enters the network held for it (its user namespace with it) and reaches the allowed server, with no bridge in its sandbox', requires(noNobody), async () => {
+    const root = await mkdtemp('/tmp/sv-nobody-');
+    try {
+      await chmod(root, 0o755);
+      const binary = join(root, basename(box.binary));
+      await copyFile(box.binary, binary);
+      const bin = join(root, 'bin');
+      await mkdir(bin);
+      for (const file of [ESCAPE, join(dirname(ESCAPE), '_fake-envelopes.mjs')]) await copyFile(file, join(bin, basename(file)));
+      await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(bin, basename(ESCAPE))}" "$@"\n`);
+      await chmod(join(bin, 'claude'), 0o755);
+      const home = join(root, 'home');
+      const repo = join(home, 'repo');
+      await mkdir(home);
+      spawnSync('cp', ['-r', await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' }), repo]);
+      spawnSync('chown', ['-R', '65534:65534', home]);
+      // Not spawnSync: the mock server answers from this process.
+      const child = spawn(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--allow-host', `127.0.0.1:${mockPort}`, '--task', 'Review', '--retries', '0', '--json'], {
+        cwd: repo,
+        env: { PATH: `${bin}:${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: '/tmp', FAKE_ESCAPE: 'connect,processes', FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const out = { stdout: '', stderr: '' };
+      child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(status, 0, out.stdout + out.stderr);
+      const said = readFileSync(join((JSON.parse(out.stdout) as Result).run_dir, 'attempt-1.stderr'), 'utf8');
+      assert.match(said, /escape connect: ok 200 hello from the mock model server/);
+      assert.doesNotMatch(/escape processes: ok (.*)/.exec(said)![1]!, /__bridge/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('a daemon the CLI leaves behind does not outlive the run', async () => {
