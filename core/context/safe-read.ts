@@ -8,14 +8,16 @@
  *    guard first and its target opened, again with O_NOFOLLOW);
  * 2. the open descriptor's real path is read back (/proc/self/fd/N on Linux) and must lie in
  *    the repository and outside `.git`. Where there is no /proc, the path is resolved again
- *    after the open and its device and inode must be those of the open file: an outside file
- *    can only pass if it is linked inside the repository, and then it is inside.
+ *    after the open and its device and inode must be those of the open file, and every folder
+ *    of that path below the root must be a folder (not a link) with the same device, inode and
+ *    change time before and after that comparison: a folder swapped for a link and back meanwhile
+ *    (a rename changes its change time) would let the comparison pass through the link.
  *
  * Only then is anything read, from the descriptor. Nothing under `.git/` is ever read. Then
  * every text is scanned for secrets (see secret-scan.ts) before it can reach a prompt.
  */
-import { closeSync, constants, fstat, fstatSync, openSync, readlinkSync, readSync, realpath, stat, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpath, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../files/constants.ts';
 import type { ReadReport } from '../plugin-api/contracts.ts';
@@ -26,7 +28,6 @@ import type { SecretRules, SecretScanner } from '../secrets/secret-scan.ts';
 // Synchronous fd calls: a small file in the page cache takes a few microseconds to open, read
 // and close, far less than three round trips through the thread pool (or a FileHandle).
 const openFd = async (path: string, flags: number) => openSync(path, flags);
-const fstatFd = promisify(fstat);
 const closeFd = (fd: number) => {
   try {
     closeSync(fd);
@@ -35,7 +36,6 @@ const closeFd = (fd: number) => {
   }
 };
 const realpathOf = promisify(realpath);
-const statPath = promisify(stat);
 const readFd = async (fd: number, buffer: Buffer, offset: number) => readSync(fd, buffer, offset, buffer.length - offset, offset);
 
 /** Most source files are small: one read of this size usually gets the whole file, with no fstat. */
@@ -108,9 +108,14 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
         useProc = false; // no /proc here (a sandbox): the fallback, from now on
       }
     }
-    const [real, opened] = await Promise.all([realpathOf(absolute), fstatFd(fd)]);
-    const found: Stats = await statPath(real);
-    if (found.dev !== opened.dev || found.ino !== opened.ino) throw new Refused('outside');
+    // Synchronous, back to back: the window a swap must fall into is as short as it can be.
+    const real = realpathSync(absolute);
+    const root = await top();
+    if (!isInside(real, root)) return real; // refused by the caller
+    const before = foldersOf(root, real);
+    const opened = fstatSync(fd);
+    const found = statSync(real);
+    if (before === null || found.dev !== opened.dev || found.ino !== opened.ino || foldersOf(root, real) !== before) throw new Refused('outside');
     return real;
   }
 
@@ -214,6 +219,22 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
   }
 
   return { read: readOne, readFiles, readInside: (path) => inside.has(path) };
+}
+
+/**
+ * Each folder from `root` down to the folder holding `real`: device, inode and change time
+ * (nanoseconds), or null when one is not a folder (a link swapped in).
+ */
+function foldersOf(root: string, real: string): string | null {
+  const marks: string[] = [];
+  let dir = root;
+  for (const part of real.slice(root.length + 1).split(sep).slice(0, -1)) {
+    dir = join(dir, part);
+    const found = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+    if (!found?.isDirectory()) return null;
+    marks.push(`${found.dev}:${found.ino}:${found.ctimeNs}`);
+  }
+  return marks.join('|');
 }
 
 async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {

@@ -100,4 +100,30 @@ describe('safe reader', () => {
     // The race was real: the flipped paths were read, not refused every time.
     assert.ok(seen.file > 0 && seen.folder > 0, JSON.stringify(seen));
   });
+
+  it('without /proc, never leaks while a folder on the way is swapped for a link and back (20,000 reads)', async () => {
+    // The fallback compared the open file with the path resolved again: a swap back and forth
+    // between those two resolutions let an outside file pass (6 leaks in 22,000 reads here).
+    const outside = await outsideSecret();
+    const repo = await makeRepo({ 'src/keep.ts': 'keep\n' });
+    await writeFiles(repo, { 'flipdir/f.txt': 'inside folder\n' });
+    const flipper = spawn(process.execPath, [FLIPPER, 'dir', join(repo, 'flipdir'), outside.dir], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const done = new Promise<void>((resolve) => flipper.on('close', () => resolve()));
+    const read = reader(repo, { procFd: false });
+    let inside = 0;
+    try {
+      for (let reads = 0; reads < 20_000; reads += 2) {
+        const [one, two] = await Promise.all([read.read('flipdir/f.txt'), read.read('flipdir/f.txt')]);
+        for (const got of [one, two]) {
+          if (got.kind !== 'text') continue;
+          assert.ok(!got.content.includes(SECRET), `leaked the outside file after ${reads} reads`);
+          inside++;
+        }
+      }
+    } finally {
+      flipper.stdin.end();
+      await done;
+    }
+    assert.ok(inside > 0, 'the folder was read, not refused every time');
+  });
 });
