@@ -57,10 +57,14 @@ export async function startHolder(policy: SandboxPolicy, ctx: SandboxContext, bw
   if (policy.network !== 'allow' || !nsenter) return undefined;
   const proxy = await ctx.startEgressProxy(policy.allow);
   const bridge = bridgeStart(proxy, ctx);
-  const child = spawn(bwrap, [...holderView(proxy, ctx), ...(root ? [] : ['--unshare-user']), ...HOLDER_NAMESPACES, '--info-fd', '3', '--', ...bridge.words, '--hold'], {
-    stdio: ['pipe', 'pipe', 'ignore', 'pipe'],
-    env: {},
-  });
+  let child: ChildProcess;
+  try {
+    const args = [...holderView(proxy, ctx), ...(root ? [] : ['--unshare-user']), ...HOLDER_NAMESPACES, '--info-fd', '3', '--', ...bridge.words, '--hold'];
+    child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', 'ignore', 'pipe'], env: {} });
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
   // A holder neither keeps this process alive nor outlives it (its bridge holds until its stdin ends).
   child.unref();
   for (const stream of [child.stdin, child.stdout, child.stdio[3]]) (stream as { unref?: () => void } | null)?.unref?.();

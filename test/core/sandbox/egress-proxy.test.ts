@@ -42,6 +42,15 @@ function tunnel(socketPath: string, target: string): Promise<string> {
   });
 }
 
+/** A free port on 127.0.0.1, for a bridge's listener. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
 describe('egress proxy', () => {
   let web: Server;
   let webPort: number;
@@ -90,11 +99,7 @@ describe('egress proxy', () => {
 
   it('the bridge (supervisor __bridge) listens on 127.0.0.1 ports leading to the sockets, runs the command, exits with its code', async () => {
     const proxy = await startEgressProxy({ allow: [`127.0.0.1:${webPort}`], onRefused: () => {} });
-    // A free port for the bridge's listener.
-    const probe = createNetServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await freePort();
     const script = `fetch('http://127.0.0.1:${port}/through-bridge').then(r => r.text()).then(t => { console.log(t); process.exit(7); })`;
     const args = bridgeArgs([{ host: '127.0.0.1', port, socket: proxy.forwards[0]!.socket }], [process.execPath, '-e', script]);
     try {
@@ -130,10 +135,7 @@ describe('egress proxy', () => {
 
   it('a held bridge (--hold) listens, says ready, runs nothing, and exits when its stdin ends', async () => {
     const proxy = await startEgressProxy({ allow: [`127.0.0.1:${webPort}`], onRefused: () => {} });
-    const probe = createNetServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await freePort();
     try {
       const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/supervisor.mjs'), '__bridge', '--listen', `127.0.0.1:${port}=${proxy.forwards[0]!.socket}`, '--hold'], { stdio: ['pipe', 'pipe', 'pipe'] });
       const exited = new Promise<number | null>((r) => child.on('close', r));
