@@ -26,9 +26,9 @@ export function bridgeArgs(listeners: Listener[], command: string[]): string[] {
   return [BRIDGE_COMMAND, ...listeners.flatMap((l) => ['--listen', `${l.host}:${l.port}=${l.socket}`]), '--', ...command];
 }
 
-export const HOLD_FLAG = '--hold';
+const HOLD_FLAG = '--hold';
 /** What a holding bridge prints once it listens. */
-export const READY_LINE = 'ready\n';
+const READY_LINE = 'ready\n';
 
 /** The listeners and the command to run; an empty command with `--hold`. */
 export function parseBridgeArgs(argv: string[]): { listeners: Listener[]; command: string[] } {

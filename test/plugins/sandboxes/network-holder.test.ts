@@ -7,7 +7,7 @@
  * another network, this process's own).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, fstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SandboxAhead, SandboxPolicy, SandboxRequest } from '../../../core/plugin-api/contracts.ts';
+import { parentOf } from '../../../core/process/tagged-processes.ts';
 import { sandboxContext } from '../../../core/sandbox/runner.ts';
 import bwrap from '../../../plugins/sandboxes/bwrap.ts';
 import { asHolder, holderNamespaces } from '../../../plugins/sandboxes/_network-holder.ts';
@@ -73,18 +74,21 @@ function run(command: { bin: string; args: string[]; env: Record<string, string 
 
 /** This process's holders: its children that are a bwrap running a held bridge. */
 function holderPids(): number[] {
+  return childrenOf(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--hold');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The processes whose parent is `parent` now. */
+function childrenOf(parent: number | undefined): number[] {
   return readdirSync('/proc')
     .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--hold');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+    .map(Number)
+    .filter((pid) => parentOf(pid) === parent);
 }
 
 async function until(done: () => boolean, what: string): Promise<void> {
@@ -169,7 +173,7 @@ describe('bwrap: the network held ahead', requires(missing), () => {
   it('never enters what it cannot prove is the holder\'s network: a pid that is not its bwrap\'s child, a bwrap that exited, another network than bwrap reported, this process\'s own', async () => {
     const ownIno = statSync('/proc/self/ns/net').ino;
     // A real holder-like bwrap (a network of its own) whose first process is its child.
-    const child = spawn('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--die-with-parent', '--info-fd', '3', '--', 'sleep', '30'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const child = spawn('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', '--info-fd', '3', '--', 'sh', '-c', 'sleep 30 & wait'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
     let info = '';
     child.stdio[3]!.on('data', (d: Buffer) => (info += d.toString()));
     await until(() => /"net-namespace"/.test(info), 'bwrap said what it made');
@@ -184,12 +188,16 @@ describe('bwrap: the network held ahead', requires(missing), () => {
       assert.equal(fstatSync(good.net).ino, netns);
       close(good);
       assert.equal(holderNamespaces(child, { pid: process.pid, netns }, false), undefined, 'a pid that is not the child of its bwrap');
+      // Its own child, in the very network bwrap made: still not the process bwrap named, refused.
+      let inner = 0;
+      await until(() => (inner = childrenOf(pid)[0] ?? 0) > 0, 'the holder-like child\'s own child');
+      assert.equal(holderNamespaces(child, { pid: inner, netns }, false), undefined, 'a process in that network that is not the child of its bwrap');
       assert.equal(holderNamespaces(child, { pid, netns: netns + 1 }, false), undefined, 'another network than bwrap made');
       // A child of an unsandboxed process: its network is this process's own.
       const plain = spawn('sh', ['-c', 'sleep 30 & wait'], { stdio: 'ignore' });
       try {
         let grandchild = 0;
-        await until(() => (grandchild = childOf(plain)) > 0, 'the plain child\'s own child');
+        await until(() => (grandchild = childrenOf(plain.pid)[0] ?? 0) > 0, 'the plain child\'s own child');
         assert.equal(holderNamespaces(plain, { pid: grandchild, netns: ownIno }, false), undefined, "this process's own network, never");
       } finally {
         plain.kill('SIGKILL');
@@ -201,16 +209,3 @@ describe('bwrap: the network held ahead', requires(missing), () => {
     assert.equal(holderNamespaces(child, { pid, netns }, false), undefined, 'a bwrap that exited: its pid may be anyone\'s by now');
   });
 });
-
-/** The first child of `parent` (0 while it has none). */
-function childOf(parent: ChildProcess): number {
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent.pid) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return 0;
-}
