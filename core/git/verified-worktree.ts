@@ -10,7 +10,7 @@
 import { isAbsolute, resolve, sep } from 'node:path';
 import { boundGit, linkProblem, real, type BoundGit, type BoundWorktree } from './bound-git.ts';
 import type { GitClient } from './git-client.ts';
-import { isObjectId, type GitEnv } from './git.ts';
+import { isObjectId, type GitEnv, type GitResult } from './git.ts';
 import { gitErrors } from './errors.ts';
 import { dropOwnIndex } from './own-index.ts';
 
@@ -98,6 +98,8 @@ export interface WorktreeCheck {
   head: string;
   /** The branch HEAD is on (`refs/heads/...`), '' when detached. */
   branchRef: string;
+  /** The answer to the caller's `along` command, kept only when the check passed. */
+  along?: GitResult;
 }
 
 /** Why the folder is no longer the worktree it was (null: it still is); see checkWorktree. */
@@ -110,7 +112,7 @@ export async function verifyWorktree(worktree: BoundWorktree, expected: Expected
  * each other, the admin folder belongs to this repository, HEAD is on the expected line of
  * commits (and branch, when one is expected). Also says where HEAD is, for the commit step.
  */
-export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv): Promise<WorktreeCheck> {
+export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedLine, env?: GitEnv, along?: string[]): Promise<WorktreeCheck> {
   const failed = (problem: string, head = '', branchRef = ''): WorktreeCheck => ({ problem, verified: null, head, branchRef });
   // Counted before any git: a command started while git reads the worktree makes this check stale.
   const epoch = worktreeEpoch(worktree.path);
@@ -121,7 +123,9 @@ export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedL
   // `--symbolic-full-name HEAD` follows symbolic refs to the end, as a commit on HEAD does: a
   // branch made a symbolic ref (to the user's branch, say) shows as the branch it leads to.
   // `--`: every argument is a revision, never a path a CLI could have created.
-  const read = await bound.run(['rev-parse', '--git-common-dir', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD', '--']);
+  // `along`: the caller's next command, run beside it with the same binding (the check's own git
+  // is bound the same way, before its verdict too); its answer is dropped unless the check passes.
+  const [read, alongRead] = await Promise.all([bound.run(['rev-parse', '--git-common-dir', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD', '--']), along ? bound.run(along) : undefined]);
   const [commonOut = '', headId = '', symbolic = ''] = read.stdout.split('\n');
   if (!read.ok || !isObjectId(headId)) return failed(await whyUnreadable(bound, worktree));
   if (real(isAbsolute(commonOut) ? commonOut : resolve(worktree.path, commonOut)) !== real(worktree.commonDir)) {
@@ -137,7 +141,7 @@ export async function checkWorktree(worktree: BoundWorktree, expected: ExpectedL
   }
   const passed: VerifiedWorktree = { worktree, head: headId, branchRef, epoch };
   if (stillVerified(passed)) countOf(worktree.path).last = passed;
-  return { problem: null, verified: passed, head: headId, branchRef };
+  return { problem: null, verified: passed, head: headId, branchRef, ...(alongRead ? { along: alongRead } : {}) };
 }
 
 /** Why the worktree's git could not be read: its git dir is another repository's, or HEAD has no commit. */

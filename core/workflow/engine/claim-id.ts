@@ -49,7 +49,8 @@ async function freshId(options: WorkflowRunOptions, ops: GitOps): Promise<string
       if (unfinished(store)) refuseUnfinished(store, options.workflow.source.file);
       continue;
     }
-    if ((await revParse(ops, `refs/heads/${integrationBranch(candidate)}`)) || (await revParse(ops, recordRef(integrationBranch(candidate))))) continue;
+    const taken = await Promise.all([revParse(ops, `refs/heads/${integrationBranch(candidate)}`), revParse(ops, recordRef(integrationBranch(candidate)))]);
+    if (taken.some(Boolean)) continue;
     return candidate;
   }
 }

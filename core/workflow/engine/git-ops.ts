@@ -148,10 +148,10 @@ function keepPathspecs(keep: readonly string[]): string[] {
  * branch is the task's own and no symbolic ref, so the reset moves nothing else.
  */
 export async function resetWorktree(ops: SlotGitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
-  const { bound, head } = await verifiedSlot(ops.slots, path, ops.env);
-  // The usual case after a reviewer: nothing changed, and one status costs less than three calls.
-  const status = await bound.run(['status', '--porcelain']);
-  if (status.ok && status.stdout === '' && head === to) return;
+  // The usual case after a reviewer: nothing changed, and one status (beside the check's own
+  // git, not after it) costs less than three calls.
+  const { bound, head, along: status } = await verifiedSlot(ops.slots, path, ops.env, ['status', '--porcelain']);
+  if (status?.ok && status.stdout === '' && head === to) return;
   await bound.runOrThrow(['reset', '-q', '--hard', to]);
   await bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);
 }

@@ -93,10 +93,13 @@ async function defaultRunRole(): Promise<Engine['runRole']> {
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowResult> {
   const ops: GitOps = { repoRoot: options.repoRoot, env: options.env };
   refuseUntrustedPlanCommands(options.workflow, options.repoRoot, options.planCommandsTrusted ?? options.runDefaults?.trustedRepo === true);
-  await checkRepository(options);
   // Named as the user gave it: a plan's `**Plan Baseline:**` from another repository is common, and --base overrides it.
   const baseFrom = options.base !== undefined ? '--base' : options.workflow.base !== null ? "the plan's base (--base overrides it):" : 'HEAD';
-  const base = await resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', baseFrom, options.env);
+  // Asked together (each a git on the way to the first task); not a repository is said first.
+  const [repository, resolved] = await Promise.allSettled([checkRepository(options), resolveCommit(options.repoRoot, options.base ?? options.workflow.base ?? 'HEAD', baseFrom, options.env)]);
+  if (repository.status === 'rejected') throw repository.reason;
+  if (resolved.status === 'rejected') throw resolved.reason;
+  const base = resolved.value;
   const { store, lock } = await claimId(options, ops);
   try {
     const id = store.id;
@@ -115,8 +118,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       cli: options.cli ?? null,
       pid: process.pid,
     });
+    // The checkout's state is read while the branch is made (only the notice waits for it).
+    const checkout = baseFrom === 'HEAD' ? inspectRepo(options.repoRoot, { env: options.env }) : null;
+    checkout?.catch(() => {});
     await engine.integrationBranch.open(base);
-    if (baseFrom === 'HEAD' && (await inspectRepo(options.repoRoot, { env: options.env })).dirty) {
+    if (checkout && (await checkout).dirty) {
       notice(engine, `your checkout has uncommitted changes; the integration branch starts from HEAD (${base.slice(0, 7)}) without them`);
     }
     for (const record of engine.tasks.values()) setState(engine, record, 'pending');

@@ -16,7 +16,7 @@ import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
 import { linkProblem, type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
 import { checkWorktree, currentCheck, gitOf } from '../../git/verified-worktree.ts';
-import { git, type GitEnv } from '../../git/git.ts';
+import { git, type GitEnv, type GitResult } from '../../git/git.ts';
 import type { Slot, SlotPool } from './slot-pool.ts';
 
 export type { Slot } from './slot-pool.ts';
@@ -41,14 +41,14 @@ export function isSetAside(pool: SlotPool, path: string): boolean {
  * Why the slot at `path` is no longer the slot that was made (null: it is), with git bound to
  * it for what follows. A slot never recorded counts as broken: git is never run on it.
  */
-export async function checkSlot(pool: SlotPool, path: string, env: GitEnv): Promise<{ problem: string; head: string } | { problem: null; head: string; bound: BoundGit; slot: Slot }> {
+export async function checkSlot(pool: SlotPool, path: string, env: GitEnv, along?: string[]): Promise<{ problem: string; head: string } | { problem: null; head: string; bound: BoundGit; slot: Slot; along?: GitResult }> {
   const slot = slotOf(pool, path);
   if (!slot) return { problem: `${path} is not a worktree slot this workflow made`, head: '' };
-  const check = await checkWorktree(slot.git, slot.branch === null ? {} : { branch: slot.branch }, env);
+  const check = await checkWorktree(slot.git, slot.branch === null ? {} : { branch: slot.branch }, env, along);
   if (check.problem) return { problem: check.problem, head: check.head };
   // A free slot is detached: one put on a branch (the user's, say) would have git move it.
   if (slot.branch === null && check.branchRef) return { problem: `the slot should be detached but is on ${check.branchRef}`, head: check.head };
-  return { problem: null, head: check.head, bound: gitOf(check.verified!, env), slot };
+  return { problem: null, head: check.head, bound: gitOf(check.verified!, env), slot, ...(check.along ? { along: check.along } : {}) };
 }
 
 function slotBrokenError(path: string, problem: string): Error {
@@ -57,9 +57,12 @@ function slotBrokenError(path: string, problem: string): Error {
   return broken;
 }
 
-/** Git bound to a checked slot; WORKSPACE_BROKEN (nothing run) when the check fails. */
-export async function verifiedSlot(pool: SlotPool, path: string, env: GitEnv): Promise<{ bound: BoundGit; head: string; slot: Slot }> {
-  const checked = await checkSlot(pool, path, env);
+/**
+ * Git bound to a checked slot; WORKSPACE_BROKEN (nothing more run) when the check fails.
+ * `along`: a command run beside the check (checkWorktree), its answer returned when it passes.
+ */
+export async function verifiedSlot(pool: SlotPool, path: string, env: GitEnv, along?: string[]): Promise<{ bound: BoundGit; head: string; slot: Slot; along?: GitResult }> {
+  const checked = await checkSlot(pool, path, env, along);
   if (checked.problem !== null) throw slotBrokenError(path, checked.problem);
   return checked;
 }

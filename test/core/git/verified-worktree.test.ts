@@ -67,6 +67,17 @@ describe('a verified worktree', () => {
     assert.equal((await saveWorkspace(ws, { runId: 'run-v4', message: 'work', repoRoot: repo })).changes?.filesChanged.join(','), 'work.txt', 'a fresh check commits');
   });
 
+  it('answers a command asked along with the check only when the check passes', async () => {
+    const { ws } = await opened('run-v6');
+    await writeFiles(ws.path, { 'left.txt': 'left\n' });
+    const passed = await checkWorktree(ws.git, { base: ws.base }, undefined, ['status', '--porcelain']);
+    assert.equal(passed.problem, null);
+    assert.equal(passed.along?.stdout.trim(), '?? left.txt');
+    const failed = await checkWorktree(ws.git, { base: ws.base, branch: 'not-its-branch' }, undefined, ['status', '--porcelain']);
+    assert.match(failed.problem ?? '', /not on its branch not-its-branch/);
+    assert.equal(failed.along, undefined, "a failed check's companion answer is dropped");
+  });
+
   it('is forgotten when the worktree is removed (a long-lived server keeps no record of it)', async () => {
     const { ws } = await opened('run-v5');
     const check = await checkWorktree(ws.git, { base: ws.base });

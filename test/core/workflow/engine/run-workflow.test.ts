@@ -51,6 +51,15 @@ describe('workflow engine (offline, replay)', () => {
     assertCheckoutUnchanged(repo, before);
   });
 
+  it('outside a repository says NOT_A_REPOSITORY (not the base it could not read); in one, a base it cannot read is named', async () => {
+    const { options } = await setup();
+    const elsewhere = await tempDir('sv-wf-norepo-');
+    const outside = await runWorkflow({ ...options, repoRoot: elsewhere, base: 'no-such-base', workflow: workflow([task('a')]) }).then(() => null, (e: unknown) => e);
+    assert.equal((outside as { code?: string } | null)?.code, 'NOT_A_REPOSITORY');
+    const badBase = await runWorkflow({ ...options, base: 'no-such-base', workflow: workflow([task('a')]) }).then(() => null, (e: unknown) => e);
+    assert.match((badBase as Error | null)?.message ?? '', /--base no-such-base: no such commit or branch/);
+  });
+
   it('a review loop: gaps in round 1, the issues in the round-2 prompt, pass in round 2; a task that stays gaps skips only its dependents', async () => {
     const replies = await tempDir('sv-wf-replies-');
     await mkdir(join(replies, 'loop'));
