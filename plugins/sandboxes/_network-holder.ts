@@ -126,13 +126,14 @@ function listening(child: ChildProcess): Promise<Started | undefined> {
     };
     child.on('error', () => settle(undefined));
     child.on('exit', () => settle(undefined));
-    child.stdio[3]!.on('data', (data: Buffer) => (info += data.toString('utf8')));
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data.toString('utf8');
+    // Two pipes, read in either order: whichever brings the last part settles it.
+    const check = () => {
       const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
       const netns = /"net-namespace":\s*(\d+)/.exec(info)?.[1];
       if (out.startsWith('ready\n') && pid && netns) settle({ pid: Number(pid), netns: Number(netns) });
-    });
+    };
+    child.stdio[3]!.on('data', (data: Buffer) => ((info += data.toString('utf8')), check()));
+    child.stdout!.on('data', (data: Buffer) => ((out += data.toString('utf8')), check()));
   });
 }
 

@@ -102,7 +102,8 @@ export interface SandboxHooks {
   /**
    * Optional: a run will wrap its CLI with `policy` once its prompt and worktree are ready;
    * start now what that wrap would otherwise wait for (bwrap: the network side). Called while the
-   * run is prepared, after `available` said yes. Resolving to undefined, or failing, only means
+   * run is prepared, as `available` is asked (not after its answer: what it started is released
+   * when the sandbox turns out unavailable). Resolving to undefined, or failing, only means
    * nothing was started: the wrap then does it all itself.
    */
   ahead?(policy: SandboxPolicy, ctx: SandboxContext): SandboxAhead | undefined | Promise<SandboxAhead | undefined>;

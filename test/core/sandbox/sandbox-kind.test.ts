@@ -179,6 +179,11 @@ describe('the sandbox plugin kind', () => {
     assert.match(run.stderr, /apt-get install flux/);
     assert.ok(!existsSync(join(repo, '.supervisor/runs')), 'no run started');
     assert.deepEqual(records(record), []);
+    // `ahead` is asked while `available` is: what it started goes when the answer is no.
+    const ahead = await runCli(['run', 'boxed', '--trust', '--cli', 'replay', '--task', 'Review'], { cwd: repo, env: fakeEnv({ RECORD_FILE: `${record}.ahead`, AHEAD_RECORD: '1' }) });
+    assert.equal(ahead.code, 2);
+    const [started, released, ...rest] = records(`${record}.ahead`) as unknown as Record<string, any>[];
+    assert.deepEqual([released, rest], [{ released: started!.ahead }, []], 'started ahead, released, nothing wrapped');
   });
 
   it('an unknown sandbox or a bad allow entry is a configuration error (exit 2)', async () => {
