@@ -57,13 +57,31 @@ function guardFor(worktree: BoundWorktree, cwd: string, pre: string[], env: GitE
   return guard;
 }
 
+/** What every bound git starts with. SECURITY I3: no reflog (git appends to one through a link), no split index (files beside ours). */
+function boundArgs(worktree: BoundWorktree): string[] {
+  return [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`, '-c', 'core.logAllRefUpdates=false', '-c', 'core.splitIndex=false'];
+}
+
+/** Where a bound git runs: the worktree's folder, or the repository's git dir once the folder is gone (the work tree stays named). */
+function boundCwd(worktree: BoundWorktree): string {
+  return lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir;
+}
+
+/**
+ * Starts reading the worktree's driver guard before its next bound git needs it (a run asks as
+ * its CLI starts: the check after the CLI then waits for no `git config`, unless a config file
+ * changed meanwhile, which reads it anew: SECURITY I2). Only past the same checks as any bound git's.
+ */
+export function readBoundGuardAhead(worktree: BoundWorktree, env: GitEnv = process.env): void {
+  if (commonDirProblem(worktree) ?? ownIndexProblem(worktree)) return;
+  void unguardable(guardFor(worktree, boundCwd(worktree), boundArgs(worktree), env));
+}
+
 /** Git for `worktree`, never for whatever repository the folder looks like it belongs to. */
 export function boundGit(worktree: BoundWorktree, env: GitEnv = process.env): BoundGit {
-  // SECURITY I3: no reflog (git appends to one through a link), no split index (files beside ours).
-  const pre = [`--git-dir=${worktree.gitDir}`, `--work-tree=${worktree.path}`, '-c', 'core.logAllRefUpdates=false', '-c', 'core.splitIndex=false'];
+  const pre = boundArgs(worktree);
   const own = { GIT_INDEX_FILE: ownIndexPath(worktree) };
-  // The worktree's folder may be gone: git then runs from the repository's git dir (the work tree stays named).
-  const cwd = () => (lstatSync(worktree.path, { throwIfNoEntry: false })?.isDirectory() ? worktree.path : worktree.commonDir);
+  const cwd = () => boundCwd(worktree);
   let guard: Promise<string[]> | undefined;
   const run = async (args: string[]): Promise<GitResult> => {
     // Before every command, not only at the checks: the driver guard is kept per config state,

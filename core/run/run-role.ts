@@ -15,6 +15,7 @@ import { untilStopped } from './until-stopped.ts';
 import { processGroupOf } from '../process/tagged-processes.ts';
 import { clip } from './answer.ts';
 import { attemptLoop, type LoopOutcome } from './attempt-loop.ts';
+import { readBoundGuardAhead } from '../git/bound-git.ts';
 import type { WorktreeCheck } from '../git/verified-worktree.ts';
 import { compareCheckout, createdRefs, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
@@ -110,6 +111,8 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early,
   startRunStandby(runId);
   const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
   const [workspace, checkout] = await beforeAttempts(opened);
+  // The worktree's driver guard read as the CLI starts, not after it (bound-git.ts).
+  if (workspace.git) readBoundGuardAhead(workspace.git, options.env);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };
   await beforeAttempts(setUpRun({ options, prepared, workspace, env, runId, log, notice }));
   let loop: LoopOutcome;

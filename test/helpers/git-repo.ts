@@ -1,8 +1,8 @@
 /** Real temporary git repositories for tests. */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
@@ -36,4 +36,15 @@ export async function makeRepo(files: Record<string, string | Buffer> = { 'READM
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'initial');
   return root;
+}
+
+/** An environment whose PATH finds a git that logs every call (its arguments, one line) to `calls` before running the real one. */
+export async function countingGit(): Promise<{ env: NodeJS.ProcessEnv; log: string; calls: () => Promise<string[]> }> {
+  const bin = await tempDir();
+  const log = join(bin, 'calls');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${real} "$@"\n`);
+  await chmod(join(bin, 'git'), 0o755);
+  const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+  return { env, log, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
 }

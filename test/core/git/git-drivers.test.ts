@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { boundGit, locateWorktree } from '../../../core/git/bound-git.ts';
+import { boundGit, locateWorktree, readBoundGuardAhead } from '../../../core/git/bound-git.ts';
 import { driverGuardArgs, git, gitSafetyArgs } from '../../../core/git/git.ts';
-import { git as shell, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
+import { countingGit, git as shell, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 
 const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -93,6 +93,28 @@ describe("supervisor's git runs no command the repository's config names", () =>
     await writeFiles(path, { 'included.cfg': `[filter "inc"]\n\tsmudge = touch ${join(markers, 'inc-smudge')}; cat\n`, '.gitattributes': '*.txt filter=inc\n' });
     rmSync(join(path, 'a.txt'));
     await boundGit(worktree).runOrThrow(['checkout', '--', 'a.txt']);
+    assert.deepEqual(readdir(markers), []);
+  });
+
+  it('a guard read ahead serves the next bound git (no second `git config` while no config file changed); a filter a CLI adds after it is still switched off', async () => {
+    const { repo, markers } = await armedRepo();
+    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+    const path = join(repo, '..', `${repo.split('/').pop()}-wt3`);
+    made.push(path);
+    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+    const worktree = await locateWorktree(repo, path);
+    const { env, calls } = await countingGit();
+    const guardReads = async () => (await calls()).filter((call) => call.includes(`--git-dir=${worktree.gitDir}`) && call.includes(' config --null --name-only --get-regexp ')).length;
+    readBoundGuardAhead(worktree, env);
+    await boundGit(worktree, env).runOrThrow(['status', '--porcelain']);
+    assert.equal(await guardReads(), 1);
+    // What a CLI can do once the guard was read ahead: name a filter in its admin folder's config.
+    shell(path, 'config', '--worktree', 'filter.ahead.smudge', `touch ${join(markers, 'ahead-smudge')}; cat`);
+    await writeFiles(path, { '.gitattributes': '*.txt filter=ahead\n' });
+    rmSync(join(path, 'a.txt'));
+    await boundGit(worktree, env).runOrThrow(['checkout', '--', 'a.txt']);
+    assert.equal(await guardReads(), 2, 'the changed config is read again');
     assert.deepEqual(readdir(markers), []);
   });
 

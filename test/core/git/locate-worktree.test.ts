@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { locateWorktree } from '../../../core/git/bound-git.ts';
-import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { countingGit, git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 
 describe('locateWorktree', () => {
   it('finds the admin folder with no config read in the new worktree', async () => {
@@ -31,17 +31,6 @@ describe('locateWorktree', () => {
     const reads = (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     assert.deepEqual(reads.filter((line) => made.some((path) => line.endsWith(path))), []);
   });
-
-  /** A PATH whose git logs every call to `calls` before running the real one. */
-  async function countingGit(): Promise<{ env: NodeJS.ProcessEnv; calls: () => Promise<string[]> }> {
-    const bin = await tempDir();
-    const log = join(bin, 'calls');
-    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${real} "$@"\n`);
-    await chmod(join(bin, 'git'), 0o755);
-    const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
-    return { env, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
-  }
 
   it('runs no git when the common dir is known (read with the repository\'s state)', async () => {
     const repo = await makeRepo();

@@ -6,7 +6,7 @@ import { runRole } from '../../../core/run/run-role.ts';
 import { readEvents } from '../../../core/runs/runs-store.ts';
 import { worktreesDir } from '../../../core/state-dir.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
-import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { countingGit, git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { answer, asCall, editing, envelope, fakeRole, harness } from './_fakes.ts';
 
@@ -67,6 +67,27 @@ describe('runRole', () => {
     const h = harness(repo, [editing({ 'x.txt': 'x\n' }, envelope(answer({ status: 'SUCCESS' })))], { run: { env } });
     const result = await runRole(...asCall(h.options));
     assert.equal(git(repo, 'log', '-1', '--format=%an <%ae>', result.branch!).trim(), 'Run Env <run@env.test>');
+  });
+
+  it("reads its worktree's driver guard as the CLI starts: the check after the CLI waits for no git config", async () => {
+    const repo = await makeRepo();
+    const { env, calls } = await countingGit();
+    const guardReads = async () => (await calls()).filter((call) => call.includes('/worktrees/') && call.includes(' config --null --name-only --get-regexp ')).length;
+    const h = harness(repo, [ok()], { run: { env } });
+    const cli = h.options.peers!.runProcess!;
+    let readAsCliStarts = 0;
+    h.options.peers = {
+      ...h.options.peers,
+      // The read is a process of its own, under way as the CLI starts: waited for here, at most 5 s.
+      runProcess: async (o) => {
+        for (let waited = 0; waited < 5000 && (readAsCliStarts = await guardReads()) === 0; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        return cli(o);
+      },
+    };
+    const result = await runRole(...asCall(h.options));
+    assert.equal(result.status, 'pass');
+    assert.equal(readAsCliStarts, 1);
+    assert.equal(await guardReads(), 1, 'no config file changed: the check after the CLI used the guard read ahead');
   });
 
   it('keeps the worktree with keepWorktree', async () => {
