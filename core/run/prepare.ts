@@ -95,8 +95,16 @@ export interface PackPlace {
   gitRange?: { base: string; head: string };
 }
 
-/** Prepares a run; `ahead` (a real run, not a dry one) lets the sandbox start the CLI's slow set-up while the prompt is packed. */
-export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { ahead = false } = {}): Promise<PreparedRun> {
+/** What a real run starts while its prompt is packed. */
+export interface PrepareAhead {
+  /** The sandbox starts the CLI's slow set-up (a dry run's does not). */
+  ahead?: boolean;
+  /** Told the role once it is loaded and passed the trust checks, before packing (workspace-ahead.ts). */
+  onTrusted?: (role: Role, peers: EnginePeers) => void;
+}
+
+/** Prepares a run; see PrepareAhead for what a real run starts while the prompt is packed. */
+export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { ahead = false, onTrusted }: PrepareAhead = {}): Promise<PreparedRun> {
   const peers = await resolvePeers(options.peers);
   const { registry } = options;
   const notices: string[] = [];
@@ -122,6 +130,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { a
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   const commands = allowedCommands({ role, flags: options.allowCommands ?? [], adapter, sandbox: sandbox.choice.name, notice });
   role = { ...role, allowed_commands: commands };
+  onTrusted?.(role, peers);
   // A sandbox that cannot run here is a configuration error, before anything starts; asked
   // while the prompt is packed (a probe of bwrap is a process of its own), said as soon as known.
   const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));

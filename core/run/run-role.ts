@@ -37,7 +37,8 @@ import { describeTargets, endRunProcesses, startRunStandby } from './run-process
 import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
 import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
-import { finishWorkspace, logEarlyWorkspace, openLoggedWorkspace } from './run-workspace.ts';
+import { finishWorkspace, logEarlyWorkspace, logWorkspaceAhead, openLoggedWorkspace } from './run-workspace.ts';
+import { workspaceAhead, type WorkspaceAhead } from './workspace-ahead.ts';
 
 export type { RunDeps, RunHooks, RunRequest, RunRoleOptions, RunTuning } from './options.ts';
 export { splitRunOptions } from './options.ts';
@@ -52,20 +53,23 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
   const stateChecked = checkStateFilesEarly(options.repoRoot).catch(() => {});
   const early = needsEarlyPlace(options) ? await openEarly(options, inspected.then((r) => checkedRepo(r, options))) : null;
+  // Any other run's worktree is made while its prompt is packed, once its role is trusted.
+  const ahead = early ? null : workspaceAhead(options, inspected, stateChecked);
   let prepared: PreparedRun;
   let repo: RepoState;
   const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
-  const preparing = prepareRun(options, place, { ahead: true });
+  const preparing = prepareRun(options, place, { ahead: true, ...(ahead ? { onTrusted: ahead.start } : {}) });
   try {
     [prepared, repo] = await Promise.all([untilStopped(preparing, options.signal), inspected.then((r) => checkedRepo(r, options))]);
   } catch (error) {
     // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
     void preparing.then((ready) => ready.sandboxAhead.release(), () => {});
     if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+    await ahead?.closeAhead();
     throw error;
   }
   try {
-    return await runPrepared(options, { t0, prepared, repo, early, stateChecked });
+    return await runPrepared(options, { t0, prepared, repo, early, ahead: ahead?.started ?? null, stateChecked });
   } finally {
     await prepared.sandboxAhead.release();
   }
@@ -77,14 +81,16 @@ interface Prepared {
   prepared: PreparedRun;
   repo: RepoState;
   early: Awaited<ReturnType<typeof openEarly>> | null;
+  /** The worktree made while the prompt was packed (null: placed early, or never started). */
+  ahead: WorkspaceAhead['started'];
   stateChecked: Promise<void>;
 }
 
 /** The run once prepared: its log, workspace, attempts, commit and result. */
-async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, stateChecked }: Prepared): Promise<RunResult> {
+async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, ahead, stateChecked }: Prepared): Promise<RunResult> {
   const { peers, role } = prepared;
-  const startedAt = early?.startedAt ?? peers.now();
-  const runId = early?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
+  const startedAt = early?.startedAt ?? ahead?.startedAt ?? peers.now();
+  const runId = early?.runId ?? ahead?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
   await stateChecked;
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
@@ -102,10 +108,12 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early,
   // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
   // read while the worktree is made: `git worktree add` changes nothing there.
   const inWorktree = early !== null || inPlaceReason(options.worktree !== false, repo) === null;
-  const opened = Promise.all([
-    early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
-    inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
-  ]);
+  const opened = ahead
+    ? ahead.opened.then(async (made) => [logWorkspaceAhead(options, made, log, notice), await made.checkout] as const)
+    : Promise.all([
+        early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
+        inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
+      ]);
   // The CLI's cgroup joined while the worktree is made; ended with the run's processes, or here
   // when the run stops before its attempts.
   startRunStandby(runId);

@@ -1,0 +1,69 @@
+/**
+ * A run's worktree made while its prompt is packed: as soon as the role is loaded and trusted
+ * (its name names the run), `git worktree add` and the record of the user's checkout start
+ * beside packing instead of after it, when the main thread is busy building the prompt and the
+ * other core is free. A run placed early (--base, --review, a caller's worktree) has its own.
+ * Nothing is made before the role passed the trust checks; a run that stops or fails before it
+ * uses the worktree removes it (closeAhead).
+ */
+import { recordCheckout, type CheckoutState } from './checkout-guard.ts';
+import type { RunRoleOptions } from './options.ts';
+import type { EnginePeers } from './peers.ts';
+import { newRunId } from './run-id.ts';
+import { closeWorkspace, inPlaceReason, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
+import { ensureStateDir } from '../state-dir.ts';
+import type { Role } from '../roles/role.ts';
+
+/** What was opened ahead: the workspace (or why it could not be), and the checkout's record (null in place). */
+export interface OpenedAhead {
+  repo: RepoState;
+  workspace: Workspace | null;
+  failure: unknown;
+  checkout: Promise<CheckoutState> | null;
+}
+
+export interface WorkspaceAhead {
+  /** prepareRun's hook: the role is loaded and trusted. */
+  start(role: Role, peers: EnginePeers): void;
+  /** Set once started: the run's id and start, and what opening gives. */
+  started: { runId: string; startedAt: Date; opened: Promise<OpenedAhead> } | null;
+  /** The run ended before using it: nothing more starts, and what was made is removed. */
+  closeAhead(): Promise<void>;
+}
+
+/** `repo`: the repository's inspection (a bare one is refused by the caller, never opened here). */
+export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>, stateChecked: Promise<void>): WorkspaceAhead {
+  let cancelled = false;
+  const ahead: WorkspaceAhead = {
+    started: null,
+    start(role, peers) {
+      if (cancelled || ahead.started) return;
+      const startedAt = peers.now();
+      const runId = newRunId(role.name, startedAt, peers.randomHex);
+      const opened = open(options, runId, repo, stateChecked);
+      opened.catch(() => {}); // awaited by the run, or by closeAhead
+      ahead.started = { runId, startedAt, opened };
+    },
+    async closeAhead() {
+      cancelled = true;
+      const opened = await ahead.started?.opened.catch(() => null);
+      if (opened?.workspace) await closeWorkspace(options.repoRoot, opened.workspace, options.env).catch(() => {});
+    },
+  };
+  return ahead;
+}
+
+async function open(options: RunRoleOptions, runId: string, inspected: Promise<RepoState>, stateChecked: Promise<void>): Promise<OpenedAhead> {
+  const repo = await inspected;
+  await stateChecked;
+  const paths = ensureStateDir(options.repoRoot);
+  // SECURITY I1: the user's checkout as it is before any CLI runs (in place the CLI works in it by design).
+  const checkout = inPlaceReason(options.worktree !== false, repo) === null ? recordCheckout(options.repoRoot, options.env) : null;
+  checkout?.catch(() => {}); // awaited by the run
+  try {
+    const workspace = await openWorkspace({ repoRoot: options.repoRoot, runId, worktreesDir: paths.worktrees, useWorktree: options.worktree !== false, repo, env: options.env });
+    return { repo, workspace, failure: null, checkout };
+  } catch (failure) {
+    return { repo, workspace: null, failure, checkout };
+  }
+}
