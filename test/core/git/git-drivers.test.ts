@@ -24,6 +24,17 @@ async function armedRepo(): Promise<{ repo: string; markers: string }> {
   return { repo, markers };
 }
 
+/** A linked worktree of an armed repository (its filter unset) whose admin folder has a config of its own (extensions.worktreeConfig). */
+async function worktreeWithOwnConfig(name: string) {
+  const { repo, markers } = await armedRepo();
+  for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+  shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+  const path = join(repo, '..', `${repo.split('/').pop()}-${name}`);
+  made.push(path);
+  shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
+  return { markers, path, worktree: await locateWorktree(repo, path) };
+}
+
 describe("supervisor's git runs no command the repository's config names", () => {
   it('switches off every filter and merge driver by name (git has no wildcard), whatever the case or dots in the name', () => {
     assert.deepEqual(driverGuardArgs('filter.lfs.smudge\0filter.lfs.clean\0merge.My.Driver.driver\0merge.x.name\0diff.y.textconv\0'), [
@@ -72,13 +83,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
   });
 
   it('a filter added to config.worktree after a bound git read its guard is switched off by the next bound git (the guard is kept per config state)', async () => {
-    const { repo, markers } = await armedRepo();
-    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
-    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
-    const path = join(repo, '..', `${repo.split('/').pop()}-wt2`);
-    made.push(path);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-    const worktree = await locateWorktree(repo, path);
+    const { markers, path, worktree } = await worktreeWithOwnConfig('wt2');
     await boundGit(worktree).runOrThrow(['status', '--porcelain']);
     // What a sandboxed CLI can do between two of our commands: name a filter in its admin folder's config.
     shell(path, 'config', '--worktree', 'filter.late.smudge', `touch ${join(markers, 'late-smudge')}; cat`);
@@ -97,13 +102,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
   });
 
   it('a guard read ahead serves the next bound git (no second `git config` while no config file changed); a filter a CLI adds after it is still switched off', async () => {
-    const { repo, markers } = await armedRepo();
-    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
-    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
-    const path = join(repo, '..', `${repo.split('/').pop()}-wt3`);
-    made.push(path);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-    const worktree = await locateWorktree(repo, path);
+    const { markers, path, worktree } = await worktreeWithOwnConfig('wt3');
     const { env, calls } = await countingGit();
     const guardReads = async () => (await calls()).filter((call) => call.includes(`--git-dir=${worktree.gitDir}`) && call.includes(' config --null --name-only --get-regexp ')).length;
     readBoundGuardAhead(worktree, env);
