@@ -3,7 +3,8 @@
  * each new run looks for them, ends whatever processes the dead run left (its CLI's recorded
  * process group, anything carrying its run id), then commits what the worktree holds on
  * `supervisor/<run-id>` so no work is lost, and removes it. A run counts as dead when it has
- * no result.json and the process that started it is gone; a lock file makes sure only one new
+ * no result.json and the process its run_started names is gone (a run without one is starting:
+ * its worktree is made before its log, workspace-ahead.ts); a lock file makes sure only one new
  * run recovers each, and is removed again when the recovery fails, so the next run tries once
  * more. Git is bound to the worktree recorded in the run log, and the worktree is checked
  * first: one that is no longer what it was is kept, named, and nothing is committed.
@@ -31,7 +32,8 @@ export async function recoverStaleWorktrees(repoRoot: string, paths: StatePaths,
     if (!isRunId(id) || !existsSync(runDir) || existsSync(join(runDir, 'result.json'))) continue;
     const events = readEvents(runDir);
     if (events.some((e) => e.kind === 'run_finished')) continue; // finished, worktree kept on purpose
-    if (alive(events.find((e) => e.kind === 'run_started')?.pid)) continue;
+    const started = events.find((e) => e.kind === 'run_started');
+    if (!started || alive(started.pid)) continue;
     const lock = join(runDir, '.recovering');
     try {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });

@@ -38,6 +38,18 @@ describe('recovering the worktrees of killed runs', () => {
     assert.equal(readEvents(runDir).at(-1)?.kind, 'workspace_removed');
   });
 
+  it("leaves alone the worktree of a run that is starting: made beside its packing, its folder made, its run_started not written yet", async () => {
+    const repo = await makeRepo();
+    const paths = ensureStateDir(repo);
+    const log = new RunLog(join(paths.runs, ID), now); // the folder, no event yet
+    const worktree = join(paths.worktrees, ID);
+    git(repo, 'worktree', 'add', '--detach', '-q', worktree, 'HEAD');
+    assert.deepEqual(await recoverStaleWorktrees(repo, paths, now), []);
+    assert.ok(existsSync(worktree));
+    assert.deepEqual(readEvents(log.dir), []);
+    assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 2);
+  });
+
   it('a failed recovery leaves no lock behind: the next run recovers the work', async () => {
     const { repo, paths, worktree, runDir } = await killedRun(true);
     await writeFiles(worktree, { 'partial.txt': 'half\n' });
