@@ -5,10 +5,10 @@
  * unless asked, and leaves workflow branches (`supervisor/wf/...`) alone unless asked and their
  * workflow finished with a pass. A CLI's checkpoint refs that a run of ours created go too (gc-cli-refs.ts).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { git, type GitEnv } from '../git/git.ts';
-import { boundGit, commonGitDir, linkProblem, type BoundWorktree } from '../git/bound-git.ts';
+import { commonGitDir } from '../git/bound-git.ts';
 import { isRunId } from '../run/run-id.ts';
 import { alive, listRuns, readEvents } from './runs-store.ts';
 import { statePaths } from '../state-dir.ts';
@@ -20,6 +20,7 @@ import { listWorkflowIds, WorkflowStore } from '../workflow/engine/store.ts';
 import type { WorkflowLock } from '../workflow/engine/lock.ts';
 import { isSupervisorError } from '../errors.ts';
 import { removeCliRefs } from './gc-cli-refs.ts';
+import { collectWorktrees } from './gc-worktrees.ts';
 
 export interface GcOptions {
   repoRoot: string;
@@ -61,64 +62,6 @@ function runIsLive(runDir: string): boolean {
   const events = readEvents(runDir);
   if (events.some((e) => e.kind === 'run_finished')) return false;
   return alive(events.find((e) => e.kind === 'run_started')?.pid);
-}
-
-async function collectWorktrees(opts: GcOptions, report: GcReport): Promise<Set<string>> {
-  const { runs, worktrees } = statePaths(opts.repoRoot);
-  const removed = new Set<string>();
-  if (!existsSync(worktrees)) return removed;
-  let commonDir: string | undefined;
-  for (const name of readdirSync(worktrees).sort()) {
-    const path = join(worktrees, name);
-    const item = (reason: string): GcItem => ({ kind: 'worktree', name: path, reason });
-    // The workflows' worktrees (names.ts) are gc'd with their workflows, not as runs'.
-    if (path === workflowsWorktrees(opts.repoRoot)) continue;
-    if (!isRunId(name)) {
-      report.kept.push(item('not the worktree of a run (left alone)'));
-      continue;
-    }
-    if (runIsLive(join(runs, name))) {
-      report.kept.push(item('its run is still going'));
-      continue;
-    }
-    if (!opts.includeKept && keptByItsRun(join(runs, name))) {
-      report.kept.push(item('its run kept it (run --keep-worktree; --include-kept removes it)'));
-      continue;
-    }
-    // The CLI that ran there may have rewritten its .git: git runs only bound to the admin folder
-    // the worktree must have, and a worktree whose links no longer agree counts as holding work.
-    commonDir ??= await commonGitDir(opts.repoRoot, opts.env);
-    const bound: BoundWorktree = { path, gitDir: join(commonDir, 'worktrees', name), commonDir };
-    const status = linkProblem(bound) ? null : await boundGit(bound, opts.env).run(['--no-optional-locks', 'status', '--porcelain', '-z']);
-    const dirty = status === null || (status.ok && status.stdout.length > 0);
-    if (dirty && !opts.includeUnmerged) {
-      report.kept.push(item('it holds uncommitted changes (--include-unmerged removes it; the next run commits a killed run\'s work)'));
-      continue;
-    }
-    if (!opts.dryRun) {
-      const gone = await git(opts.repoRoot, ['worktree', 'remove', '--force', '--force', path], opts.env);
-      if (!gone.ok) rmSync(path, { recursive: true, force: true });
-    }
-    removed.add(path);
-    report.removed.push(item(dirty ? 'its run is over (uncommitted changes dropped: --include-unmerged)' : 'its run is over'));
-  }
-  if (!opts.dryRun && removed.size) await git(opts.repoRoot, ['worktree', 'prune'], opts.env);
-  return removed;
-}
-
-/** The folder our names put every workflow's worktrees in (names.ts): the parent of one workflow's. */
-function workflowsWorktrees(repoRoot: string): string {
-  return dirname(workflowPaths(repoRoot, 'any').worktrees);
-}
-
-/** Whether the run's result says it kept its worktree (--keep-worktree). */
-function keptByItsRun(runDir: string): boolean {
-  try {
-    const result = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as { worktree?: { kept?: unknown } };
-    return result.worktree?.kept === true;
-  } catch {
-    return false;
-  }
 }
 
 function collectRuns(opts: GcOptions, report: GcReport, cutoff: number): void {
@@ -257,7 +200,7 @@ async function removeWorkflowBranch(opts: GcOptions, report: GcReport, doomed: O
 export async function collectGarbage(opts: GcOptions): Promise<GcReport> {
   const report: GcReport = { dry_run: opts.dryRun, older_than_ms: opts.olderThanMs, removed: [], kept: [] };
   const cutoff = opts.now.getTime() - opts.olderThanMs;
-  const removedWorktrees = await collectWorktrees(opts, report);
+  const removedWorktrees = await collectWorktrees(opts, report, runIsLive);
   // Before the run folders go: their logs name the CLI refs (checkpoints) the runs created.
   const refs = await removeCliRefs({ repoRoot: opts.repoRoot, dryRun: opts.dryRun, runIsLive, ...(opts.env ? { env: opts.env } : {}) });
   report.removed.push(...refs.removed);
