@@ -99,7 +99,7 @@ export interface PackPlace {
 export interface PrepareAhead {
   /** The sandbox starts the CLI's slow set-up (a dry run's does not). */
   ahead?: boolean;
-  /** Told the role once it is loaded and passed the trust checks, before packing (workspace-ahead.ts). */
+  /** Told the role once it is loaded, passed the trust checks and its sandbox can run here; while the prompt is packed (workspace-ahead.ts). */
   onTrusted?: (role: Role, peers: EnginePeers) => void;
 }
 
@@ -130,10 +130,12 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { a
   const sandbox = prepareSandbox(registry, { role: role.sandbox ?? undefined, flag: options.sandbox, allowHosts: options.allowHosts, passEnv: options.passEnv }, { repoRoot: options.repoRoot, homeDir: options.env.HOME || options.homeDir });
   const commands = allowedCommands({ role, flags: options.allowCommands ?? [], adapter, sandbox: sandbox.choice.name, notice });
   role = { ...role, allowed_commands: commands };
-  onTrusted?.(role, peers);
   // A sandbox that cannot run here is a configuration error, before anything starts; asked
   // while the prompt is packed (a probe of bwrap is a process of its own), said as soon as known.
   const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
+  // The role is trusted and its sandbox can run here: what the caller starts now (its worktree) comes after every configuration error but the prompt's.
+  const trusted = role;
+  if (onTrusted) void sandboxChecked.then(() => onTrusted(trusted, peers), () => {});
   // The sandbox's slow set-up for the CLI, started before packing: the main thread is busy until the prompt is built.
   const policy = cliPolicy(sandbox.choice, adapter.access, options.env, sandbox.homeDir);
   const sandboxAhead = ahead ? startAhead(sandbox, policy, { env: options.env, self: peers.self, notice }) : NO_AHEAD;

@@ -69,7 +69,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
     throw error;
   }
   try {
-    return await runPrepared(options, { t0, prepared, repo, early, ahead: ahead?.started ?? null, stateChecked });
+    return await runPrepared(options, { t0, prepared, repo, early, ahead: ahead?.claim() ?? null, stateChecked });
   } finally {
     await prepared.sandboxAhead.release();
   }

@@ -1,17 +1,17 @@
 /**
- * A run's worktree made while its prompt is packed: as soon as the role is loaded and trusted
- * (its name names the run), `git worktree add` and the record of the user's checkout start
- * beside packing instead of after it, when the main thread is busy building the prompt and the
- * other core is free. A run placed early (--base, --review, a caller's worktree) has its own.
- * Nothing is made before the role passed the trust checks; a run that stops or fails before it
- * uses the worktree removes it (closeAhead).
+ * A run's worktree made while its prompt is packed: once the role is loaded and trusted (its
+ * name names the run) and its sandbox can run here, `git worktree add` and the record of the
+ * user's checkout start beside packing instead of after it, when the main thread is busy
+ * building the prompt and the other core is free. A run placed early (--base, --review, a
+ * caller's worktree) has its own. Nothing is made before a configuration error but the
+ * prompt's; a run that stops or fails before it uses the worktree removes it (closeAhead).
  */
 import { recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import type { RunRoleOptions } from './options.ts';
 import type { EnginePeers } from './peers.ts';
 import { newRunId } from './run-id.ts';
 import { closeWorkspace, inPlaceReason, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
-import { ensureStateDir } from '../state-dir.ts';
+import { statePaths } from '../state-dir.ts';
 import type { Role } from '../roles/role.ts';
 
 /** What was opened ahead: the workspace (or why it could not be), and the checkout's record (null in place). */
@@ -27,6 +27,8 @@ export interface WorkspaceAhead {
   start(role: Role, peers: EnginePeers): void;
   /** Set once started: the run's id and start, and what opening gives. */
   started: { runId: string; startedAt: Date; opened: Promise<OpenedAhead> } | null;
+  /** The run goes on: what was started is the run's (null: nothing was), and nothing starts any more. */
+  claim(): WorkspaceAhead['started'];
   /** The run ended before using it: nothing more starts, and what was made is removed. */
   closeAhead(): Promise<void>;
 }
@@ -44,6 +46,10 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
       opened.catch(() => {}); // awaited by the run, or by closeAhead
       ahead.started = { runId, startedAt, opened };
     },
+    claim() {
+      cancelled = true;
+      return ahead.started;
+    },
     async closeAhead() {
       cancelled = true;
       const opened = await ahead.started?.opened.catch(() => null);
@@ -56,7 +62,8 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
 async function open(options: RunRoleOptions, runId: string, inspected: Promise<RepoState>, stateChecked: Promise<void>): Promise<OpenedAhead> {
   const repo = await inspected;
   await stateChecked;
-  const paths = ensureStateDir(options.repoRoot);
+  // Checked, not made: the checkout's state folder is made once the run's log begins.
+  const paths = statePaths(options.repoRoot);
   // SECURITY I1: the user's checkout as it is before any CLI runs (in place the CLI works in it by design).
   const checkout = inPlaceReason(options.worktree !== false, repo) === null ? recordCheckout(options.repoRoot, options.env) : null;
   checkout?.catch(() => {}); // awaited by the run

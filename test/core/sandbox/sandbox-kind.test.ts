@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SandboxRequest } from '../../../core/plugin-api/contracts.ts';
 import { readEvents } from '../../../core/runs/runs-store.ts';
+import { worktreesDir } from '../../../core/state-dir.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { fakeEnv, fenced, replies, runJson } from '../../e2e/_run.ts';
@@ -178,6 +179,7 @@ describe('the sandbox plugin kind', () => {
     assert.match(run.stderr, /The recorder sandbox cannot run here: the flux capacitor is missing/);
     assert.match(run.stderr, /apt-get install flux/);
     assert.ok(!existsSync(join(repo, '.supervisor/runs')), 'no run started');
+    assert.ok(!existsSync(worktreesDir(repo)), 'no worktree was made, not even for a moment');
     assert.deepEqual(records(record), []);
     // `ahead` is asked while `available` is: what it started goes when the answer is no.
     const ahead = await runCli(['run', 'boxed', '--trust', '--cli', 'replay', '--task', 'Review'], { cwd: repo, env: fakeEnv({ RECORD_FILE: `${record}.ahead`, AHEAD_RECORD: '1' }) });
