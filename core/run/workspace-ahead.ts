@@ -23,7 +23,7 @@ export interface OpenedAhead {
 }
 
 export interface WorkspaceAhead {
-  /** prepareRun's hook: the role is loaded and trusted. */
+  /** prepareRun's onTrusted: the role is loaded and trusted, and its sandbox can run here. */
   start(role: Role, peers: EnginePeers): void;
   /** Set once started: the run's id and start, and what opening gives. */
   started: { runId: string; startedAt: Date; opened: Promise<OpenedAhead> } | null;
