@@ -69,7 +69,10 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
     throw error;
   }
   try {
-    return await runPrepared(options, { t0, prepared, repo, early, ahead: ahead?.claim() ?? null, stateChecked });
+    return await runPrepared(options, { t0, prepared, repo, early, ahead, stateChecked });
+  } catch (error) {
+    await ahead?.closeAhead(); // a worktree the run had not taken yet (its log failed, say)
+    throw error;
   } finally {
     await prepared.sandboxAhead.release();
   }
@@ -81,14 +84,15 @@ interface Prepared {
   prepared: PreparedRun;
   repo: RepoState;
   early: Awaited<ReturnType<typeof openEarly>> | null;
-  /** The worktree made while the prompt was packed (null: placed early, or never started). */
-  ahead: WorkspaceAhead['started'];
+  /** The worktree made while the prompt was packed (null: placed early). */
+  ahead: WorkspaceAhead | null;
   stateChecked: Promise<void>;
 }
 
 /** The run once prepared: its log, workspace, attempts, commit and result. */
-async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, ahead, stateChecked }: Prepared): Promise<RunResult> {
+async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, ahead: handle, stateChecked }: Prepared): Promise<RunResult> {
   const { peers, role } = prepared;
+  const ahead = handle?.claim() ?? null;
   const startedAt = early?.startedAt ?? ahead?.startedAt ?? peers.now();
   const runId = early?.runId ?? ahead?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
   await stateChecked;
@@ -119,6 +123,7 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early,
   startRunStandby(runId);
   const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
   const [workspace, checkout] = await beforeAttempts(opened);
+  handle?.take();
   // The worktree's driver guard read as the CLI starts, not after it (bound-git.ts).
   if (workspace.git) readBoundGuardAhead(workspace.git, options.env);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };

@@ -4,7 +4,7 @@
  * user's checkout start beside packing instead of after it, when the main thread is busy
  * building the prompt and the other core is free. A run placed early (--base, --review, a
  * caller's worktree) has its own. Nothing is made before a configuration error but the
- * prompt's; a run that stops or fails before it uses the worktree removes it (closeAhead).
+ * prompt's; a run that stops or fails before it takes the worktree removes it (closeAhead).
  */
 import { recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import type { RunRoleOptions } from './options.ts';
@@ -27,15 +27,18 @@ export interface WorkspaceAhead {
   start(role: Role, peers: EnginePeers): void;
   /** Set once started: the run's id and start, and what opening gives. */
   started: { runId: string; startedAt: Date; opened: Promise<OpenedAhead> } | null;
-  /** The run goes on: what was started is the run's (null: nothing was), and nothing starts any more. */
+  /** The run goes on: what was started (null: nothing was), and nothing starts any more. */
   claim(): WorkspaceAhead['started'];
-  /** The run ended before using it: nothing more starts, and what was made is removed. */
+  /** The run has its workspace now (its end keeps or removes it): closeAhead leaves it alone. */
+  take(): void;
+  /** The run ended before taking it: nothing more starts, and what was made is removed. */
   closeAhead(): Promise<void>;
 }
 
 /** `repo`: the repository's inspection (a bare one is refused by the caller, never opened here). */
 export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>, stateChecked: Promise<void>): WorkspaceAhead {
   let cancelled = false;
+  let taken = false;
   const ahead: WorkspaceAhead = {
     started: null,
     start(role, peers) {
@@ -50,8 +53,12 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
       cancelled = true;
       return ahead.started;
     },
+    take() {
+      taken = true;
+    },
     async closeAhead() {
       cancelled = true;
+      if (taken) return;
       const opened = await ahead.started?.opened.catch(() => null);
       if (opened?.workspace) await closeWorkspace(options.repoRoot, opened.workspace, options.env).catch(() => {});
     },

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runRole } from '../../../core/run/run-role.ts';
 import { worktreesDir } from '../../../core/state-dir.ts';
@@ -75,6 +76,32 @@ describe('a run makes its worktree while its prompt is packed', () => {
     await assert.rejects(runRole(...asCall(h.options)));
     assert.deepEqual(worktrees(repo), []);
     assert.equal(h.calls.length, 0, 'no CLI ran');
+  });
+
+  it('a run that fails after packing, before it takes the worktree (its log fails), removes it', async () => {
+    const repo = await makeRepo();
+    const h = harness(repo, [{ stdout: envelope(answer({ status: 'SUCCESS' })) }], {
+      run: {
+        onEvent: (event) => {
+          if (event.kind === 'run_started') throw new Error('the event sink broke');
+        },
+      },
+    });
+    const build = h.options.peers!.buildPrompt!;
+    h.options.peers = { ...h.options.peers, buildPrompt: async (o) => (assert.ok(await worktreeAppears(repo)), build(o)) };
+    await assert.rejects(runRole(...asCall(h.options)), /the event sink broke/);
+    assert.deepEqual(worktrees(repo), []);
+    assert.equal(h.calls.length, 0, 'no CLI ran');
+  });
+
+  it('once the run has taken the worktree, its own end decides: kept (--keep-worktree) when a plugin throws mid-run', async () => {
+    const repo = await makeRepo();
+    const h = harness(repo, [], { adapter: { command: () => { throw new Error('adapter bug'); } }, run: { keepWorktree: true } });
+    await assert.rejects(runRole(...asCall(h.options)), { code: 'PLUGIN_HOOK' });
+    const [kept, ...rest] = worktrees(repo);
+    assert.deepEqual(rest, []);
+    assert.ok(kept && existsSync(join(worktreesDir(repo), kept)), 'the worktree the run kept is still there');
+    git(repo, 'worktree', 'remove', '--force', join(worktreesDir(repo), kept));
   });
 
   it('a role refused by trust makes no worktree', async () => {
