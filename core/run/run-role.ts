@@ -36,8 +36,8 @@ import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses, startRunStandby } from './run-processes.ts';
 import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { checkSavedWorktree, closeWorkspace, inPlaceReason, inspectRepo, type RepoState } from './worktree.ts';
-import { finishWorkspace, logEarlyWorkspace, logWorkspaceAhead, openLoggedWorkspace } from './run-workspace.ts';
+import { checkSavedWorktree, closeWorkspace, inspectRepo, type RepoState } from './worktree.ts';
+import { finishWorkspace, logEarlyWorkspace, logWorkspaceAhead } from './run-workspace.ts';
 import { workspaceAhead, type WorkspaceAhead } from './workspace-ahead.ts';
 
 export type { RunDeps, RunHooks, RunRequest, RunRoleOptions, RunTuning } from './options.ts';
@@ -56,11 +56,10 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   // Any other run's worktree is made while its prompt is packed, once its role is trusted.
   const ahead = early ? null : workspaceAhead(options, inspected, stateChecked);
   let prepared: PreparedRun;
-  let repo: RepoState;
   const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
   const preparing = prepareRun(options, place, { ahead: true, ...(ahead ? { onTrusted: ahead.start } : {}) });
   try {
-    [prepared, repo] = await Promise.all([untilStopped(preparing, options.signal), inspected.then((r) => checkedRepo(r, options))]);
+    [prepared] = await Promise.all([untilStopped(preparing, options.signal), inspected.then((r) => checkedRepo(r, options))]);
   } catch (error) {
     // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
     void preparing.then((ready) => ready.sandboxAhead.release(), () => {});
@@ -69,7 +68,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
     throw error;
   }
   try {
-    return await runPrepared(options, { t0, prepared, repo, early, ahead, stateChecked });
+    return await runPrepared(options, { t0, prepared, early, ahead, stateChecked });
   } catch (error) {
     await ahead?.closeAhead(); // a worktree the run had not taken yet (its log failed, say)
     throw error;
@@ -82,7 +81,6 @@ interface Prepared {
   /** When the run began (duration_ms covers preparing too). */
   t0: number;
   prepared: PreparedRun;
-  repo: RepoState;
   early: Awaited<ReturnType<typeof openEarly>> | null;
   /** The worktree made while the prompt was packed (null: placed early). */
   ahead: WorkspaceAhead | null;
@@ -90,11 +88,11 @@ interface Prepared {
 }
 
 /** The run once prepared: its log, workspace, attempts, commit and result. */
-async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early, ahead: handle, stateChecked }: Prepared): Promise<RunResult> {
+async function runPrepared(options: RunRoleOptions, { t0, prepared, early, ahead, stateChecked }: Prepared): Promise<RunResult> {
   const { peers, role } = prepared;
-  const ahead = handle?.claim() ?? null;
-  const startedAt = early?.startedAt ?? ahead?.startedAt ?? peers.now();
-  const runId = early?.runId ?? ahead?.runId ?? newRunId(role.name, startedAt, peers.randomHex);
+  // Placed early, or made while the prompt was packed (started now if the preparing did not).
+  const made = early ? null : ahead!.claim(role, peers);
+  const { startedAt, runId } = early ?? made!;
   await stateChecked;
   const paths = ensureStateDir(options.repoRoot);
   const log = new RunLog(join(paths.runs, runId), peers.now, options.onEvent);
@@ -109,21 +107,17 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, repo, early,
   if (nothing) notice(nothing);
   for (const message of await recoverStaleWorktrees(options.repoRoot, paths, peers.now, options.env)) notice(message);
 
-  // The user's checkout as it is before any CLI runs (in place, the CLI works in it by design),
-  // read while the worktree is made: `git worktree add` changes nothing there.
-  const inWorktree = early !== null || inPlaceReason(options.worktree !== false, repo) === null;
-  const opened = ahead
-    ? ahead.opened.then(async (made) => [logWorkspaceAhead(options, made, log, notice), await made.checkout] as const)
-    : Promise.all([
-        early ? logEarlyWorkspace(early.place, log) : openLoggedWorkspace(options, repo, runId, paths.worktrees, log, notice),
-        inWorktree ? recordCheckout(options.repoRoot, options.env) : null,
-      ]);
+  // The user's checkout as it is before any CLI runs (a run placed early always has a worktree;
+  // the others' is recorded while theirs is made, workspace-ahead.ts).
+  const opened = early
+    ? Promise.all([logEarlyWorkspace(early.place, log), recordCheckout(options.repoRoot, options.env)])
+    : made!.opened.then(async (ready) => [logWorkspaceAhead(options, ready, log, notice), await ready.checkout] as const);
   // The CLI's cgroup joined while the worktree is made; ended with the run's processes, or here
   // when the run stops before its attempts.
   startRunStandby(runId);
   const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
   const [workspace, checkout] = await beforeAttempts(opened);
-  handle?.take();
+  ahead?.take();
   // The worktree's driver guard read as the CLI starts, not after it (bound-git.ts).
   if (workspace.git) readBoundGuardAhead(workspace.git, options.env);
   const env = { ...options.env, ...roleEnv(role.name, options.workflow) };

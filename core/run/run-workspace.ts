@@ -13,7 +13,7 @@ import type { RunRoleOptions } from './options.ts';
 import type { RunPlace } from './run-place.ts';
 import type { RunLog } from './run-log.ts';
 import type { OpenedAhead } from './workspace-ahead.ts';
-import { attachWorkspaceBranch, closeWorkspace, openWorkspace, saveWorkspace, type RepoState, type Workspace, type WorkspaceChanges } from './worktree.ts';
+import { attachWorkspaceBranch, closeWorkspace, saveWorkspace, type Workspace, type WorkspaceChanges } from './worktree.ts';
 
 /** Where the run works, as the log records it: recovery binds git to the recorded folders, not to whatever the folder's .git says by then. */
 function workspaceReady(workspace: Workspace, reason: string | null): Record<string, unknown> {
@@ -26,36 +26,14 @@ function workspaceReady(workspace: Workspace, reason: string | null): Record<str
   };
 }
 
-export async function openLoggedWorkspace(
-  options: RunRoleOptions,
-  repo: RepoState,
-  runId: string,
-  worktreesDir: string,
-  log: RunLog,
-  notice: (m: string) => void,
-): Promise<Workspace> {
-  let workspace: Workspace;
-  try {
-    workspace = await openWorkspace({ repoRoot: options.repoRoot, runId, worktreesDir, useWorktree: options.worktree !== false, repo, env: options.env });
-  } catch (error) {
-    throw worktreeFailed(options, error, log);
-  }
-  return logOpenedWorkspace(workspace, repo, log, notice);
-}
-
-/** A workspace opened while the prompt was packed (workspace-ahead.ts), logged as openLoggedWorkspace logs one; its failure is the run's. */
+/** A run's workspace opened while its prompt was packed (workspace-ahead.ts), logged (`workspace_ready`, the notices); its failure is the run's (WORKTREE_FAILED, as run_finished). */
 export function logWorkspaceAhead(options: RunRoleOptions, opened: OpenedAhead, log: RunLog, notice: (m: string) => void): Workspace {
-  if (!opened.workspace) throw worktreeFailed(options, opened.failure, log);
-  return logOpenedWorkspace(opened.workspace, opened.repo, log, notice);
-}
-
-function worktreeFailed(options: RunRoleOptions, error: unknown, log: RunLog): Error {
-  const failure = errors.worktreeFailed(options.repoRoot, error);
-  log.event('run_finished', { status: 'error', exit_code: failure.exitCode, error: { code: failure.code, message: failure.message } });
-  return failure;
-}
-
-function logOpenedWorkspace(workspace: Workspace, repo: RepoState, log: RunLog, notice: (m: string) => void): Workspace {
+  const { workspace, repo } = opened;
+  if (!workspace) {
+    const failure = errors.worktreeFailed(options.repoRoot, opened.failure);
+    log.event('run_finished', { status: 'error', exit_code: failure.exitCode, error: { code: failure.code, message: failure.message } });
+    throw failure;
+  }
   if (workspace.mode === 'in-place') notice(`running in place (${workspace.reason}): the CLI works directly in ${workspace.path}`);
   else if (repo.dirty) notice(`your checkout has uncommitted changes; the worktree starts from HEAD (${repo.head?.slice(0, 7)}) without them`);
   log.event('workspace_ready', workspaceReady(workspace, workspace.reason));

@@ -22,13 +22,18 @@ export interface OpenedAhead {
   checkout: Promise<CheckoutState> | null;
 }
 
+/** The run's id and start, and what opening its workspace gives. */
+export interface AheadStart {
+  runId: string;
+  startedAt: Date;
+  opened: Promise<OpenedAhead>;
+}
+
 export interface WorkspaceAhead {
   /** prepareRun's onTrusted: the role is loaded and trusted, and its sandbox can run here. */
   start(role: Role, peers: EnginePeers): void;
-  /** Set once started: the run's id and start, and what opening gives. */
-  started: { runId: string; startedAt: Date; opened: Promise<OpenedAhead> } | null;
-  /** The run goes on: what was started (null: nothing was), and nothing starts any more. */
-  claim(): WorkspaceAhead['started'];
+  /** The run goes on with what was started (started now, if prepareRun did not), and nothing starts any more. */
+  claim(role: Role, peers: EnginePeers): AheadStart;
   /** The run has its workspace now (its end keeps or removes it): closeAhead leaves it alone. */
   take(): void;
   /** The run ended before taking it: nothing more starts, and what was made is removed. */
@@ -39,19 +44,21 @@ export interface WorkspaceAhead {
 export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>, stateChecked: Promise<void>): WorkspaceAhead {
   let cancelled = false;
   let taken = false;
-  const ahead: WorkspaceAhead = {
-    started: null,
+  let started: AheadStart | null = null;
+  const begin = (role: Role, peers: EnginePeers): AheadStart => {
+    const startedAt = peers.now();
+    const runId = newRunId(role.name, startedAt, peers.randomHex);
+    const opened = open(options, runId, repo, stateChecked);
+    opened.catch(() => {}); // awaited by the run, or by closeAhead
+    return (started = { runId, startedAt, opened });
+  };
+  return {
     start(role, peers) {
-      if (cancelled || ahead.started) return;
-      const startedAt = peers.now();
-      const runId = newRunId(role.name, startedAt, peers.randomHex);
-      const opened = open(options, runId, repo, stateChecked);
-      opened.catch(() => {}); // awaited by the run, or by closeAhead
-      ahead.started = { runId, startedAt, opened };
+      if (!cancelled && !started) begin(role, peers);
     },
-    claim() {
+    claim(role, peers) {
       cancelled = true;
-      return ahead.started;
+      return started ?? begin(role, peers);
     },
     take() {
       taken = true;
@@ -59,11 +66,10 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
     async closeAhead() {
       cancelled = true;
       if (taken) return;
-      const opened = await ahead.started?.opened.catch(() => null);
+      const opened = await started?.opened.catch(() => null);
       if (opened?.workspace) await closeWorkspace(options.repoRoot, opened.workspace, options.env).catch(() => {});
     },
   };
-  return ahead;
 }
 
 async function open(options: RunRoleOptions, runId: string, inspected: Promise<RepoState>, stateChecked: Promise<void>): Promise<OpenedAhead> {

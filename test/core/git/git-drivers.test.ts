@@ -106,8 +106,11 @@ describe("supervisor's git runs no command the repository's config names", () =>
     const { env, calls } = await countingGit();
     const guardReads = async () => (await calls()).filter((call) => call.includes(`--git-dir=${worktree.gitDir}`) && call.includes(' config --null --name-only --get-regexp ')).length;
     readBoundGuardAhead(worktree, env);
+    // The read is under way before any bound git asks for it (waited for here, at most 5 s).
+    for (let waited = 0; waited < 5000 && (await guardReads()) === 0; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await guardReads(), 1, 'read ahead, before any bound git');
     await boundGit(worktree, env).runOrThrow(['status', '--porcelain']);
-    assert.equal(await guardReads(), 1);
+    assert.equal(await guardReads(), 1, 'the status used the guard read ahead');
     // What a CLI can do once the guard was read ahead: name a filter in its admin folder's config.
     shell(path, 'config', '--worktree', 'filter.ahead.smudge', `touch ${join(markers, 'ahead-smudge')}; cat`);
     await writeFiles(path, { '.gitattributes': '*.txt filter=ahead\n' });
