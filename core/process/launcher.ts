@@ -29,6 +29,7 @@ import { trackGroup, untrackGroup } from './process-groups.ts';
 import { processTree, signalPids } from './tagged-processes.ts';
 import type { RunProcessResult } from './process-result.ts';
 import { request, type LaunchOptions } from './launch-line.ts';
+import { shellWord } from '../text/shell-word.ts';
 import { systemProgram, which } from './which.ts';
 
 export type { LaunchOptions } from './launch-line.ts';
@@ -140,7 +141,8 @@ class Launcher {
   /** No more commands through this shell; those running finish. */
   retire(): void {
     this.accepting = false;
-    this.shell.stdin!.end();
+    // Its folder is gone (the only reason to retire): the path may be someone else's by now.
+    this.shell.stdin!.end('trap - EXIT\n');
   }
 
   /** The shell is gone: every job still waiting fails (it may still be running: it cannot be told), and later commands spawn. */
@@ -178,6 +180,9 @@ function theLauncher(): Launcher | null {
     const dir = mkdtempSync(join(tmpdir(), 'sv-launch-')); // mode 0700
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const shell = spawn('/bin/sh', ['-s'], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    // The shell removes the folder too when its input ends: this process killed (SIGKILL, a
+    // signal it does not handle) runs no exit handler, and every such end left a folder in /tmp.
+    shell.stdin!.write(`trap ${shellWord(`rm -rf -- ${shellWord(dir)}`)} EXIT\n`);
     launcher = new Launcher(shell, dir, env);
   } catch {
     return null; // no folder for the output (a full or read-only /tmp), no shell: spawn as before

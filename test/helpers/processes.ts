@@ -28,3 +28,11 @@ export async function gone(pid: number, ms = 5000): Promise<boolean> {
   }
   return true;
 }
+
+/** Waits up to `ms` for `what` to hold; throws when it never does. */
+export async function until(what: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !what(); ) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { launch, runningLauncher } from '../../../core/process/launcher.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
+import { until } from '../../helpers/processes.ts';
 import { requires } from '../../helpers/requires.ts';
 
 // A file of its own: it leaves this process without a launcher.
@@ -23,5 +25,23 @@ describe('launcher without its folder', () => {
     const result = await running;
     assert.equal(result.exitCode, null, 'its output went with the folder: said, not taken for an empty answer');
     assert.match(result.spawnError ?? '', /could not be kept/);
+  });
+
+  it('is removed by its shell when this process is killed and no exit handler runs', linux, async () => {
+    const cwd = await tempDir();
+    const launcherUrl = new URL('../../../core/process/launcher.ts', import.meta.url).href;
+    const script = `
+      import { launch, runningLauncher } from ${JSON.stringify(launcherUrl)};
+      launch({ bin: 'sleep', args: ['30'], cwd: ${JSON.stringify(cwd)}, env: { PATH: ${JSON.stringify(PATH)} } });
+      console.log(runningLauncher().dir);
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await until(() => out.includes('\n'), 20_000);
+    const folder = out.trim();
+    assert.ok(existsSync(folder), folder);
+    child.kill('SIGKILL');
+    await until(() => !existsSync(folder), 5_000);
   });
 });

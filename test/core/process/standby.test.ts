@@ -14,6 +14,7 @@ import { runProcess, type RunProcessOptions } from '../../../core/process/run-pr
 import { dropStandby, startStandby } from '../../../core/process/standby.ts';
 import { running } from '../../../core/process/tagged-processes.ts';
 import { tempDir } from '../../helpers/git-repo.ts';
+import { until } from '../../helpers/processes.ts';
 import { requires } from '../../helpers/requires.ts';
 
 const linux = requires(process.platform !== 'linux' && 'standbys run on Linux only');
@@ -27,13 +28,6 @@ async function groups() {
 }
 
 const joined = (dir: string) => readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim();
-
-async function until(what: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !what(); ) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** runProcess through `prefix`, with the pid it started. */
 async function started(prefix: string[], options: Omit<RunProcessOptions, 'cgroupPrefix' | 'onSpawn'>) {
