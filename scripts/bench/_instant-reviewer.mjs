@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hostTarget, outputName } from '../pkg/targets.mjs';
@@ -25,9 +25,12 @@ export function benchArgs(bench, defaultRuns) {
       json: { type: 'boolean', default: false },
     },
   });
-  requireBinary(bench, values.binary);
-  if (values.baseline) requireBinary(bench, values.baseline);
-  return { runs: Number(values.runs), binary: values.binary, baseline: values.baseline, json: values.json };
+  // Absolute: the commands run in the scratch repository, where a relative path finds nothing.
+  const binary = values.binary && resolve(values.binary);
+  const baseline = values.baseline && resolve(values.baseline);
+  requireBinary(bench, binary);
+  if (baseline) requireBinary(bench, baseline);
+  return { runs: Number(values.runs), binary, baseline, json: values.json };
 }
 
 /** Exits 2 naming the bench when the binary is missing. */
