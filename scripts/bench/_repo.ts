@@ -1,8 +1,20 @@
 /** What the engine and workflow benchmarks share: a real git repository of N small files. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder in the system's temp folder, removed when the bench exits (a failed one too). */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 export function git(cwd: string, ...args: string[]): void {
   execFileSync('git', args, { cwd, stdio: 'ignore' });
@@ -10,7 +22,7 @@ export function git(cwd: string, ...args: string[]): void {
 
 /** A fresh repository with `files` one-line TypeScript files (100 a folder) and a README, committed. */
 export function makeRepo(files: number, prefix = 'sv-bench'): string {
-  const root = mkdtempSync(join(tmpdir(), `${prefix}-${files}-`));
+  const root = scratchDir(`${prefix}-${files}-`);
   git(root, 'init', '-q', '-b', 'main');
   for (let i = 0; i < files; i++) {
     const dir = join(root, 'src', `d${Math.floor(i / 100)}`);

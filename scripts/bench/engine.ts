@@ -13,11 +13,10 @@
 // alone needs to add and remove a worktree of the same repository: on a slow disk, checking
 // out thousands of files dominates, and that part is git's, not the engine's.
 // Not part of npm test: timing is noisy.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { git, makeRepo } from './_repo.ts';
+import { git, makeRepo, scratchDir } from './_repo.ts';
 import { runRole } from '../../core/run/run-role.ts';
 import { readEvents } from '../../core/runs/runs-store.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
@@ -34,7 +33,7 @@ const ENVELOPE = JSON.stringify({
 
 
 function fakeClaude(): string {
-  const bin = mkdtempSync(join(tmpdir(), 'sv-bench-bin-'));
+  const bin = scratchDir('sv-bench-bin-');
   writeFileSync(join(bin, 'envelope.json'), ENVELOPE);
   writeFileSync(join(bin, 'claude'), `#!/bin/sh\ncat "${join(bin, 'envelope.json')}"\n`);
   chmodSync(join(bin, 'claude'), 0o755);
@@ -94,7 +93,6 @@ const report: Record<string, unknown> = {};
 for (const [name, repo] of Object.entries(repos)) {
   for (const worktree of [true, false]) report[`${name}, ${worktree ? 'worktree' : 'in place'}`] = await bench(repo, worktree, env);
 }
-for (const dir of [bin, ...Object.values(repos)]) rmSync(dir, { recursive: true, force: true });
 
 if (values.json) {
   console.log(JSON.stringify({ runs: RUNS, node: process.version, cases: report }, null, 2));

@@ -28,11 +28,10 @@
 // the critical path).
 // Not part of npm test: timing is noisy.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { git, makeRepo } from './_repo.ts';
+import { git, makeRepo, scratchDir } from './_repo.ts';
 import { loadRegistry } from '../../core/plugins/load.ts';
 import { runRole } from '../../core/run/run-role.ts';
 import { runWorkflow } from '../../core/workflow/engine/run-workflow.ts';
@@ -54,7 +53,7 @@ const TASKS = Number(values.tasks);
 // A fresh HOME: slots go under $HOME/.supervisor/worktrees, and on this machine's own home,
 // where test runs made and removed thousands of worktrees, one checkout of 5,000 files took
 // 6 s against 0.5 s in a fresh folder (that is the file system's state, not the workflow's).
-process.env.HOME = mkdtempSync(join(tmpdir(), 'sv-wfbench-home-'));
+process.env.HOME = scratchDir('sv-wfbench-home-');
 
 
 function envelope(result: string): string {
@@ -66,7 +65,7 @@ function envelope(result: string): string {
 
 /** The fake CLI: sleeps $FAKE_SLEEP_S (worker only), answers for $SUPERVISOR_ROLE; task "three"'s spec reviewer says gaps in rounds 1 and 2. */
 function fakeClaude(): string {
-  const bin = mkdtempSync(join(tmpdir(), 'sv-wfbench-bin-'));
+  const bin = scratchDir('sv-wfbench-bin-');
   writeFileSync(join(bin, 'worker.json'), envelope('role: worker\ntask_id: bench\nstatus: pass\ngit_range: HEAD..HEAD\nfiles_changed: \n\nDone.'));
   for (const role of ['spec-reviewer', 'code-quality-reviewer']) writeFileSync(join(bin, `${role}.json`), envelope(`role: ${role}\ntask_id: bench\nstatus: pass\nconfidence: high\n\nFine.`));
   writeFileSync(join(bin, 'gaps.json'), envelope('role: spec-reviewer\ntask_id: bench\nstatus: gaps\nconfidence: high\nissues: not yet\n\nIssues found.'));
@@ -151,7 +150,7 @@ const idealCheckouts: { repo: string; dir: string }[] = [];
  * one thing a task's isolation cannot do without), just before the workflow, on the same disk state.
  */
 function worktreeAddAlone(repo: string): number {
-  const dir = join(mkdtempSync(join(tmpdir(), 'sv-wfbench-ideal-')), 'wt');
+  const dir = join(scratchDir('sv-wfbench-ideal-'), 'wt');
   const t0 = performance.now();
   git(repo, 'worktree', 'add', '-q', '--detach', dir);
   idealCheckouts.push({ repo, dir });
@@ -188,7 +187,7 @@ const gatesPerCandidate = mq.gates_ms / Math.max(1, mq.candidates);
 /** The overhead case on `repo` with a git that counts its calls (ours and git's own sub-gits alike). */
 async function gitCallsPerTask(repo: string): Promise<number> {
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  const counter = mkdtempSync(join(tmpdir(), 'sv-wfbench-git-'));
+  const counter = scratchDir('sv-wfbench-git-');
   const log = join(counter, 'calls');
   writeFileSync(join(counter, 'git'), `#!/bin/sh\necho >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(counter, 'git'), 0o755);
