@@ -59,6 +59,11 @@ export function running(pid: number): boolean {
   }
 }
 
+/** Whether /proc can say which processes run (Linux). */
+export function hasProcessTable(): boolean {
+  return existsSync('/proc/self/stat');
+}
+
 function allPids(): number[] {
   try {
     return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
@@ -84,7 +89,7 @@ export function processesTaggedWith(name: string, value: string): number[] {
 }
 
 /** Running pids (never this process, no zombies) in process group `pgid`; null when /proc cannot say. */
-export function membersOfGroup(pgid: number): number[] | null {
+function membersOfGroup(pgid: number): number[] | null {
   const pids = allPids();
   if (pids.length === 0) return null;
   return pids.filter((pid) => pid !== process.pid && processGroupOf(pid) === pgid && running(pid));

@@ -11,20 +11,23 @@
 import { findRunCgroup, runCgroup } from '../process/cgroup.ts';
 import { endProcesses, type EndedProcesses } from '../process/end-processes.ts';
 import { dropStandby, startStandby } from '../process/standby.ts';
-import { groupAlive, membersOfGroup, processesTaggedWith } from '../process/tagged-processes.ts';
+import { groupAlive, hasProcessTable, processGroupOf, processesTaggedWith } from '../process/tagged-processes.ts';
 import { trackingGroupName } from '../sandbox/executor.ts';
 
 export type { EndedProcesses } from '../process/end-processes.ts';
 
 const RUN_TAG = 'SUPERVISOR_RUN_ID';
 
-/** The recorded group, when it still belongs to the run: pids to signal as a group (-pgid), or none. */
-function runGroup(runId: string, pgid: number): number[] {
-  if (!groupAlive(pgid)) return [];
-  const members = membersOfGroup(pgid);
-  if (members === null) return [-pgid]; // no /proc: trust the record
-  const tagged = new Set(processesTaggedWith(RUN_TAG, runId));
-  return members.some((pid) => tagged.has(pid)) ? [-pgid] : [];
+/**
+ * The recorded groups that still hold a process of the run (`tagged`), as -pgid: found from the
+ * tagged processes' own groups, so /proc is read once for all of them. Without /proc, every
+ * recorded group still alive (the record is trusted).
+ */
+function runGroups(groups: number[], tagged: number[]): number[] {
+  if (groups.length === 0) return [];
+  if (!hasProcessTable()) return groups.filter(groupAlive).map((pgid) => -pgid);
+  const held = new Set(tagged.map(processGroupOf));
+  return groups.filter((pgid) => held.has(pgid)).map((pgid) => -pgid);
 }
 
 /** The run's tracking cgroup: named as the executor names it (gates and set-up start in the same one). */
@@ -56,7 +59,8 @@ export async function endRunProcesses(runId: string, groups: number[], graceMs: 
   const cgroup = findRunCgroup(cgroupName(runId));
   if (cgroup) await dropStandby(cgroup.prefix);
   const inCgroup = cgroup?.pids() ?? [];
-  const targets = [...new Set([...groups.flatMap((pgid) => runGroup(runId, pgid)), ...processesTaggedWith(RUN_TAG, runId), ...inCgroup])];
+  const tagged = processesTaggedWith(RUN_TAG, runId);
+  const targets = [...new Set([...runGroups(groups, tagged), ...tagged, ...inCgroup])];
   const ended = await endProcesses(targets, graceMs);
   // What is still in it was beyond TERM and KILL (or started meanwhile): remove() tries once more.
   await cgroup?.remove();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { endRunProcesses } from '../../../core/run/run-processes.ts';
-import { running } from '../../../core/process/tagged-processes.ts';
+import { processesTaggedWith, running } from '../../../core/process/tagged-processes.ts';
 
 const linux = process.platform === 'linux';
 
@@ -38,4 +38,19 @@ describe("ending a run's processes", () => {
     assert.ok(ended.signalled.includes(-leader));
     assert.equal(running(leader), false);
   });
+
+  it('ends a recorded group whose leader dropped the run id while a member kept it', { skip: !linux }, async () => {
+    const env = { PATH: process.env.PATH };
+    const child = spawn('sh', ['-c', 'SUPERVISOR_RUN_ID=run-d sleep 30 & wait'], { detached: true, stdio: 'ignore', env });
+    child.unref();
+    const leader = child.pid!;
+    for (let i = 0; i < 100 && processesTaggedWith('SUPERVISOR_RUN_ID', 'run-d').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const [member] = processesTaggedWith('SUPERVISOR_RUN_ID', 'run-d');
+    assert.ok(member, 'the tagged member started');
+    const ended = await endRunProcesses('run-d', [leader], 1000);
+    assert.ok(ended.signalled.includes(-leader), JSON.stringify(ended));
+    assert.equal(running(leader), false);
+    assert.equal(running(member), false);
+  });
 });
+
