@@ -3,7 +3,7 @@
  * No worktree, no run log, no process: the scratch folder the adapter sees is a temporary one,
  * kept (and named) with the prompt, so the printed command runs as printed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { snakeKeys } from '../text/snake-keys.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ async function dryRunPlace(options: RunRoleOptions): Promise<PackPlace | undefin
 
 export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult> {
   const prepared = await prepareRun(options, await dryRunPlace(options));
-  const { role, built, peers } = prepared;
+  const { role, peers } = prepared;
   const notice = (message: string) => {
     prepared.notices.push(message);
     options.onNotice?.(message);
@@ -74,8 +74,21 @@ export async function dryRunRole(options: RunRoleOptions): Promise<DryRunResult>
   const inPlace = inPlaceReason(options.worktree !== false, repo);
   const runId = newRunId(role.name, peers.now(), peers.randomHex);
   const cwd = inPlace ? options.repoRoot : join(statePaths(options.repoRoot).worktrees, runId);
-  // Kept, not removed: the command line names files in it (the prompt, schema files).
+  // Kept, not removed: the command line names files in it (the prompt, schema files); removed
+  // when the dry run fails (an adapter that refuses the request): nothing names it then.
   const scratchDir = mkdtempSync(join(tmpdir(), `supervisor-dry-run-${runId}-`));
+  try {
+    return await dryRunCommand(prepared, options, { scratchDir, cwd, inPlace, notice });
+  } catch (error) {
+    rmSync(scratchDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The command the run would start, its files written to `scratchDir`. */
+async function dryRunCommand(prepared: PreparedRun, options: RunRoleOptions, at: { scratchDir: string; cwd: string; inPlace: string | null; notice: (message: string) => void }): Promise<DryRunResult> {
+  const { role, built } = prepared;
+  const { scratchDir, cwd, inPlace, notice } = at;
   const budget = prepared.settings.maxCostUsd ?? undefined;
   const request = buildRequest(prepared, { prompt: built.prompt, cwd, scratchDir, attempt: 1, maxBudgetUsd: budget });
   const spec = await commandFor(prepared, request, adapterContext(prepared, options.env, notice));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { dryRunRole } from '../../../core/run/dry-run.ts';
 import { makeRepo, tempDir } from '../../helpers/git-repo.ts';
@@ -33,4 +34,26 @@ describe('dryRunRole', () => {
     const asked = await dryRunRole(harness(await makeRepo(), [], { run: { worktree: false } }).options);
     assert.deepEqual(asked.workspace, { mode: 'in-place', reason: '--no-worktree was given' });
   });
+
+  it('leaves no files folder behind when the adapter refuses the request', async () => {
+    const tmp = await tempDir();
+    const repo = await makeRepo();
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp; // where the dry run makes its files folder
+    try {
+      const h = harness(repo, [], {
+        adapter: {
+          command: () => {
+            throw new Error('this CLI cannot take the request');
+          },
+        },
+      });
+      await assert.rejects(dryRunRole(h.options), /cannot take the request/);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    assert.deepEqual(await readdir(tmp), []);
+  });
 });
+
