@@ -105,7 +105,8 @@ export async function makeSandbox(binaryFile: string = BUILT_BINARY): Promise<Sa
     home,
     path,
     run(args, options = {}) {
-      const env = { PATH: path, HOME: home, LANG: 'C.UTF-8', ...options.env };
+      // TMPDIR kept: what the binary leaves in a temp folder (a dry run's files) goes under the test run's root.
+      const env = { PATH: path, HOME: home, LANG: 'C.UTF-8', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), ...options.env };
       return runProgram(binary, args, { cwd: options.cwd ?? base, env, stdin: options.stdin });
     },
   };

@@ -28,7 +28,7 @@ async function example(args: string[], extra: { path?: string; env?: Record<stri
   const before = snapshotCheckout(repo);
   const run = await runProgram(process.execPath, [join(examples, 'plan-implement-review.mjs'), '--task', 'Validate the arguments of add()', '--target', 'math.js', ...args], {
     cwd: repo,
-    env: { PATH: extra.path ? `${extra.path}:${box.path}` : box.path, HOME: box.home, SUPERVISOR_BIN: box.binary, SUPERVISOR_REPLAY: join(examples, 'replies'), ...extra.env },
+    env: { PATH: extra.path ? `${extra.path}:${box.path}` : box.path, HOME: box.home, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), SUPERVISOR_BIN: box.binary, SUPERVISOR_REPLAY: join(examples, 'replies'), ...extra.env },
   });
   return { run, repo, before };
 }
