@@ -87,10 +87,9 @@ function checkedAsSlot(check: VerifiedWorktree, slot: Slot): boolean {
 }
 
 /**
- * Like verifiedSlot, but a check made since the last command ran in the slot serves when the
- * slot's links still hold and HEAD was where the slot must be: only `along` runs then (a
- * reviewer's reset: one git instead of two). A run makes that check after its CLI ended and
- * the processes it left were ended (run-role.ts), so it saw what a check now would.
+ * Like verifiedSlot, but a check made since the last command ran in the slot (a run's own,
+ * after its CLI) serves when the slot's links still hold and HEAD was where the slot must be:
+ * only `along` runs then (a reviewer's reset: one git instead of two).
  */
 export async function recheckedSlot(pool: SlotPool, path: string, env: GitEnv, along: string[]): Promise<{ bound: BoundGit; head: string; along?: GitResult }> {
   const slot = slotOf(pool, path);
