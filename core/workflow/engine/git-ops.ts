@@ -17,7 +17,7 @@ import { git, gitOrThrow, type GitEnv } from '../../git/git.ts';
 import { worktreeRemoved } from '../../git/verified-worktree.ts';
 import type { MergeStyle } from '../../plugin-api/workflow-model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
-import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recheckedSlot, recordSlot, slotOf, verifiedSlot } from './slots.ts';
+import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
 import type { SlotPool } from './slot-pool.ts';
 import { excludePathspecs } from '../../run/setup.ts';
 import { ensureWorktreesDir } from '../../state-dir.ts';
@@ -149,9 +149,8 @@ function keepPathspecs(keep: readonly string[]): string[] {
  */
 export async function resetWorktree(ops: SlotGitOps, path: string, to: string, keep: readonly string[] = []): Promise<void> {
   // The usual case after a reviewer: nothing changed, and one status (beside the check's own
-  // git, not after it; alone when the reviewer's run checked the slot after its CLI) costs
-  // less than three calls.
-  const { bound, head, along: status } = await recheckedSlot(ops.slots, path, ops.env, ['status', '--porcelain']);
+  // git, not after it) costs less than three calls.
+  const { bound, head, along: status } = await verifiedSlot(ops.slots, path, ops.env, ['status', '--porcelain']);
   if (status?.ok && status.stdout === '' && head === to) return;
   await bound.runOrThrow(['reset', '-q', '--hard', to]);
   await bound.runOrThrow(['clean', '-q', '-fd', ...keepPathspecs(keep)]);

@@ -15,7 +15,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errors } from '../../errors.ts';
 import { linkProblem, type BoundGit, type BoundWorktree } from '../../git/bound-git.ts';
-import { checkWorktree, currentCheck, gitOf, type VerifiedWorktree } from '../../git/verified-worktree.ts';
+import { checkWorktree, currentCheck, gitOf } from '../../git/verified-worktree.ts';
 import { git, type GitEnv, type GitResult } from '../../git/git.ts';
 import type { Slot, SlotPool } from './slot-pool.ts';
 
@@ -78,25 +78,6 @@ export async function checkedSlotGit(pool: SlotPool, path: string, env: GitEnv):
   if (slot && current) return { bound: gitOf(current, env), slot };
   const { bound, slot: checked } = await verifiedSlot(pool, path, env);
   return { bound, slot: checked };
-}
-
-/** The check was of the slot as recorded (its admin folder, its repository), with HEAD where the slot must be. */
-function checkedAsSlot(check: VerifiedWorktree, slot: Slot): boolean {
-  const { gitDir, commonDir } = check.worktree;
-  return gitDir === slot.git.gitDir && commonDir === slot.git.commonDir && check.branchRef === (slot.branch === null ? '' : `refs/heads/${slot.branch}`);
-}
-
-/**
- * Like verifiedSlot, but a check made since the last command ran in the slot (a run's own,
- * after its CLI) serves when the slot's links still hold and HEAD was where the slot must be:
- * only `along` runs then (a reviewer's reset: one git instead of two).
- */
-export async function recheckedSlot(pool: SlotPool, path: string, env: GitEnv, along: string[]): Promise<{ bound: BoundGit; head: string; along?: GitResult }> {
-  const slot = slotOf(pool, path);
-  const current = slot && !linkProblem(slot.git) ? currentCheck(path) : null;
-  if (!slot || !current || !checkedAsSlot(current, slot)) return verifiedSlot(pool, path, env, along);
-  const bound = gitOf(current, env);
-  return { bound, head: current.head, along: await bound.run(along) };
 }
 
 /**
