@@ -4,6 +4,9 @@
 // that ends in .test.ts narrows the run to those files.
 // Every test and every process it starts writes its temporary files under one root of this
 // run (TMPDIR points there), removed at the end: nothing is left loose in the system's /tmp.
+// A folder or file of ours (named sv-*, supervisor-*, plan-*) that appears there anyway (a
+// process started with an environment of its own, without TMPDIR) is named, and fails the run
+// in CI (a machine of its own; elsewhere another supervisor may be at work meanwhile).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +24,8 @@ const args = process.argv.slice(2);
 const chosen = args.filter((a) => a.endsWith('.test.ts'));
 const options = args.filter((a) => !a.endsWith('.test.ts'));
 const files = chosen.length ? chosen : find('test').sort();
+const OURS = /^(sv-|supervisor-|plan-)/;
+const before = new Set(readdirSync(tmpdir()));
 const root = mkdtempSync(join(tmpdir(), 'sv-tests-'));
 // Worktrees live outside checkouts (core/state-dir.ts): in-process tests keep theirs under the root too.
 const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root, SUPERVISOR_WORKTREES_DIR: join(root, 'worktrees'), SUPERVISOR_CACHE_DIR: join(root, 'cache') };
@@ -30,4 +35,8 @@ try {
 } catch (error) {
   process.stderr.write(`test: could not remove ${root}: ${error.message}\n`);
 }
-process.exit(result.status ?? 1);
+// Another run of the suite on this machine makes its own sv-tests-* root: not a leak of this one.
+const left = readdirSync(tmpdir()).filter((name) => OURS.test(name) && !before.has(name) && !name.startsWith('sv-tests-'));
+if (left.length) process.stderr.write(`test: left in ${tmpdir()} by the tests (they must write under TMPDIR): ${left.join(', ')}\n`);
+const leaked = left.length > 0 && process.env.CI === 'true';
+process.exit(result.status === null ? 1 : result.status || (leaked ? 1 : 0));
