@@ -51,15 +51,17 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   // Asked while the run is prepared (packing is the long part); a run placed early needs it
   // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
   const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
+  // Refused (a bare repository) before any worktree is opened from it, early or ahead.
+  const checked = inspected.then((r) => checkedRepo(r, options));
   const stateChecked = checkStateFilesEarly(options.repoRoot).catch(() => {});
-  const early = needsEarlyPlace(options) ? await openEarly(options, inspected.then((r) => checkedRepo(r, options))) : null;
+  const early = needsEarlyPlace(options) ? await openEarly(options, checked) : null;
   // Any other run's worktree is made while its prompt is packed, once its role is trusted.
-  const ahead = early ? null : workspaceAhead(options, inspected, stateChecked);
+  const ahead = early ? null : workspaceAhead(options, checked, stateChecked);
   let prepared: PreparedRun;
   const place = early ? { contextRoot: early.place.contextRoot, ...(early.place.review ? { gitRange: early.place.review } : {}) } : undefined;
   const preparing = prepareRun(options, place, { ahead: true, ...(ahead ? { onTrusted: ahead.start } : {}) });
   try {
-    [prepared] = await Promise.all([untilStopped(preparing, options.signal), inspected.then((r) => checkedRepo(r, options))]);
+    [prepared] = await Promise.all([untilStopped(preparing, options.signal), checked]);
   } catch (error) {
     // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
     void preparing.then((ready) => ready.sandboxAhead.release(), () => {});

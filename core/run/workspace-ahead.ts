@@ -40,7 +40,7 @@ export interface WorkspaceAhead {
   closeAhead(): Promise<void>;
 }
 
-/** `repo`: the repository's inspection (a bare one is refused by the caller, never opened here). */
+/** `repo`: the repository's inspection, checked by the caller (a bare one rejects it: nothing is opened). */
 export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>, stateChecked: Promise<void>): WorkspaceAhead {
   let cancelled = false;
   let taken = false;

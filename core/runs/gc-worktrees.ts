@@ -36,9 +36,10 @@ const STARTING_MS = 10 * 60_000;
  * while it is young. One left by a run killed in that instant goes once it is older.
  */
 function runIsStarting(runDir: string, worktree: string, now: Date): boolean {
-  if (readEvents(runDir).some((e) => e.kind === 'run_started')) return false;
+  // Its age first: an old worktree (the usual case) needs no second read of its run's log.
   const made = lstatSync(worktree, { throwIfNoEntry: false })?.ctimeMs;
-  return made !== undefined && now.getTime() - made < STARTING_MS;
+  if (made === undefined || now.getTime() - made >= STARTING_MS) return false;
+  return !readEvents(runDir).some((e) => e.kind === 'run_started');
 }
 
 /** Removes (or, dry, names) the worktrees of runs that are over; returns their paths. `runIsLive`: gc's own test of a run folder. */
