@@ -38,13 +38,18 @@ export async function makeRepo(files: Record<string, string | Buffer> = { 'READM
   return root;
 }
 
+/** An environment whose PATH finds a git that runs `before(itsFolder)` (shell lines) and then the real git. */
+export async function wrappedGit(before: (folder: string) => string): Promise<{ env: NodeJS.ProcessEnv; folder: string }> {
+  const folder = await tempDir();
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  await writeFile(join(folder, 'git'), `#!/bin/sh\n${before(folder)}\nexec ${real} "$@"\n`);
+  await chmod(join(folder, 'git'), 0o755);
+  return { env: { ...process.env, PATH: `${folder}${delimiter}${process.env.PATH ?? ''}` }, folder };
+}
+
 /** An environment whose PATH finds a git that logs every call (its arguments, one line) to `calls` before running the real one. */
 export async function countingGit(): Promise<{ env: NodeJS.ProcessEnv; log: string; calls: () => Promise<string[]> }> {
-  const bin = await tempDir();
-  const log = join(bin, 'calls');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${real} "$@"\n`);
-  await chmod(join(bin, 'git'), 0o755);
-  const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+  const { env, folder } = await wrappedGit((folder) => `echo "$*" >> '${join(folder, 'calls')}'`);
+  const log = join(folder, 'calls');
   return { env, log, calls: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
 }

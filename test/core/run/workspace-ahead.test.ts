@@ -3,14 +3,12 @@
  * is trusted, before packing ends; removed when the run fails or is stopped before using it.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runRole } from '../../../core/run/run-role.ts';
 import { worktreesDir } from '../../../core/state-dir.ts';
-import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { git, makeRepo, tempDir, wrappedGit } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { answer, asCall, envelope, harness } from './_fakes.ts';
 
@@ -119,11 +117,8 @@ describe('a run makes its worktree while its prompt is packed', () => {
     git(repo, 'clone', '-q', '--bare', repo, bare);
     // A git that answers the repository's inspection late: the role is trusted and its sandbox
     // checked well before the inspection says "bare".
-    const bin = await tempDir();
-    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    await writeFile(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *--is-bare-repository*) sleep 0.5;; esac\nexec ${real} "$@"\n`);
-    await chmod(join(bin, 'git'), 0o755);
-    const h = harness(bare, [{ stdout: envelope(answer({ status: 'SUCCESS' })) }], { run: { env: { PATH: `${bin}:${process.env.PATH}` } } });
+    const { env } = await wrappedGit(() => 'case "$*" in *--is-bare-repository*) sleep 0.5;; esac');
+    const h = harness(bare, [{ stdout: envelope(answer({ status: 'SUCCESS' })) }], { run: { env } });
     await assert.rejects(runRole(...asCall(h.options)), { code: 'BARE_REPOSITORY' });
     assert.ok(!existsSync(worktreesDir(bare)), 'no worktree was made, not even for a moment');
     assert.equal(h.calls.length, 0, 'no CLI ran');
