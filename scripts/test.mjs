@@ -8,7 +8,7 @@
 // process started with an environment of its own, without TMPDIR) is named, and fails the run
 // in CI (a machine of its own; elsewhere another supervisor may be at work meanwhile).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,7 +29,12 @@ const before = new Set(readdirSync(tmpdir()));
 const root = mkdtempSync(join(tmpdir(), 'sv-tests-'));
 // Worktrees live outside checkouts (core/state-dir.ts): in-process tests keep theirs under the root too.
 const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root, SUPERVISOR_WORKTREES_DIR: join(root, 'worktrees'), SUPERVISOR_CACHE_DIR: join(root, 'cache') };
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...options, ...files], { stdio: 'inherit', env });
+// The usual report on stdout, and each failed test once more at the end (scripts/test-failures.mjs).
+const failuresFile = join(root, 'failures.txt');
+const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout', '--test-reporter', './scripts/test-failures.mjs', '--test-reporter-destination', failuresFile];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...options, ...files], { stdio: 'inherit', env });
+const failed = readFileSync(failuresFile, { encoding: 'utf8', flag: 'a+' });
+if (failed) process.stdout.write(`\n# failed tests, each once more:\n${failed}`);
 try {
   rmSync(root, { recursive: true, force: true, maxRetries: 3 });
 } catch (error) {
