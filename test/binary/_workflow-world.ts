@@ -11,6 +11,7 @@ import { snapshotCheckout } from '../helpers/checkout.ts';
 import { makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { makeSandbox, type Sandbox } from './binary.ts';
 import { fakeClis } from '../helpers/fake-clis.ts';
+import { until } from '../helpers/processes.ts';
 
 
 export interface WfResult {
@@ -130,13 +131,7 @@ export function yamlPlan(tasks: PlanTask[], head = ''): string {
   return `name: test flow\n${head}tasks:\n${body}`;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const waitFor = (check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => until(check, ms);
 
 export async function kill9(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));

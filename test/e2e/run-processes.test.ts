@@ -4,7 +4,7 @@
  * `supervisor run` processes share one repository.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,19 +14,11 @@ import { git, makeRepo, tempDir } from '../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../helpers/checkout.ts';
 import { trackingMechanism } from '../../core/process/cgroup.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
-import { alive } from '../helpers/processes.ts';
+import { alive, until } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
 import { which } from '../../core/process/which.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
-
-async function waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function spawnSupervisor(cwd: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...fakeEnv(env) }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -38,6 +30,15 @@ function spawnSupervisor(cwd: string, args: string[], env: Record<string, string
     child.on('close', (code) => resolve({ code, stdout, stderr })),
   );
   return { child, done };
+}
+
+/** Waits for the CLI under `child` to start (a start from source under load may take seconds); fails with supervisor's stderr when it ends first or never starts it. */
+async function cliStarted(child: ChildProcess, done: Promise<{ stderr: string }>, started: () => boolean): Promise<void> {
+  await until(() => started() || child.exitCode !== null || child.signalCode !== null, 30_000, 'the CLI to start').catch(() => {});
+  if (started()) return;
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); // not left running (with its CLI) past the test
+  const { stderr } = await done;
+  assert.fail(`no CLI started within 30 s, or supervisor ended first (${child.exitCode ?? child.signalCode}); it said: ${stderr}`);
 }
 
 describe('supervisor run: processes (end to end)', () => {
@@ -57,7 +58,7 @@ describe('supervisor run: processes (end to end)', () => {
     assert.match(run.result.failure!.detail, /within 1s/);
     const cliPid = cliCalls(join(tmp, 'calls.jsonl'))[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
-    await waitFor(() => !alive(cliPid) && !alive(grandchild), 'the CLI and its grandchild to be gone', 3000);
+    await until(() => !alive(cliPid) && !alive(grandchild), 3000, 'the CLI and its grandchild to be gone');
     assert.ok(!existsSync(run.result.worktree.path));
     assertCheckoutUnchanged(repo, before);
   });
@@ -74,7 +75,7 @@ describe('supervisor run: processes (end to end)', () => {
       FAKE_CLI_EDITS: JSON.stringify({ 'src/a.ts': 'half-done\n' }),
       FAKE_CLI_LOG: log,
     });
-    await waitFor(() => cliCalls(log).length === 1 && existsSync(join(tmp, 'grandchild.pid')), 'the CLI to start');
+    await cliStarted(child, done, () => cliCalls(log).length === 1 && existsSync(join(tmp, 'grandchild.pid')));
     child.kill('SIGINT');
     const out = await done;
     assert.equal(out.code, 130, out.stderr);
@@ -87,7 +88,7 @@ describe('supervisor run: processes (end to end)', () => {
     assert.ok(kinds.includes('workspace_removed'));
     const cliPid = cliCalls(log)[0]!.pid;
     const grandchild = Number(readFileSync(join(tmp, 'grandchild.pid'), 'utf8'));
-    await waitFor(() => !alive(cliPid) && !alive(grandchild), 'the CLI tree to be gone', 3000);
+    await until(() => !alive(cliPid) && !alive(grandchild), 3000, 'the CLI tree to be gone');
     assert.deepEqual(readdirSync(worktreesDir(repo)), []);
     assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1);
     assert.equal(git(repo, 'branch', '--list', 'supervisor/*'), '');
@@ -103,7 +104,7 @@ describe('supervisor run: processes (end to end)', () => {
       FAKE_CLI_LOG: log,
       FAKE_CLI_EDITS: JSON.stringify({ 'partial.txt': 'half' }),
     });
-    await waitFor(() => cliCalls(log).length === 1, 'the CLI to start');
+    await cliStarted(child, done, () => cliCalls(log).length === 1);
     child.kill('SIGKILL');
     await done;
     // The CLI outlives a supervisor killed outright; the next run's recovery ends its process group.

@@ -8,17 +8,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeRepo } from '../helpers/git-repo.ts';
+import { until } from '../helpers/processes.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { fakeEnv, fenced, replies, runJson } from './_run.ts';
 import { writeRun } from './_runs-fixture.ts';
-
-async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('runs you can follow', () => {
   it('runs show last picks the run that started last, not the largest random suffix; a prefix that fits several lists them', async () => {
@@ -90,11 +83,11 @@ describe('runs you can follow', () => {
     });
     const runsDir = join(repo, '.supervisor/runs');
     let stdoutFile = '';
-    await waitFor(() => {
+    await until(() => {
       const [id] = existsSync(runsDir) ? readdirSync(runsDir) : [];
       stdoutFile = id ? join(runsDir, id, 'attempt-1.stdout') : '';
       return stdoutFile !== '' && existsSync(stdoutFile) && readFileSync(stdoutFile, 'utf8').includes('LIVE-MARKER');
-    }, 'the CLI output to reach the run folder');
+    }, 20_000, 'the CLI output to reach the run folder');
     // The CLI hangs after printing: the run is not over, yet its output is on disk.
     assert.equal(existsSync(join(stdoutFile, '..', 'result.json')), false);
     const tail = runCli(['runs', 'tail', 'last', '-f'], { cwd: repo });

@@ -29,10 +29,10 @@ export async function gone(pid: number, ms = 5000): Promise<boolean> {
   return true;
 }
 
-/** Waits up to `ms` for `what` to hold; throws when it never does. */
-export async function until(what: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !what(); ) {
-    if (Date.now() > end) throw new Error('timed out waiting');
+/** Waits up to `ms` for `check` to hold; throws, naming `what` it waited for, when it never does. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000, what = 'a condition'): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); ) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
