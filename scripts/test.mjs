@@ -32,7 +32,8 @@ const env = { ...process.env, TMPDIR: root, SUPERVISOR_TEST_TMP: root, SUPERVISO
 // The usual report on stdout, and each failed test once more at the end (scripts/test-failures.mjs).
 const failuresFile = join(root, 'failures.txt');
 const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout', '--test-reporter', './scripts/test-failures.mjs', '--test-reporter-destination', failuresFile];
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...options, ...files], { stdio: 'inherit', env });
+// A file that hangs fails, named, after 5 minutes (the longest takes ~1 minute, ~2 on a loaded machine).
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...reporters, ...options, ...files], { stdio: 'inherit', env });
 const failed = readFileSync(failuresFile, { encoding: 'utf8', flag: 'a+' });
 if (failed) process.stdout.write(`\n# failed tests, each once more:\n${failed}`);
 try {
