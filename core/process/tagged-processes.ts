@@ -55,7 +55,7 @@ export function running(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' && !existsSync('/proc/self/stat');
+    return (error as NodeJS.ErrnoException).code === 'EPERM' && !hasProcessTable();
   }
 }
 

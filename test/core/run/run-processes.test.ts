@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { endRunProcesses } from '../../../core/run/run-processes.ts';
 import { processesTaggedWith, running } from '../../../core/process/tagged-processes.ts';
+import { until } from '../../helpers/processes.ts';
 
 const linux = process.platform === 'linux';
 
@@ -44,7 +45,7 @@ describe("ending a run's processes", () => {
     const child = spawn('sh', ['-c', 'SUPERVISOR_RUN_ID=run-d sleep 30 & wait'], { detached: true, stdio: 'ignore', env });
     child.unref();
     const leader = child.pid!;
-    for (let i = 0; i < 100 && processesTaggedWith('SUPERVISOR_RUN_ID', 'run-d').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => processesTaggedWith('SUPERVISOR_RUN_ID', 'run-d').length > 0, 5000, 'the tagged member to start');
     const [member] = processesTaggedWith('SUPERVISOR_RUN_ID', 'run-d');
     assert.ok(member, 'the tagged member started');
     const ended = await endRunProcesses('run-d', [leader], 1000);
@@ -53,4 +54,3 @@ describe("ending a run's processes", () => {
     assert.equal(running(member), false);
   });
 });
-

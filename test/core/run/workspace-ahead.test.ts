@@ -124,4 +124,3 @@ describe('a run makes its worktree while its prompt is packed', () => {
     assert.equal(h.calls.length, 0, 'no CLI ran');
   });
 });
-
