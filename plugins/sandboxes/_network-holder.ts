@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentOf, type EgressProxy, type SandboxAhead, type SandboxContext, type SandboxPolicy } from '../../core/plugin-api/index.ts';
 import { bridgeStart } from './_bridge.ts';
-import { hostViewArgs, interpreterOf, SYSTEM_DIRS } from './_host-view.ts';
+import { hostViewArgs, interpreterOf, LINKER_ETC_ENTRIES, SYSTEM_DIRS } from './_host-view.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
 
 /** How long a holder may take to listen before the wrap goes on without it. */
@@ -96,14 +96,14 @@ function nsenterOptions(fds: { net: number; user?: number }): string[] {
 /** Its own namespaces besides the network: processes, no capabilities; gone with this process. */
 const HOLDER_NAMESPACES = ['--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--die-with-parent', '--new-session'];
 
-/** What the bridge sees: the toolchain, supervisor itself and the proxy's folder; no home, checkout, /run or /tmp. */
+/** What the bridge sees: the toolchain, the linker's cache, supervisor itself and the proxy's folder; no other /etc, home, checkout, /run or /tmp. */
 function holderView(proxy: EgressProxy, ctx: SandboxContext): string[] {
   const self = [ctx.self.bin, ctx.self.args[0], interpreterOf(ctx.self.bin, ctx.which)];
   const whole = ['/tmp', ctx.env.HOME].filter((area): area is string => !!area && area !== '/');
   const shown = pathsToShow({ hidden: ['/'], pathVar: '', files: self, whole }).filter((path) => !SYSTEM_DIRS.some((dir) => inside(path, dir)));
   // No --dev: with it bwrap makes a second user namespace, below the one that owns the network,
   // and an unprivileged nsenter of both is refused. The bridge opens no device.
-  return [...hostViewArgs(), '--proc', '/proc', '--tmpfs', '/tmp', ...shown.flatMap((path) => ['--ro-bind', path, path]), '--bind', proxy.dir, proxy.dir];
+  return [...hostViewArgs(LINKER_ETC_ENTRIES), '--proc', '/proc', '--tmpfs', '/tmp', ...shown.flatMap((path) => ['--ro-bind', path, path]), '--bind', proxy.dir, proxy.dir];
 }
 
 export interface Started {

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, fstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,6 +139,20 @@ describe('bwrap: the network held ahead', requires(missing), () => {
     await ahead.release();
     assert.equal(asHolder(ahead)!.holding(), false);
     assert.deepEqual(holderPids(), []);
+  });
+
+  it("the holder's bridge sees no /etc but the dynamic linker's cache: no users, hosts, certificates or git configuration", async () => {
+    const ahead = asHolder(await bwrap.ahead!(policy(allow), ctx))!;
+    try {
+      assert.ok(await ahead.entry, 'it listened');
+      const [holder] = holderPids();
+      const [first] = childrenOf(holder);
+      assert.ok(first, 'the holder\'s first process');
+      const etc = readdirSync(`/proc/${first}/root/etc`).sort();
+      assert.deepEqual(etc, existsSync('/etc/ld.so.cache') ? ['ld.so.cache'] : []);
+    } finally {
+      await ahead.release();
+    }
   });
 
   it('a holder whose bridge is gone, or one made for another allowlist, is not entered: the wrap starts its own bridge; release ends a holder and removes its proxy folder', async () => {
