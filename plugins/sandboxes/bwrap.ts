@@ -10,8 +10,9 @@
  * in `allow`, supervisor's egress proxy is reached through the bridge (`supervisor __bridge`):
  * for a run's first CLI a bridge started ahead holds the namespace the CLI enters
  * (_network-holder.ts), otherwise the bridge starts inside the sandbox before the command.
- * Limits: prlimit's process and data-size limits, when prlimit is there; and, where this user
- * may make cgroups (root), a cgroup per process with pids, memory and CPU limits.
+ * Limits: prlimit's process (not for root: the kernel does not apply it) and data-size limits,
+ * when prlimit is there; and, where this user may make cgroups (root), a cgroup per process with
+ * pids, memory and CPU limits.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -69,11 +70,18 @@ async function probe(bwrap: string): Promise<Probed> {
 }
 
 /**
- * The user's processes now: RLIMIT_NPROC counts them all, so the sandbox's share comes on top.
- * Synchronous: a thread-pool round trip per process cost 3x the stat calls (every attempt asks).
+ * prlimit's process limit: RLIMIT_NPROC counts all of the user's processes, so the sandbox's
+ * share comes on top of those running now. None for root: the kernel never applies it to uid 0
+ * (nor in a user namespace that maps to it), so root's processes are counted for nothing; its
+ * limit is the cgroup's pids.max, where one can be made.
  */
-function userProcesses(): number {
+function processLimit(pids: number): string[] {
   const uid = process.getuid?.() ?? 0;
+  return uid === 0 ? [] : [`--nproc=${userProcesses(uid) + pids}`];
+}
+
+/** The user's processes now. Synchronous: a thread-pool round trip per process cost 3x the stat calls (every attempt asks). */
+function userProcesses(uid: number): number {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -109,12 +117,12 @@ function namedFiles(args: string[], areas: string[]): string[] {
 }
 
 /** Like Promise.all, but when one fails the others' results are torn down first (a holder is the core's to release). */
-async function settleAll<T extends readonly [Promise<Home>, Promise<Network>, Promise<number>]>(steps: T): Promise<[Home, Network, number]> {
-  const [home, network, processes] = await Promise.allSettled(steps);
-  if (home.status === 'fulfilled' && network.status === 'fulfilled' && processes.status === 'fulfilled') return [home.value, network.value, processes.value];
+async function settleAll<T extends readonly [Promise<Home>, Promise<Network>, Promise<string[]>]>(steps: T): Promise<[Home, Network, string[]]> {
+  const [home, network, nproc] = await Promise.allSettled(steps);
+  if (home.status === 'fulfilled' && network.status === 'fulfilled' && nproc.status === 'fulfilled') return [home.value, network.value, nproc.value];
   if (home.status === 'fulfilled') await rm(home.value.dir, { recursive: true, force: true });
   if (network.status === 'fulfilled') await network.value.proxy?.close();
-  throw [home, network, processes].find((s) => s.status === 'rejected')!.reason;
+  throw [home, network, nproc].find((s) => s.status === 'rejected')!.reason;
 }
 
 interface Home {
@@ -200,7 +208,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
   const env: Record<string, string | undefined> = { ...command.env, ...placedHomeAndTmp(request, homeDir || command.env.HOME) };
   const prlimit = ctx.which('prlimit');
   // Independent set-up steps, together (a failed one still tears down what the others made).
-  const [home, { held, proxy }, processes] = await settleAll([privateHome(request), networkSide(request, ctx), Promise.resolve(prlimit ? userProcesses() : 0)] as const);
+  const [home, { held, proxy }, nproc] = await settleAll([privateHome(request), networkSide(request, ctx), Promise.resolve(prlimit ? processLimit(policy.limits.pids) : [])] as const);
   const cgroup = limitCgroup(`supervisor-${request.id.replace(/[^a-zA-Z0-9_.-]/g, '-')}`, policy.limits);
   const teardown = async () => {
     // The holder is killed now and collected by the core's release at the end of the run, off the
@@ -246,7 +254,7 @@ async function wrap(request: SandboxRequest, ctx: SandboxContext) {
       inner = bridged.command;
       Object.assign(env, bridged.env);
     }
-    const limits = prlimit ? [prlimit, `--nproc=${processes + policy.limits.pids}`, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--'] : [];
+    const limits = prlimit ? [prlimit, ...nproc, `--data=${policy.limits.memoryMb * 1024 * 1024}`, '--'] : [];
     const [first, ...rest] = [...(cgroup?.prefix ?? []), ...limits, ...(held?.enter ?? []), bwrap, ...args, '--', ...inner];
     return { bin: first!, args: rest, env, teardown };
   } catch (error) {
