@@ -80,7 +80,7 @@ function processLimit(pids: number): string[] {
   return uid === 0 ? [] : [`--nproc=${userProcesses(uid) + pids}`];
 }
 
-/** The user's processes now. Synchronous: a thread-pool round trip per process cost 3x the stat calls (every attempt asks). */
+/** The user's processes now. Synchronous: a thread-pool round trip per process cost 3x the stat calls (every attempt of a user but root asks). */
 function userProcesses(uid: number): number {
   let entries: string[];
   try {
