@@ -55,7 +55,11 @@ export async function findRepoRoot(start: string, env: Record<string, string | u
   // for it, but the folder's is read meanwhile for the gits after it.
   // In a git dir `--show-toplevel` fails after the first three answers are printed.
   readGuardAhead(dir, env);
-  const where = await guardedGit(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir', '--show-toplevel'], env, []);
+  const asked = guardedGit(dir, ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir', '--show-toplevel'], env, []);
+  // node:crypto takes ~3 ms to load and a run needs it on its worktree's way (the run's id, the
+  // worktrees folder's name, the checkout's record): loaded now, while this process waits for git.
+  void import('node:crypto');
+  const where = await asked;
   const [bare, inGitDir, gitDir, top] = where.stdout.trim().split('\n');
   if (!gitDir) return dir;
   if (bare === 'true' || inGitDir === 'true') return gitDir;

@@ -4,14 +4,21 @@
  *   - `--base` / `--review`: a worktree of the run's own at that commit, opened early so the
  *     prompt is packed from what the CLI will see (not from the user's checkout);
  *   - otherwise nothing here: runRole packs from the checkout and opens its worktree at HEAD.
+ * openEarly settles the first two under the run's id and starts its standby; closeEarly undoes both.
  */
+import { basename } from 'node:path';
 import { errors } from '../errors.ts';
 import { locateWorktree } from '../git/bound-git.ts';
 import { checkWorktree } from '../git/verified-worktree.ts';
 import { git, type GitEnv } from '../git/git.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';
-import { openWorkspace, type RepoState, type Workspace } from './worktree.ts';
+import { closeWorkspace, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
+import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
+import { ensureStateDir } from '../state-dir.ts';
+import { resolvePeers } from './peers.ts';
+import { newRunId } from './run-id.ts';
+import { endRunProcesses, startRunStandby } from './run-processes.ts';
 
 export interface RunPlace {
   /** Where the prompt is packed from. */
@@ -85,4 +92,35 @@ export async function settlePlace(options: RunRoleOptions, runId: string, worktr
   } catch (error) {
     throw errors.worktreeFailed(repoRoot, error);
   }
+}
+
+/** A place settled early, under the run's id. */
+export interface EarlyPlace {
+  place: RunPlace;
+  runId: string;
+  startedAt: Date;
+}
+
+/**
+ * --base, --review or a caller's worktree: the place is settled before packing, under a run id
+ * made from the role as named (the loaded role's name is not known yet).
+ */
+export async function openEarly(options: RunRoleOptions, inspected: Promise<RepoState>): Promise<EarlyPlace> {
+  // The place's reads go with the repository's inspection; its verdict still comes first.
+  const reads = startPlaceReads(options);
+  const repo = await inspected;
+  const peers = await resolvePeers(options.peers);
+  const startedAt = peers.now();
+  const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
+  const paths = ensureStateDir(options.repoRoot);
+  const place = await settlePlace(options, runId, paths.worktrees, repo, reads);
+  // The CLI's cgroup joined while the prompt is packed (workspace-ahead.ts says why).
+  startRunStandby(runId);
+  return { place, runId, startedAt };
+}
+
+/** A run placed early that stops before its log: its worktree (unless the caller's), standby and cgroup go. */
+export async function closeEarly(options: RunRoleOptions, early: EarlyPlace): Promise<void> {
+  await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+  await endRunProcesses(early.runId, [], options.graceMs ?? DEFAULT_GRACE_MS);
 }

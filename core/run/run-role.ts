@@ -7,7 +7,7 @@
  * escaped its worktree fails the run as `escaped_worktree`), processes the run left behind
  * are ended, and a stop signal (Ctrl-C, SIGHUP, SIGTERM) stops packing and committing too.
  */
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { errors, isSupervisorError } from '../errors.ts';
 import type { Failure } from '../plugin-api/contracts.ts';
 import { describeStop, stopExitCode } from '../process/stop-signals.ts';
@@ -20,23 +20,21 @@ import type { WorktreeCheck } from '../git/verified-worktree.ts';
 import { compareCheckout, createdRefs, recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import { sumMetrics } from './metrics.ts';
 import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';
-import { resolvePeers } from './peers.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
 import { nothingToReviewNotice } from './review-notice.ts';
-import { needsEarlyPlace, settlePlace, startPlaceReads, type RunPlace } from './run-place.ts';
+import { closeEarly, needsEarlyPlace, openEarly, type EarlyPlace } from './run-place.ts';
 import { roleEnv } from './request.ts';
 import { changeNotices } from './change-notices.ts';
 import { snakeKeys } from '../text/snake-keys.ts';
 import { exitCodeFor, failureIssue, issuesOf, type RunResult } from './result.ts';
 import { statusForFailure, type StopReason } from './retry-policy.ts';
-import { newRunId } from './run-id.ts';
 import { recoverStaleWorktrees } from './recover.ts';
 import { RunLog } from './run-log.ts';
 import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses, startRunStandby } from './run-processes.ts';
 import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { checkSavedWorktree, closeWorkspace, inspectRepo, type RepoState } from './worktree.ts';
+import { checkSavedWorktree, inspectRepo, type RepoState } from './worktree.ts';
 import { finishWorkspace, logEarlyWorkspace, logWorkspaceAhead } from './run-workspace.ts';
 import { workspaceAhead, type WorkspaceAhead } from './workspace-ahead.ts';
 
@@ -65,7 +63,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   } catch (error) {
     // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
     void preparing.then((ready) => ready.sandboxAhead.release(), () => {});
-    if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
+    if (early) await closeEarly(options, early);
     await ahead?.closeAhead();
     throw error;
   }
@@ -83,7 +81,7 @@ interface Prepared {
   /** When the run began (duration_ms covers preparing too). */
   t0: number;
   prepared: PreparedRun;
-  early: Awaited<ReturnType<typeof openEarly>> | null;
+  early: EarlyPlace | null;
   /** The worktree made while the prompt was packed (null: placed early). */
   ahead: WorkspaceAhead | null;
   stateChecked: Promise<void>;
@@ -114,8 +112,8 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, early, ahead
   const opened = early
     ? Promise.all([logEarlyWorkspace(early.place, log), recordCheckout(options.repoRoot, options.env)])
     : made!.opened.then(async (ready) => [logWorkspaceAhead(options, ready, log, notice), await ready.checkout] as const);
-  // The CLI's cgroup joined while the worktree is made; ended with the run's processes, or here
-  // when the run stops before its attempts.
+  // The CLI's cgroup joined ahead (started with the run's place, else now); ended with the run's
+  // processes, or here when the run stops before its attempts.
   startRunStandby(runId);
   const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
   const [workspace, checkout] = await beforeAttempts(opened);
@@ -281,19 +279,4 @@ function judge(loop: LoopOutcome): Verdict {
 function checkedRepo(repo: RepoState, options: RunRoleOptions): RepoState {
   if (repo.bare) throw errors.bareRepository(options.repoRoot);
   return repo;
-}
-
-/**
- * --base, --review or a caller's worktree: the place is settled before packing, under a run id
- * made from the role as named (the loaded role's name is not known yet).
- */
-async function openEarly(options: RunRoleOptions, inspected: Promise<RepoState>): Promise<{ place: RunPlace; runId: string; startedAt: Date }> {
-  // The place's reads go with the repository's inspection; its verdict still comes first.
-  const reads = startPlaceReads(options);
-  const repo = await inspected;
-  const peers = await resolvePeers(options.peers);
-  const startedAt = peers.now();
-  const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
-  const paths = ensureStateDir(options.repoRoot);
-  return { place: await settlePlace(options, runId, paths.worktrees, repo, reads), runId, startedAt };
 }

@@ -1,15 +1,18 @@
 /**
  * A run's worktree made while its prompt is packed: once the role is loaded and trusted (its
- * name names the run) and its sandbox can run here, `git worktree add` and the record of the
- * user's checkout start beside packing instead of after it, when the main thread is busy
- * building the prompt and the other core is free. A run placed early (--base, --review, a
- * caller's worktree) has its own. Nothing is made before a configuration error but the
- * prompt's; a run that stops or fails before it takes the worktree removes it (closeAhead).
+ * name names the run) and its sandbox can run here, `git worktree add`, the record of the
+ * user's checkout and the standby that joins the run's cgroup for its CLI start beside packing
+ * instead of after it, when the main thread is busy building the prompt and the other core is
+ * free. A run placed early (--base, --review, a caller's worktree) has its own. Nothing is made
+ * before a configuration error but the prompt's; a run that stops or fails before it takes the
+ * worktree removes it, its standby and its cgroup (closeAhead).
  */
 import { recordCheckout, type CheckoutState } from './checkout-guard.ts';
 import type { RunRoleOptions } from './options.ts';
 import type { EnginePeers } from './peers.ts';
 import { newRunId } from './run-id.ts';
+import { endRunProcesses, startRunStandby } from './run-processes.ts';
+import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import { closeWorkspace, inPlaceReason, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
 import { statePaths } from '../state-dir.ts';
 import type { Role } from '../roles/role.ts';
@@ -36,7 +39,7 @@ export interface WorkspaceAhead {
   claim(role: Role, peers: EnginePeers): AheadStart;
   /** The run has its workspace now (its end keeps or removes it): closeAhead leaves it alone. */
   take(): void;
-  /** The run ended before taking it: nothing more starts, and what was made is removed. */
+  /** The run ended before taking it: nothing more starts, and what was made is removed (its standby and cgroup too). */
   closeAhead(): Promise<void>;
 }
 
@@ -45,11 +48,16 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
   let cancelled = false;
   let taken = false;
   let started: AheadStart | null = null;
+  let standby: NodeJS.Immediate | undefined;
   const begin = (role: Role, peers: EnginePeers): AheadStart => {
     const startedAt = peers.now();
     const runId = newRunId(role.name, startedAt, peers.randomHex);
     const opened = open(options, runId, repo, stateChecked);
     opened.catch(() => {}); // awaited by the run, or by closeAhead
+    // The CLI's cgroup joined while the worktree is made and the prompt packed, so the kernel's
+    // wait for the move (~10 ms, standby.ts) is not on the run's way; once the worktree's gits
+    // are asked (the standby is a fork of this process).
+    standby = setImmediate(() => startRunStandby(runId));
     return (started = { runId, startedAt, opened });
   };
   return {
@@ -66,7 +74,10 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
     async closeAhead() {
       cancelled = true;
       if (taken) return;
+      clearImmediate(standby);
       const opened = await started?.opened.catch(() => null);
+      // The standby that joined the run's cgroup for its CLI, and the cgroup.
+      if (started) await endRunProcesses(started.runId, [], options.graceMs ?? DEFAULT_GRACE_MS);
       if (opened?.workspace) await closeWorkspace(options.repoRoot, opened.workspace, options.env).catch(() => {});
     },
   };

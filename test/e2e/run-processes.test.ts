@@ -16,6 +16,7 @@ import { trackingMechanism } from '../../core/process/cgroup.ts';
 import { cliCalls, eventKinds, fakeEnv, fenced, PROJECT_ROOT, replies, runJson } from './_run.ts';
 import { alive, until } from '../helpers/processes.ts';
 import { requires } from '../helpers/requires.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { which } from '../../core/process/which.ts';
 
 const BIN = join(PROJECT_ROOT, 'bin/supervisor.mjs');
@@ -188,4 +189,31 @@ describe('supervisor run: processes (end to end)', () => {
     });
     assert.deepEqual(ours, [], 'nothing started for the run is left');
   });
+
+  for (const [how, place] of [['ahead', []], ['placed early (--base)', ['--base', 'HEAD']]] as const) {
+    it(`a run that fails once its worktree and the process joining its cgroup were started (${how}) leaves neither, nor the cgroup`, requires(noCgroup), async () => {
+      // The template fails as it is rendered, after packing: the role was trusted, so the
+      // worktree and the standby started beside packing (workspace-ahead.ts, or run-place.ts).
+      const role = `brokenrender${process.pid}`;
+      const repo = await makeRepo({
+        [`.supervisor/roles/${role}.yaml`]: `extends: reviewer\ntemplate: ${role}\n`,
+        [`.supervisor/prompts/${role}.eta`]: '<%= it.nothing.here %>\n',
+      });
+      const where = (trackingMechanism() as { where: string }).where;
+      const run = await runCli(['run', role, '--task', 'x', '--trust', '--json', ...place], { cwd: repo, env: fakeEnv() });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /TEMPLATE_UNDEFINED_VARIABLE/);
+      const mine = (name: string) => name.includes(role);
+      const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try {
+          return mine(readFileSync(`/proc/${p}/cmdline`, 'utf8'));
+        } catch {
+          return false;
+        }
+      });
+      assert.deepEqual(left, [], 'no process started for the run is left (its standby names its cgroup)');
+      assert.deepEqual(readdirSync(where).filter(mine), [], 'no cgroup of the run is left');
+      assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1, 'its worktree is removed');
+    });
+  }
 });
