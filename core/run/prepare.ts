@@ -99,8 +99,11 @@ export interface PackPlace {
 export interface PrepareAhead {
   /** The sandbox starts the CLI's slow set-up (a dry run's does not). */
   ahead?: boolean;
-  /** Told the role once it is loaded, passed the trust checks and its sandbox can run here; while the prompt is packed (workspace-ahead.ts). */
-  onTrusted?: (role: Role, peers: EnginePeers) => void;
+  /**
+   * Told the role once it is loaded, passed the trust checks and its sandbox (named) can run
+   * here; while the prompt is packed (workspace-ahead.ts).
+   */
+  onTrusted?: (role: Role, peers: EnginePeers, sandbox: string) => void;
 }
 
 /** Prepares a run; see PrepareAhead for what a real run starts while the prompt is packed. */
@@ -135,7 +138,7 @@ export async function prepareRun(options: RunRoleOptions, place?: PackPlace, { a
   const sandboxChecked = checkSandbox(sandbox, sandboxContext({ env: options.env, self: peers.self, notice }));
   // The role is trusted and its sandbox can run here: what the caller starts now (its worktree) comes after every configuration error but the prompt's.
   const trusted = role;
-  if (onTrusted) void sandboxChecked.then(() => onTrusted(trusted, peers), () => {});
+  if (onTrusted) void sandboxChecked.then(() => onTrusted(trusted, peers, sandbox.choice.name), () => {});
   // The sandbox's slow set-up for the CLI, started before packing: the main thread is busy until the prompt is built.
   const policy = cliPolicy(sandbox.choice, adapter.access, options.env, sandbox.homeDir);
   const sandboxAhead = ahead ? startAhead(sandbox, policy, { env: options.env, self: peers.self, notice }) : NO_AHEAD;

@@ -112,8 +112,8 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, early, ahead
   const opened = early
     ? Promise.all([logEarlyWorkspace(early.place, log), recordCheckout(options.repoRoot, options.env)])
     : made!.opened.then(async (ready) => [logWorkspaceAhead(options, ready, log, notice), await ready.checkout] as const);
-  // The CLI's cgroup joined ahead (started with the run's place, else now); ended with the run's
-  // processes, or here when the run stops before its attempts.
+  // The CLI's cgroup joined ahead (workspace-ahead.ts), else now while the worktree is made; ended
+  // with the run's processes, or here when the run stops before its attempts.
   startRunStandby(runId);
   const beforeAttempts = <T>(step: Promise<T>) => step.catch((error: unknown) => endLeftovers(runId, prepared.settings.graceMs, notice).then(() => Promise.reject(error)));
   const [workspace, checkout] = await beforeAttempts(opened);

@@ -15,6 +15,7 @@ import { endRunProcesses, startRunStandby } from './run-processes.ts';
 import { DEFAULT_GRACE_MS } from '../process/run-process.ts';
 import { closeWorkspace, inPlaceReason, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
 import { statePaths } from '../state-dir.ts';
+import { DEFAULT_SANDBOX } from '../sandbox/policy.ts';
 import type { Role } from '../roles/role.ts';
 
 /** What was opened ahead: the workspace (or why it could not be), and the checkout's record (null in place). */
@@ -33,8 +34,8 @@ export interface AheadStart {
 }
 
 export interface WorkspaceAhead {
-  /** prepareRun's onTrusted: the role is loaded and trusted, and its sandbox can run here. */
-  start(role: Role, peers: EnginePeers): void;
+  /** prepareRun's onTrusted: the role is loaded and trusted, and its sandbox (named) can run here. */
+  start(role: Role, peers: EnginePeers, sandbox: string): void;
   /** The run goes on with what was started (started now, if prepareRun did not), and nothing starts any more. */
   claim(role: Role, peers: EnginePeers): AheadStart;
   /** The run has its workspace now (its end keeps or removes it): closeAhead leaves it alone. */
@@ -49,20 +50,23 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
   let taken = false;
   let started: AheadStart | null = null;
   let standby: NodeJS.Immediate | undefined;
-  const begin = (role: Role, peers: EnginePeers): AheadStart => {
+  const begin = (role: Role, peers: EnginePeers, sandbox?: string): AheadStart => {
     const startedAt = peers.now();
     const runId = newRunId(role.name, startedAt, peers.randomHex);
     const opened = open(options, runId, repo, stateChecked);
     opened.catch(() => {}); // awaited by the run, or by closeAhead
     // The CLI's cgroup joined while the worktree is made and the prompt packed, so the kernel's
     // wait for the move (~10 ms, standby.ts) is not on the run's way; once the worktree's gits
-    // are asked (the standby is a fork of this process).
-    standby = setImmediate(() => startRunStandby(runId));
+    // are asked (the standby is a fork of this process). Not where the sandbox moves its CLI
+    // again, into limits of its own (bwrap): a second move waits as long as the first unless
+    // it follows it closely (the kernel's RCU grace period), so those runs start it just ahead
+    // of their CLI, as before (runPrepared).
+    if (sandbox === DEFAULT_SANDBOX) standby = setImmediate(() => startRunStandby(runId));
     return (started = { runId, startedAt, opened });
   };
   return {
-    start(role, peers) {
-      if (!cancelled && !started) begin(role, peers);
+    start(role, peers, sandbox) {
+      if (!cancelled && !started) begin(role, peers, sandbox);
     },
     claim(role, peers) {
       cancelled = true;

@@ -191,9 +191,10 @@ describe('supervisor run: processes (end to end)', () => {
   });
 
   for (const [how, place] of [['ahead', []], ['placed early (--base)', ['--base', 'HEAD']]] as const) {
-    it(`a run that fails once its worktree and the process joining its cgroup were started (${how}) leaves neither, nor the cgroup`, requires(noCgroup), async () => {
+    it(`a run that fails at its prompt once its worktree was made (${how}) leaves no worktree, process or cgroup of its own`, requires(noCgroup), async () => {
       // The template fails as it is rendered, after packing: the role was trusted, so the
-      // worktree and the standby started beside packing (workspace-ahead.ts, or run-place.ts).
+      // worktree was made (and, ahead, the standby that joins the run's cgroup started) beside
+      // packing (workspace-ahead.ts), or before it (run-place.ts).
       const role = `brokenrender${process.pid}`;
       const repo = await makeRepo({
         [`.supervisor/roles/${role}.yaml`]: `extends: reviewer\ntemplate: ${role}\n`,
