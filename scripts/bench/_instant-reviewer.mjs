@@ -77,22 +77,25 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
  * the reviewer's repository `runs` times, in turn (the order alternates every round, so a busy
  * machine's drift hits all), after one warm-up each; removes the scratch folder. Returns, by
  * variant name, the wall milliseconds and the CPU milliseconds of the whole process tree (NaN
- * without /usr/bin/time).
+ * without /usr/bin/time). `onSample(variant, { stdout, startedAt, endedAt })` is told each
+ * measured sample (wall clock in ms), while the scratch folder and the run logs in it exist.
  */
-export function sampleInTurn({ binary, scratch, repo, env }, variants, runs) {
+export function sampleInTurn({ binary, scratch, repo, env }, variants, runs, onSample = () => {}) {
   const wall = new Map(variants.map((v) => [v.name, []]));
   const cpu = new Map(variants.map((v) => [v.name, []]));
   const timeFile = join(scratch, 'time.txt');
   const once = (variant) => {
     const command = [variant.binary ?? binary, ...variant.args];
+    const startedAt = Date.now();
     const start = process.hrtime.bigint();
     const result = TIME
       ? spawnSync(TIME, ['-f', '%U %S', '-o', timeFile, ...command], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
       : spawnSync(command[0], command.slice(1), { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const endedAt = Date.now();
     if (result.status !== 0) throw new Error(`${variant.name} exited ${result.status}: ${result.stderr}${result.stdout}`);
     const [user, system] = TIME ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number) : [NaN, NaN];
-    return { wall: ms, cpu: (user + system) * 1000 };
+    return { wall: ms, cpu: (user + system) * 1000, stdout: result.stdout, startedAt, endedAt };
   };
   try {
     for (const v of variants) once(v); // warm the page cache
@@ -102,6 +105,7 @@ export function sampleInTurn({ binary, scratch, repo, env }, variants, runs) {
         const sample = once(v);
         wall.get(v.name).push(sample.wall);
         cpu.get(v.name).push(sample.cpu);
+        onSample(v, sample);
       }
     }
   } finally {

@@ -8,11 +8,13 @@
 // The commands run in turn (the order alternates every round, so a busy machine's drift hits
 // all); prints min and median wall and the median CPU (user + system of the process tree, from
 // /usr/bin/time) of each, the run's median beside --version's, and with --baseline the same run
-// of an older binary in the same rounds and the paired differences. Target
-// (issue 30): the run's median at most 120 ms. Exits 1 when it is missed, 2 when it cannot run;
-// not part of npm test (timing is noisy).
+// of an older binary in the same rounds and the paired differences; then where each run's time
+// went, phase by phase, from its run log (_run-phases.mjs). Target (issue 30): the run's median
+// at most 120 ms. Exits 1 when it is missed, 2 when it cannot run; not part of npm test (timing
+// is noisy).
 import { loadavg } from 'node:os';
 import { benchArgs, instantReviewer, median, pairedDifference, sampleInTurn } from './_instant-reviewer.mjs';
+import { collectPhases, phaseLines } from './_run-phases.mjs';
 
 const TARGET_MS = 120;
 const values = benchArgs('run', 20);
@@ -25,7 +27,9 @@ const variants = [
   { name: 'run reviewer --sandbox none', args: runArgs },
   ...(values.baseline ? [{ name: 'the same, baseline binary', args: runArgs, binary: values.baseline }] : []),
 ];
-const { wall, cpu } = sampleInTurn({ binary: values.binary, scratch, repo, env }, variants, runs);
+const phases = collectPhases(median);
+const { wall, cpu } = sampleInTurn({ binary: values.binary, scratch, repo, env }, variants, runs, phases.onSample);
+const phaseMedians = phases.medians();
 
 const rows = variants.map((v) => ({ name: v.name, min_ms: Math.min(...wall.get(v.name)), median_ms: median(wall.get(v.name)), median_cpu_ms: median(cpu.get(v.name)) }));
 const [version, run] = rows;
@@ -35,10 +39,11 @@ const against = values.baseline
 const ok = run.median_ms <= TARGET_MS;
 const load = loadavg()[0];
 if (values.json) {
-  console.log(JSON.stringify({ runs, variants: rows, run_over_version_ms: run.median_ms - version.median_ms, ...(against ? { run_minus_baseline: against } : {}), target_ms: TARGET_MS, load_average: load, ok }, null, 2));
+  console.log(JSON.stringify({ runs, variants: rows, run_over_version_ms: run.median_ms - version.median_ms, ...(against ? { run_minus_baseline: against } : {}), phases_ms: phaseMedians, target_ms: TARGET_MS, load_average: load, ok }, null, 2));
 } else {
   for (const r of rows) console.log(`${r.name.padEnd(30)} min ${r.min_ms.toFixed(1).padStart(7)} ms   median ${r.median_ms.toFixed(1).padStart(7)} ms   CPU median ${r.median_cpu_ms.toFixed(0).padStart(5)} ms`);
   if (against) console.log(`run against the baseline, paired: ${against.wall_ms.toFixed(1)} ms wall, ${against.cpu_ms.toFixed(1)} ms CPU`);
+  for (const line of phaseLines(phaseMedians)) console.log(line);
   console.log(`run reviewer (instant CLI, no sandbox): median ${run.median_ms.toFixed(1)} ms, ${(run.median_ms - version.median_ms).toFixed(1)} ms over --version (target <= ${TARGET_MS} ms) ${ok ? 'ok' : 'MISSED'}; load average ${load.toFixed(2)}`);
 }
 process.exit(ok ? 0 : 1);
