@@ -15,14 +15,18 @@ export interface Bridged {
   env: Record<string, string>;
 }
 
-/** The bridge's words up to its command (`--`) or `--hold`: ports on 127.0.0.1 and the proxy's sockets they lead to; and the CLI's proxy variables. */
-export function bridgeStart(proxy: EgressProxy, ctx: SandboxContext): { words: string[]; env: Record<string, string> } {
+/**
+ * The bridge's words up to its command (`--`) or `--hold`: ports on 127.0.0.1 and the proxy's
+ * sockets they lead to (`listeners`, for a relay that does the bridge's work); and the CLI's proxy variables.
+ */
+export function bridgeStart(proxy: EgressProxy, ctx: SandboxContext): { words: string[]; listeners: { port: number; socket: string }[]; env: Record<string, string> } {
   let port = PROXY_PORT;
   while (proxy.forwards.some((f) => f.port === port)) port++;
   const listeners = [{ port, socket: proxy.proxySocket }, ...proxy.forwards];
   const url = `http://127.0.0.1:${port}`;
   return {
     words: [ctx.self.bin, ...ctx.self.args, '__bridge', ...listeners.flatMap((l) => ['--listen', `127.0.0.1:${l.port}=${l.socket}`])],
+    listeners,
     // Not NODE_USE_ENV_PROXY: it costs every Node process ~45 ms at start, and the real CLIs use
     // the variables without it (claude, codex, gemini and cline were checked).
     env: { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, NO_PROXY: '', no_proxy: '' },

@@ -1,10 +1,11 @@
 /**
  * bwrap's network side started ahead (the `ahead` hook): while the run is prepared, the egress
- * proxy and the bridge (`supervisor __bridge --hold`) in a small bwrap of its own, whose network
+ * proxy and the bridge (`supervisor __bridge --hold`, or where the system has them systemd's
+ * socket relay doing the same work: _relay.ts) in a small bwrap of its own, whose network
  * namespace has only loopback and the bridge's ports. The CLI's bwrap then starts inside that
- * namespace (nsenter) instead of starting a bridge inside its own sandbox, so the bridge's Node
- * start (60-70 ms) is no longer on the CLI's way. The CLI reaches exactly what it reached before:
- * the bridge's ports on 127.0.0.1; it no longer sees the proxy's sockets.
+ * namespace (nsenter) instead of starting a bridge inside its own sandbox, so the bridge's start
+ * is no longer on the CLI's way. The CLI reaches exactly what it reached before: the bridge's
+ * ports on 127.0.0.1; it no longer sees the proxy's sockets.
  *
  * The namespace is entered through this process's own descriptor of it (/proc/<pid>/fd/<n>),
  * opened while the holder's first process was still the child of its bwrap, which this process
@@ -16,6 +17,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentOf, type EgressProxy, type SandboxAhead, type SandboxContext, type SandboxPolicy } from '../../core/plugin-api/index.ts';
 import { bridgeStart } from './_bridge.ts';
 import { hostViewArgs, interpreterOf, LINKER_ETC_ENTRIES, SYSTEM_DIRS } from './_host-view.ts';
+import { systemdRelay, type Relay } from './_relay.ts';
 import { inside, pathsToShow } from './_visible-paths.ts';
 
 /** How long a holder may take to listen before the wrap goes on without it. */
@@ -57,18 +59,23 @@ export async function startHolder(policy: SandboxPolicy, ctx: SandboxContext, bw
   if (policy.network !== 'allow' || !nsenter) return undefined;
   const proxy = await ctx.startEgressProxy(policy.allow);
   const bridge = bridgeStart(proxy, ctx);
+  // systemd's relay where it is here (_relay.ts); the bridge, a start of this binary, elsewhere.
+  const relay = systemdRelay(bridge.listeners, ctx.env);
   let child: ChildProcess;
   try {
-    const args = [...holderView(proxy, ctx), ...(root ? [] : ['--unshare-user']), ...HOLDER_NAMESPACES, '--info-fd', '3', '--', ...bridge.words, '--hold'];
-    child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', 'ignore', 'pipe'], env: {} });
+    // The relay's shell starts it in the background, which a shell does with /dev/null as its input.
+    const view = [...holderView(proxy, ctx), ...(relay ? ['--dev-bind', '/dev/null', '/dev/null'] : [])];
+    const inner = relay ? relay.words : [...bridge.words, '--hold'];
+    const args = [...view, ...(root ? [] : ['--unshare-user']), ...HOLDER_NAMESPACES, '--info-fd', '3', '--', ...inner];
+    child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', relay ? 'pipe' : 'ignore', 'pipe'], env: {} });
   } catch (error) {
     await proxy.close();
     throw error;
   }
   // A holder neither keeps this process alive nor outlives it (its bridge holds until its stdin ends).
   child.unref();
-  for (const stream of [child.stdin, child.stdout, child.stdio[3]]) (stream as { unref?: () => void } | null)?.unref?.();
-  const namespaces = listening(child).then((started) => (started ? holderNamespaces(child, started, !root) : undefined));
+  for (const stream of [child.stdin, child.stdout, child.stderr, child.stdio[3]]) (stream as { unref?: () => void } | null)?.unref?.();
+  const namespaces = listening(child, relay).then((started) => (started ? holderNamespaces(child, started, !root) : undefined));
   const end = once(async () => {
     await stop(child);
     const fds = await namespaces;
@@ -113,14 +120,20 @@ export interface Started {
   netns: number;
 }
 
-/** bwrap's account of what it made (--info-fd) once the bridge says it listens; undefined when it exits or takes too long first. */
-function listening(child: ChildProcess): Promise<Started | undefined> {
+/**
+ * bwrap's account of what it made (--info-fd) once the bridge says it listens (on stdout), or the
+ * relay says each port does (on stderr); undefined when it exits, a relay fails, or it takes too long first.
+ */
+function listening(child: ChildProcess, relay: Relay | undefined): Promise<Started | undefined> {
   return new Promise((resolve) => {
     let info = '';
     let out = '';
+    let err = '';
+    let settled = false;
     // Not unref'd, unlike the holder's process and pipes: a wrap waiting for it keeps this process alive.
     const timer = setTimeout(() => resolve(undefined), READY_WITHIN_MS);
     const settle = (value: Started | undefined) => {
+      settled = true;
       clearTimeout(timer);
       resolve(value);
     };
@@ -130,10 +143,14 @@ function listening(child: ChildProcess): Promise<Started | undefined> {
     const check = () => {
       const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
       const netns = /"net-namespace":\s*(\d+)/.exec(info)?.[1];
-      if (out.startsWith('ready\n') && pid && netns) settle({ pid: Number(pid), netns: Number(netns) });
+      const ready = relay ? relay.listening(err) : out.startsWith('ready\n') || undefined;
+      if (ready === false) settle(undefined);
+      else if (ready && pid && netns) settle({ pid: Number(pid), netns: Number(netns) });
     };
     child.stdio[3]!.on('data', (data: Buffer) => ((info += data.toString('utf8')), check()));
     child.stdout!.on('data', (data: Buffer) => ((out += data.toString('utf8')), check()));
+    // Read on while it runs (a full pipe would stop the relay), kept only until it is settled.
+    child.stderr?.on('data', (data: Buffer) => void (settled || ((err += data.toString('utf8')), check())));
   });
 }
 

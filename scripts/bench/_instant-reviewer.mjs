@@ -60,6 +60,8 @@ export function instantReviewer(prefix) {
   writeFileSync(join(fakes, 'claude'), `#!/bin/sh\ncat >/dev/null\ncat "${join(fakes, 'envelope.json')}"\n`);
   chmodSync(join(fakes, 'claude'), 0o755);
   const env = { PATH: `${fakes}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: join(scratch, 'home'), LANG: 'C.UTF-8' };
+  // Passed through: the sandbox bench measures the binary's own bridge with it (bwrap's held relay, _relay.ts).
+  if (process.env.SUPERVISOR_NO_SYSTEMD_RELAY) env.SUPERVISOR_NO_SYSTEMD_RELAY = process.env.SUPERVISOR_NO_SYSTEMD_RELAY;
   mkdirSync(env.HOME);
   return { scratch, repo, env };
 }

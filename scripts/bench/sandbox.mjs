@@ -2,7 +2,9 @@
 // The sandbox's own overhead per run: the same `supervisor run` of the built binary with a fake
 // claude that answers at once (a shell script printing claude's real JSON envelope), without a
 // sandbox and under `--sandbox bwrap` in allow mode with the network bridge (egress proxy
-// outside, `supervisor __bridge` inside, one forwarded loopback port).
+// outside, one forwarded loopback port; the network held ahead by systemd's socket relay where
+// it is installed, else by `supervisor __bridge`; SUPERVISOR_NO_SYSTEMD_RELAY=1 in the bench's
+// environment measures the bridge there too).
 //
 //   node scripts/bench/sandbox.mjs [--runs 20] [--binary dist/supervisor-<host>] [--baseline <older binary>] [--json]
 //

@@ -26,7 +26,11 @@ import { missingBwrap, requires } from '../../helpers/requires.ts';
 const nsenter = spawnSync('sh', ['-c', 'command -v nsenter'], { encoding: 'utf8' }).stdout.trim();
 const missing = missingBwrap() ?? (nsenter ? undefined : 'nsenter (util-linux)');
 const limits = { pids: 256, memoryMb: 1024, cpus: 1 };
-const ctx = sandboxContext({ env: { PATH: '/usr/bin:/bin' }, self: { bin: process.execPath, args: [join(PROJECT_ROOT, 'bin/supervisor.mjs')] }, notice: () => {} });
+const self = { bin: process.execPath, args: [join(PROJECT_ROOT, 'bin/supervisor.mjs')] };
+const ctx = sandboxContext({ env: { PATH: '/usr/bin:/bin' }, self, notice: () => {} });
+/** The holder with the bridge, where systemd's relay would otherwise be used (_relay.ts). */
+const bridgeCtx = sandboxContext({ env: { PATH: '/usr/bin:/bin', SUPERVISOR_NO_SYSTEMD_RELAY: '1' }, self, notice: () => {} });
+const relayHere = ['/usr/bin/systemd-socket-activate', '/bin/systemd-socket-activate'].some(existsSync) && ['/usr/lib/systemd/systemd-socket-proxyd', '/lib/systemd/systemd-socket-proxyd'].some(existsSync);
 const ownNet = () => readlinkSync('/proc/self/ns/net');
 
 /** Prints its network namespace, then GETs `url` through HTTP_PROXY and prints the status and body. */
@@ -72,15 +76,22 @@ function run(command: { bin: string; args: string[]; env: Record<string, string 
   return new Promise((resolve) => child.on('close', () => resolve(out)));
 }
 
-/** This process's holders: its children that are a bwrap running a held bridge. */
+/** This process's holders: its children that are a bwrap saying what it made (--info-fd: no CLI's bwrap does). */
 function holderPids(): number[] {
   return childrenOf(process.pid).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--hold');
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--info-fd');
     } catch {
       return false;
     }
   });
+}
+
+/** What the holder's first process runs: systemd's relay, or the bridge (a start of supervisor). */
+function holderRuns(): 'relay' | 'bridge' | undefined {
+  const [first] = childrenOf(holderPids()[0]);
+  const cmdline = first === undefined ? '' : readFileSync(`/proc/${first}/cmdline`, 'utf8');
+  return cmdline.includes('systemd-socket-activate') ? 'relay' : cmdline.includes('__bridge') ? 'bridge' : undefined;
 }
 
 /** The processes whose parent is `parent` now. */
@@ -112,34 +123,38 @@ describe('bwrap: the network held ahead', requires(missing), () => {
   });
   after(() => server?.close());
 
-  it("the CLI's bwrap enters the holder's network by this process's own descriptor: no network of its own, no bridge inside; it reaches the allowed server, in a network that is not the host's", async () => {
-    const ahead = await bwrap.ahead!(policy(allow), ctx);
-    assert.ok(ahead, 'a holder started');
-    const wrapped = await bwrap.wrap(await request(allow, url, ahead), ctx);
-    try {
-      const all = [wrapped.bin, ...wrapped.args];
-      const at = all.indexOf(nsenter);
-      assert.ok(at >= 0, all.join(' '));
-      const net = all.slice(at).find((w) => w.startsWith('--net='))!.slice('--net='.length);
-      assert.match(net, new RegExp(`^/proc/${process.pid}/fd/\\d+$`));
-      const bwrapAt = all.findIndex((w, i) => i > at && w.endsWith('bwrap'));
-      const inside = all.slice(bwrapAt, all.indexOf('--', bwrapAt));
-      assert.ok(!inside.includes('--unshare-net'), 'the network is entered, not made');
-      assert.ok(!all.includes('__bridge'), 'no bridge in the CLI\'s sandbox');
-      assert.ok(!inside.some((w) => w.includes('sv-sandbox-net-')), 'the proxy\'s sockets are not shown to the CLI');
-      assert.equal(wrapped.env.HTTP_PROXY, 'http://127.0.0.1:3128');
-      const [netns, answer] = (await run(wrapped)).trim().split('\n');
-      assert.equal(netns, readlinkSync(net), 'the CLI ran in the held network');
-      assert.notEqual(netns, ownNet());
-      assert.equal(answer, '200 held /x');
-    } finally {
-      await wrapped.teardown?.();
-    }
-    // The wrap's tear-down killed it; the core's release at the end of the run collects it.
-    await ahead.release();
-    assert.equal(asHolder(ahead)!.holding(), false);
-    assert.deepEqual(holderPids(), []);
-  });
+  for (const [held, holderCtx] of [[relayHere ? 'relay' : 'bridge', ctx], ['bridge', bridgeCtx]] as const) {
+    it(`the CLI's bwrap enters the holder's network (its ${held}) by this process's own descriptor: no network of its own, no bridge inside; it reaches the allowed server, in a network that is not the host's`, async () => {
+      const ahead = await bwrap.ahead!(policy(allow), holderCtx);
+      assert.ok(ahead, 'a holder started');
+      assert.ok(await asHolder(ahead)!.entry, 'it listened');
+      assert.equal(holderRuns(), held, `where systemd's relay is here the holder uses it, else (or told not to) the bridge`);
+      const wrapped = await bwrap.wrap(await request(allow, url, ahead), holderCtx);
+      try {
+        const all = [wrapped.bin, ...wrapped.args];
+        const at = all.indexOf(nsenter);
+        assert.ok(at >= 0, all.join(' '));
+        const net = all.slice(at).find((w) => w.startsWith('--net='))!.slice('--net='.length);
+        assert.match(net, new RegExp(`^/proc/${process.pid}/fd/\\d+$`));
+        const bwrapAt = all.findIndex((w, i) => i > at && w.endsWith('bwrap'));
+        const inside = all.slice(bwrapAt, all.indexOf('--', bwrapAt));
+        assert.ok(!inside.includes('--unshare-net'), 'the network is entered, not made');
+        assert.ok(!all.includes('__bridge'), 'no bridge in the CLI\'s sandbox');
+        assert.ok(!inside.some((w) => w.includes('sv-sandbox-net-')), 'the proxy\'s sockets are not shown to the CLI');
+        assert.equal(wrapped.env.HTTP_PROXY, 'http://127.0.0.1:3128');
+        const [netns, answer] = (await run(wrapped)).trim().split('\n');
+        assert.equal(netns, readlinkSync(net), 'the CLI ran in the held network');
+        assert.notEqual(netns, ownNet());
+        assert.equal(answer, '200 held /x');
+      } finally {
+        await wrapped.teardown?.();
+      }
+      // The wrap's tear-down killed it; the core's release at the end of the run collects it.
+      await ahead.release();
+      assert.equal(asHolder(ahead)!.holding(), false);
+      assert.deepEqual(holderPids(), []);
+    });
+  }
 
   it("the holder's bridge sees no /etc but the dynamic linker's cache: no users, hosts, certificates or git configuration", async () => {
     const ahead = asHolder(await bwrap.ahead!(policy(allow), ctx))!;
