@@ -8,10 +8,11 @@
  * overhead). Where either is missing, or SUPERVISOR_NO_SYSTEMD_RELAY=1, the holder runs the
  * bridge. The words go to the shell as arguments, never into its script.
  */
-import { accessSync, constants } from 'node:fs';
+import { which } from '../../core/plugin-api/index.ts';
 
-const ACTIVATE = ['/usr/bin/systemd-socket-activate', '/bin/systemd-socket-activate'];
-const PROXYD = ['/usr/lib/systemd/systemd-socket-proxyd', '/lib/systemd/systemd-socket-proxyd'];
+/** Where systemd puts them: system folders only, never the caller's PATH. */
+const ACTIVATE_DIRS = '/usr/bin:/bin';
+const PROXYD_DIRS = '/usr/lib/systemd:/lib/systemd';
 
 /** One relay per listener in the background, then held until stdin ends (as the bridge's --hold). */
 const SCRIPT = 'a=$1; p=$2; shift 2; for l in "$@"; do "$a" -l "127.0.0.1:${l%%=*}" "$p" "${l#*=}" & done; exec cat >/dev/null';
@@ -23,20 +24,11 @@ export interface Relay {
   listening(stderr: string): boolean | undefined;
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The relay for these listeners (port → proxy socket), or undefined where systemd's programs are not here. */
 export function systemdRelay(listeners: { port: number; socket: string }[], env: Readonly<Record<string, string | undefined>>): Relay | undefined {
   if (env.SUPERVISOR_NO_SYSTEMD_RELAY === '1') return undefined;
-  const activate = ACTIVATE.find(executable);
-  const proxyd = PROXYD.find(executable);
+  const activate = which('systemd-socket-activate', { PATH: ACTIVATE_DIRS });
+  const proxyd = which('systemd-socket-proxyd', { PATH: PROXYD_DIRS });
   if (!activate || !proxyd) return undefined;
   const ports = listeners.map((l) => l.port);
   return {

@@ -19,6 +19,7 @@ import { parentOf } from '../../../core/process/tagged-processes.ts';
 import { sandboxContext } from '../../../core/sandbox/runner.ts';
 import bwrap from '../../../plugins/sandboxes/bwrap.ts';
 import { asHolder, holderNamespaces } from '../../../plugins/sandboxes/_network-holder.ts';
+import { systemdRelay } from '../../../plugins/sandboxes/_relay.ts';
 import { PROJECT_ROOT } from '../../e2e/_run.ts';
 import { git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
 import { missingBwrap, requires } from '../../helpers/requires.ts';
@@ -30,7 +31,7 @@ const self = { bin: process.execPath, args: [join(PROJECT_ROOT, 'bin/supervisor.
 const ctx = sandboxContext({ env: { PATH: '/usr/bin:/bin' }, self, notice: () => {} });
 /** The holder with the bridge, where systemd's relay would otherwise be used (_relay.ts). */
 const bridgeCtx = sandboxContext({ env: { PATH: '/usr/bin:/bin', SUPERVISOR_NO_SYSTEMD_RELAY: '1' }, self, notice: () => {} });
-const relayHere = ['/usr/bin/systemd-socket-activate', '/bin/systemd-socket-activate'].some(existsSync) && ['/usr/lib/systemd/systemd-socket-proxyd', '/lib/systemd/systemd-socket-proxyd'].some(existsSync);
+const relayHere = systemdRelay([], {}) !== undefined;
 const ownNet = () => readlinkSync('/proc/self/ns/net');
 
 /** Prints its network namespace, then GETs `url` through HTTP_PROXY and prints the status and body. */
