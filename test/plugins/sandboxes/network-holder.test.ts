@@ -128,8 +128,13 @@ describe('bwrap: the network held ahead', requires(missing), () => {
     it(`the CLI's bwrap enters the holder's network (its ${held}) by this process's own descriptor: no network of its own, no bridge inside; it reaches the allowed server, in a network that is not the host's`, async () => {
       const ahead = await bwrap.ahead!(policy(allow), holderCtx);
       assert.ok(ahead, 'a holder started');
-      assert.ok(await asHolder(ahead)!.entry, 'it listened');
-      assert.equal(holderRuns(), held, `where systemd's relay is here the holder uses it, else (or told not to) the bridge`);
+      try {
+        assert.ok(await asHolder(ahead)!.entry, 'it listened');
+        assert.equal(holderRuns(), held, `where systemd's relay is here the holder uses it, else (or told not to) the bridge`);
+      } catch (error) {
+        await ahead.release(); // a failed check leaves no holder (and its proxy) keeping the test alive
+        throw error;
+      }
       const wrapped = await bwrap.wrap(await request(allow, url, ahead), holderCtx);
       try {
         const all = [wrapped.bin, ...wrapped.args];
