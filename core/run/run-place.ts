@@ -4,7 +4,7 @@
  *   - `--base` / `--review`: a worktree of the run's own at that commit, opened early so the
  *     prompt is packed from what the CLI will see (not from the user's checkout);
  *   - otherwise nothing here: runRole packs from the checkout and opens its worktree at HEAD.
- * openEarly settles the first two under the run's id; closeEarly removes what it made.
+ * openEarly settles the first two under the run's id.
  */
 import { basename } from 'node:path';
 import { errors } from '../errors.ts';
@@ -13,7 +13,7 @@ import { checkWorktree } from '../git/verified-worktree.ts';
 import { git, type GitEnv } from '../git/git.ts';
 import type { RunRoleOptions } from './options.ts';
 import { resolveCommit, resolveReviewRange, type ReviewRange } from './start-point.ts';
-import { closeWorkspace, openWorkspace, type RepoState, type Workspace } from './worktree.ts';
+import { openWorkspace, type RepoState, type Workspace } from './worktree.ts';
 import { ensureStateDir } from '../state-dir.ts';
 import { resolvePeers } from './peers.ts';
 import { newRunId } from './run-id.ts';
@@ -112,9 +112,4 @@ export async function openEarly(options: RunRoleOptions, inspected: Promise<Repo
   const runId = newRunId(basename(options.role).replace(/\.ya?ml$/i, ''), startedAt, peers.randomHex);
   const paths = ensureStateDir(options.repoRoot);
   return { place: await settlePlace(options, runId, paths.worktrees, repo, reads), runId, startedAt };
-}
-
-/** A run placed early that stops before its log: its worktree goes (unless the caller's). */
-export async function closeEarly(options: RunRoleOptions, early: EarlyPlace): Promise<void> {
-  await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
 }

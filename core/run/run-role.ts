@@ -22,7 +22,7 @@ import { sumMetrics } from './metrics.ts';
 import { joinRunOptions, type RunDeps, type RunHooks, type RunRequest, type RunRoleOptions } from './options.ts';
 import { prepareRun, roleEditsFiles, type PreparedRun } from './prepare.ts';
 import { nothingToReviewNotice } from './review-notice.ts';
-import { closeEarly, needsEarlyPlace, openEarly, type EarlyPlace } from './run-place.ts';
+import { needsEarlyPlace, openEarly, type EarlyPlace } from './run-place.ts';
 import { roleEnv } from './request.ts';
 import { changeNotices } from './change-notices.ts';
 import { snakeKeys } from '../text/snake-keys.ts';
@@ -34,7 +34,7 @@ import { setUpRun } from './run-setup.ts';
 import { describeTargets, endRunProcesses, startRunStandby } from './run-processes.ts';
 import { checkStateFilesEarly, ensureStateDir } from '../state-dir.ts';
 import type { RunStatus } from './status-map.ts';
-import { checkSavedWorktree, inspectRepo, type RepoState } from './worktree.ts';
+import { checkSavedWorktree, closeWorkspace, inspectRepo, type RepoState } from './worktree.ts';
 import { finishWorkspace, logEarlyWorkspace, logWorkspaceAhead } from './run-workspace.ts';
 import { workspaceAhead, type WorkspaceAhead } from './workspace-ahead.ts';
 
@@ -63,7 +63,7 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   } catch (error) {
     // What the sandbox started ahead ends once the preparing does (a stop does not wait for it).
     void preparing.then((ready) => ready.sandboxAhead.release(), () => {});
-    if (early) await closeEarly(options, early);
+    if (early) await closeWorkspace(options.repoRoot, early.place.workspace, options.env).catch(() => {});
     await ahead?.closeAhead();
     throw error;
   }

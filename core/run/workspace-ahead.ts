@@ -80,8 +80,8 @@ export function workspaceAhead(options: RunRoleOptions, repo: Promise<RepoState>
       if (taken) return;
       clearImmediate(standby);
       const opened = await started?.opened.catch(() => null);
-      // The standby that joined the run's cgroup for its CLI, and the cgroup.
-      if (started) await endRunProcesses(started.runId, [], options.graceMs ?? DEFAULT_GRACE_MS);
+      // The standby started here for the run's CLI, and its cgroup (none was, without one scheduled).
+      if (started && standby) await endRunProcesses(started.runId, [], options.graceMs ?? DEFAULT_GRACE_MS);
       if (opened?.workspace) await closeWorkspace(options.repoRoot, opened.workspace, options.env).catch(() => {});
     },
   };
