@@ -64,7 +64,10 @@ step('bundling core/binary/main.ts with esbuild');
 const bundled = join(work, 'supervisor.js');
 // The plugin API's declarations, generated from core/plugin-api/ (supervisor plugins types).
 const { renderPluginTypes } = await import('./plugin-types.mjs');
-const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root) };
+// The built-in roles as the project's parser reads them: a run does not parse their YAML again.
+const { parsedRoles } = await import('./pkg/parsed-roles.mjs');
+const roles = await parsedRoles(root);
+const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root), [roles.asset]: roles.json };
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });
 // Entry chunks (a few KB, started on their own) are stored as they are: no zlib at their start.
 const chunkAssets = Object.entries(chunks).map(([name, file]) => (name in ENTRY_CHUNKS ? `chunk-${name}.js=${file}` : `chunk-${name}.js.br=${file}`));
