@@ -7,11 +7,11 @@
  * repository is refused: it has no checkout, and in place the CLI would write into git's files.
  */
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, commonDirOf, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
-import { checkWorktree, gitOf, worktreeRemoved, type WorktreeCheck } from '../git/verified-worktree.ts';
+import { checkWorktree, gitOf, type WorktreeCheck } from '../git/verified-worktree.ts';
+import { removeWorktree } from '../git/remove-worktree.ts';
 import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
 import { gitErrors } from '../git/errors.ts';
 import { excludePathspecs } from './setup.ts';
@@ -280,12 +280,8 @@ export async function attachWorkspaceBranch(workspace: Workspace, runId: string,
   return branch;
 }
 
-/** Removes the worktree (the branch stays). Falls back to deleting the folder and pruning. */
+/** Removes the worktree (the branch stays): by its recorded folders, else through git (core/git/remove-worktree.ts). */
 export async function closeWorkspace(repoRoot: string, workspace: Workspace, env?: GitEnv): Promise<void> {
   if (workspace.mode !== 'worktree' || workspace.branch) return;
-  if (workspace.git) worktreeRemoved(workspace.git);
-  const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', workspace.path], env);
-  if (removed.ok) return;
-  await rm(workspace.path, { recursive: true, force: true });
-  await git(repoRoot, ['worktree', 'prune'], env);
+  await removeWorktree(repoRoot, workspace.path, workspace.git, env);
 }

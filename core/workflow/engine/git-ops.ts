@@ -9,12 +9,12 @@
  * (integration-ref.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { locateWorktree } from '../../git/bound-git.ts';
 import { gitErrors } from '../../git/errors.ts';
 import { git, gitOrThrow, type GitEnv } from '../../git/git.ts';
-import { worktreeRemoved } from '../../git/verified-worktree.ts';
+import { removeWorktree as removeWorktreeOf } from '../../git/remove-worktree.ts';
 import type { MergeStyle } from '../../plugin-api/workflow-model.ts';
 import { zeroId, type IntegrationMoved } from './integration-ref.ts';
 import { checkSlot, forgetSlot, checkedSlotGit, isSetAside, recordSlot, slotOf, verifiedSlot } from './slots.ts';
@@ -162,18 +162,15 @@ export async function headOf(ops: SlotGitOps, path: string): Promise<string> {
 }
 
 /**
- * Removes a worktree of ours through the repository (never through the folder's own `.git`).
- * A slot set aside stays.
+ * Removes a worktree of ours: a slot by the folders recorded when it was made, any other through
+ * the repository (never through the folder's own `.git`; core/git/remove-worktree.ts). A slot
+ * set aside stays.
  */
 export async function removeWorktree(ops: SlotGitOps, path: string): Promise<void> {
   if (isSetAside(ops.slots, path)) return;
   const slot = slotOf(ops.slots, path);
-  if (slot) worktreeRemoved(slot.git);
   forgetSlot(ops.slots, path);
-  const removed = await git(ops.repoRoot, ['worktree', 'remove', '--force', '--force', path], ops.env);
-  if (removed.ok) return;
-  await rm(path, { recursive: true, force: true });
-  await git(ops.repoRoot, ['worktree', 'prune'], ops.env);
+  await removeWorktreeOf(ops.repoRoot, path, slot?.git, ops.env);
 }
 
 
