@@ -151,6 +151,16 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
   };
 }
 
+/**
+ * Whether the checkout holds work of the user's not committed: any change or untracked file but
+ * what is under `.supervisor/` untracked (run logs, worktrees, roles not yet committed). A worktree
+ * made from HEAD starts without it, and the run says so.
+ */
+export function hasUncommittedWork(state: CheckoutState): boolean {
+  for (const [path, status] of state.files) if (!(status.startsWith('?? ') && path.startsWith('.supervisor/'))) return true;
+  return false;
+}
+
 export interface CheckoutChanges {
   /** What changed in the user's checkout or branch list, one phrase each (empty: nothing). */
   changes: string[];

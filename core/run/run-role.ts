@@ -47,8 +47,8 @@ export async function runRole(request: RunRequest, deps: RunDeps, hooks: RunHook
   const options = joinRunOptions(request, deps, hooks);
   const t0 = performance.now(); // duration_ms covers preparing (packing) too
   // Asked while the run is prepared (packing is the long part); a run placed early needs it
-  // first, and not whether the checkout is dirty (only a worktree made from HEAD says so).
-  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: !needsEarlyPlace(options) }), options.signal);
+  // first. Whether the checkout holds uncommitted work is read from its record (checkout-guard.ts).
+  const inspected = untilStopped(inspectRepo(options.repoRoot, { env: options.env, dirty: false }), options.signal);
   // Refused (a bare repository) before any worktree is opened from it, early or ahead.
   const checked = inspected.then((r) => checkedRepo(r, options));
   const stateChecked = checkStateFilesEarly(options.repoRoot).catch(() => {});
@@ -111,7 +111,10 @@ async function runPrepared(options: RunRoleOptions, { t0, prepared, early, ahead
   // the others' is recorded while theirs is made, workspace-ahead.ts).
   const opened = early
     ? Promise.all([logEarlyWorkspace(early.place, log), recordCheckout(options.repoRoot, options.env)])
-    : made!.opened.then(async (ready) => [logWorkspaceAhead(options, ready, log, notice), await ready.checkout] as const);
+    : made!.opened.then(async (ready) => {
+        const record = await ready.checkout;
+        return [logWorkspaceAhead(options, ready, record, log, notice), record] as const;
+      });
   // The CLI's cgroup joined ahead (workspace-ahead.ts), else now while the worktree is made; ended
   // with the run's processes, or here when the run stops before its attempts.
   startRunStandby(runId);

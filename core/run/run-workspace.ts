@@ -9,6 +9,7 @@ import { describeStop } from '../process/stop-signals.ts';
 import { clip } from './answer.ts';
 import { linkProblem } from '../git/bound-git.ts';
 import type { WorktreeCheck } from '../git/verified-worktree.ts';
+import { hasUncommittedWork, type CheckoutState } from './checkout-guard.ts';
 import type { RunRoleOptions } from './options.ts';
 import type { RunPlace } from './run-place.ts';
 import type { RunLog } from './run-log.ts';
@@ -26,8 +27,12 @@ function workspaceReady(workspace: Workspace, reason: string | null): Record<str
   };
 }
 
-/** A run's workspace opened while its prompt was packed (workspace-ahead.ts), logged (`workspace_ready`, the notices); its failure is the run's (WORKTREE_FAILED, as run_finished). */
-export function logWorkspaceAhead(options: RunRoleOptions, opened: OpenedAhead, log: RunLog, notice: (m: string) => void): Workspace {
+/**
+ * A run's workspace opened while its prompt was packed (workspace-ahead.ts), logged
+ * (`workspace_ready`, the notices: work left out of the worktree as the checkout's record shows it);
+ * its failure is the run's (WORKTREE_FAILED, as run_finished).
+ */
+export function logWorkspaceAhead(options: RunRoleOptions, opened: OpenedAhead, checkout: CheckoutState | null, log: RunLog, notice: (m: string) => void): Workspace {
   const { workspace, repo } = opened;
   if (!workspace) {
     const failure = errors.worktreeFailed(options.repoRoot, opened.failure);
@@ -35,7 +40,7 @@ export function logWorkspaceAhead(options: RunRoleOptions, opened: OpenedAhead, 
     throw failure;
   }
   if (workspace.mode === 'in-place') notice(`running in place (${workspace.reason}): the CLI works directly in ${workspace.path}`);
-  else if (repo.dirty) notice(`your checkout has uncommitted changes; the worktree starts from HEAD (${repo.head?.slice(0, 7)}) without them`);
+  else if (checkout && hasUncommittedWork(checkout)) notice(`your checkout has uncommitted changes; the worktree starts from HEAD (${repo.head?.slice(0, 7)}) without them`);
   log.event('workspace_ready', workspaceReady(workspace, workspace.reason));
   return workspace;
 }

@@ -6,7 +6,7 @@ import { runRole } from '../../../core/run/run-role.ts';
 import { readEvents } from '../../../core/runs/runs-store.ts';
 import { worktreesDir } from '../../../core/state-dir.ts';
 import { runProcess } from '../../../core/process/run-process.ts';
-import { countingGit, git, makeRepo, tempDir } from '../../helpers/git-repo.ts';
+import { countingGit, git, makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { assertCheckoutUnchanged, snapshotCheckout } from '../../helpers/checkout.ts';
 import { answer, asCall, editing, envelope, fakeRole, harness } from './_fakes.ts';
 
@@ -265,6 +265,21 @@ describe('runRole', () => {
     const repo = await makeRepo();
     const inPlace = await runRole(...asCall(harness(repo, [ok()], { run: { worktree: false } }).options));
     assert.equal(inPlace.worktree.path, repo);
+  });
+
+  it('says when the checkout holds work the worktree starts without, as its record shows, with one git status fewer', async () => {
+    const uncommitted = /your checkout has uncommitted changes; the worktree starts from HEAD/;
+    const repo = await makeRepo({ 'a.txt': 'one\n' });
+    await writeFiles(repo, { '.supervisor/roles/mine.yaml': 'name: mine\n' });
+    const { env, calls } = await countingGit();
+    const clean = await runRole(...asCall(harness(repo, [ok()], { run: { env } }).options));
+    assert.doesNotMatch(clean.notices.join('\n'), uncommitted, 'supervisor\'s own untracked files are not the user\'s work');
+    assert.equal((await calls()).filter((call) => / status /.test(` ${call} `)).length, 3, 'the record before and after, the worktree\'s check');
+    await writeFiles(repo, { 'a.txt': 'two\n' });
+    const dirty = await runRole(...asCall(harness(repo, [ok()]).options));
+    assert.match(dirty.notices.join('\n'), uncommitted);
+    git(repo, 'add', 'a.txt');
+    assert.match((await runRole(...asCall(harness(repo, [ok()]).options))).notices.join('\n'), uncommitted, 'staged only');
   });
 
   it("hands the adapter the worktree's git folders as recorded when it was made (none in place)", async () => {
