@@ -24,7 +24,7 @@ import { configState } from './config-state.ts';
 import { hasOwnIndex, ownIndexPath, ownIndexProblem, seedOwnIndex, syncAdminIndex } from './own-index.ts';
 import { gitErrors } from './errors.ts';
 import { clientOf, type GitClient } from './git-client.ts';
-import { gitOrThrow, guardedGit, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
+import { gitOrThrow, guardOfState, guardedGit, readDriverGuard, refused, unguardable, type GitEnv, type GitResult } from './git.ts';
 import type { WorktreeGit } from './worktree-git.ts';
 
 export interface BoundWorktree {
@@ -44,17 +44,9 @@ export function worktreeGit(worktree: BoundWorktree | undefined): { git: Worktre
 /** Git bound to one worktree: the one client shape (git-client.ts). */
 export type BoundGit = GitClient;
 
-/** Driver guards by worktree and config state: one `git config` per state, not per command. */
-const guards = new Map<string, { state: string; guard: Promise<string[]> }>();
-
+/** The worktree's driver guard: one `git config` per state of the config files it reads (shared with any folder whose gits read the same, git.ts). */
 function guardFor(worktree: BoundWorktree, cwd: string, pre: string[], env: GitEnv): Promise<string[]> {
-  const state = configState(worktree, env);
-  if (state === null) return readDriverGuard(cwd, pre, env);
-  const known = guards.get(worktree.gitDir);
-  if (known?.state === state) return known.guard;
-  const guard = readDriverGuard(cwd, pre, env);
-  guards.set(worktree.gitDir, { state, guard });
-  return guard;
+  return guardOfState(configState(worktree, env), () => readDriverGuard(cwd, pre, env));
 }
 
 /** What every bound git starts with. SECURITY I3: no reflog (git appends to one through a link), no split index (files beside ours). */

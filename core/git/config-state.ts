@@ -14,28 +14,31 @@ export interface GitDirs {
 }
 
 /**
- * The config files a git command reads, by the state they are in: their change times (a write
- * always moves one, and no unprivileged process can set one back) and the variables that pick
- * the global ones. Null when one of them includes another file (`include.path`,
- * `includeIf`): a change there would not show here, so such a config is read every time.
+ * The config files a git command reads, by the state they are in: the files that exist (git's
+ * own list: the system, global and repository config, and the worktree's `config.worktree`,
+ * `<git dir>/config.worktree`, the main checkout's in the common dir), each with its change time
+ * (a write always moves one, and no unprivileged process can set one back), and the variables
+ * that pick the global ones. Two folders whose gits read the same files get the same state: a
+ * linked worktree with no config of its own reads what its main checkout reads. Null when one
+ * of them includes another file (`include.path`, `includeIf`): a change there would not show
+ * here, so such a config is read every time.
  */
 export function configState(worktree: GitDirs, env: GitEnv): string | null {
   const home = env.HOME ?? '';
   const files = [
-    join(worktree.commonDir, 'config'),
-    join(worktree.commonDir, 'config.worktree'),
-    join(worktree.gitDir, 'config'),
-    join(worktree.gitDir, 'config.worktree'),
-    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
     env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
+    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
+    join(worktree.commonDir, 'config'),
+    join(worktree.gitDir, 'config.worktree'),
   ];
   const parts: string[] = [];
   for (const file of files) {
     // Followed through a symbolic link: an edit of the file it names must move the state too.
     const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
-    const state = stat ? `${stat.ctimeNs}:${stat.ino}:${stat.dev}` : '-';
-    if (stat && includesAnother(file, state)) return null;
+    if (!stat) continue;
+    const state = `${stat.ctimeNs}:${stat.ino}:${stat.dev}`;
+    if (includesAnother(file, state)) return null;
     parts.push(`${file}:${state}`);
   }
   return [...parts, env.GIT_CONFIG_NOSYSTEM ?? '', env.GIT_CONFIG_COUNT ?? ''].join('\n');

@@ -93,23 +93,32 @@ export async function readDriverGuard(cwd: string, pre: string[], env: GitEnv): 
 }
 
 /**
- * The guard of a folder's config. A main checkout's (`.git` a folder) is read once per state of
- * the config files it reads (config-state.ts: the repository's, the global and system ones;
- * every time when one includes another file); any other folder's, a linked worktree's whose
- * admin folder a sandboxed CLI can write, is read anew for every command. Bound git reads its
- * own (bound-git.ts).
+ * Driver guards by the state of the config files their git reads (config-state.ts): one `git
+ * config` per state, whichever folder asked first (a run's worktree with no config of its own
+ * reads what the user's checkout reads); every time for a state that cannot be known (null).
  */
-const folderGuards = new Map<string, { key: string; guard: Promise<string[]> }>();
+const guardsByState = new Map<string, Promise<string[]>>();
+const GUARDS_KEPT = 64;
+export function guardOfState(state: string | null, read: () => Promise<string[]>): Promise<string[]> {
+  if (state === null) return read();
+  const known = guardsByState.get(state);
+  if (known) return known;
+  const guard = read();
+  guardsByState.set(state, guard);
+  if (guardsByState.size > GUARDS_KEPT) guardsByState.delete(guardsByState.keys().next().value!);
+  return guard;
+}
+
+/**
+ * The guard of a folder's config. A main checkout's (`.git` a folder) is read once per state of
+ * the config files it reads (guardOfState); any other folder's, a linked worktree's whose admin
+ * folder a sandboxed CLI can write, is read anew for every command. Bound git reads its own
+ * (bound-git.ts).
+ */
 function folderGuard(cwd: string, env: GitEnv): Promise<string[]> {
   const dotGit = join(cwd, '.git');
   if (!lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return readDriverGuard(cwd, [], env);
-  const key = configState({ commonDir: dotGit, gitDir: dotGit }, env);
-  if (key === null) return readDriverGuard(cwd, [], env);
-  const known = folderGuards.get(cwd);
-  if (known?.key === key) return known.guard;
-  const guard = readDriverGuard(cwd, [], env);
-  folderGuards.set(cwd, { key, guard });
-  return guard;
+  return guardOfState(configState({ commonDir: dotGit, gitDir: dotGit }, env), () => readDriverGuard(cwd, [], env));
 }
 
 /**
