@@ -154,11 +154,12 @@ async function once(cwd: string, args: string[], env: GitEnv, guard: string[], s
 
 /**
  * `git <args>` in cwd; never throws (a failing git is a value). `env` is the whole
- * environment git gets (the run's, as the CLI gets it); default: this process's.
+ * environment git gets (the run's, as the CLI gets it); default: this process's. `own`:
+ * variables of ours set after the caller's are cleaned (an index file of ours, GIT_INDEX_FILE).
  */
-export async function git(cwd: string, args: string[], env: GitEnv = process.env, stdin?: string): Promise<GitResult> {
+export async function git(cwd: string, args: string[], env: GitEnv = process.env, stdin?: string, own?: GitEnv): Promise<GitResult> {
   const guard = await unguardable(folderGuard(cwd, env));
-  return typeof guard === 'string' ? refused(guard) : guardedGit(cwd, args, env, guard, stdin);
+  return typeof guard === 'string' ? refused(guard) : guardedGit(cwd, args, env, guard, stdin, own);
 }
 
 /** The guard, or why there is none (readDriverGuard refuses): then no git runs, and the reason is git's failure. */

@@ -10,10 +10,10 @@
  * deleting any of them that is not the run's own, or moving another run's
  * `supervisor/<run-id>` branch (made once, never moved), is an escape.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, type GitEnv } from '../git/git.ts';
+import { indexAgainst, indexFileOf, keptIndexDigest } from './checkout-index.ts';
 import { isRunId } from './run-id.ts';
 import { nameList } from '../text/name-list.ts';
 
@@ -26,10 +26,12 @@ const OWN_STATE = ['.supervisor/runs', '.supervisor/worktrees', '.supervisor/wor
 export interface CheckoutState {
   head: string;
   branch: string;
-  /** A digest of the index's entries (`ls-files --stage`). */
+  /** A digest of the index's entries (`ls-files --stage`), or of the index file while it is kept (checkout-index.ts). */
   index: string;
   /** The index file as it is on disk (fingerprint); '' when it is not `<root>/.git/index`. */
   indexFile: string;
+  /** The index file's bytes, when its entries were not listed: a later record lists them only if it finds another file. */
+  keptIndex?: Buffer;
   /** Path → the status letters and a fingerprint of the file as it is. */
   files: Map<string, string>;
   /** refs/heads/<name> → commit, without supervisor's own run branches. */
@@ -115,15 +117,9 @@ function readBranches(refs: string): { branches: Map<string, string>; supervisor
   return { branches, supervisorBranches, otherRefs };
 }
 
-/** The main checkout's index file on disk: git replaces it whole on every write (a new inode and change time). */
-function indexFileOf(root: string): string {
-  if (!lstatSync(join(root, '.git'), { throwIfNoEntry: false })?.isDirectory()) return '';
-  const stat = lstatSync(join(root, '.git', 'index'), { throwIfNoEntry: false, bigint: true });
-  return stat ? `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}` : 'none';
-}
-
 /**
- * The checkout as it is now. `before`: the record this one will be compared with; when the
+ * The checkout as it is now. Without `before` the index file is kept rather than listed, when it
+ * can be (checkout-index.ts). `before`: the record this one will be compared with; when the
  * index file is the very file it was then, its entries are not listed again (one git fewer).
  */
 export async function recordCheckout(root: string, env?: GitEnv, before?: CheckoutState): Promise<CheckoutState> {
@@ -133,19 +129,25 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
     if (!result.ok) complete = false;
     return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
   };
-  const indexFile = indexFileOf(root);
+  const file = indexFileOf(root, before === undefined || before.keptIndex !== undefined);
+  const indexFile = file.fingerprint;
   const sameIndex = before !== undefined && before.complete && indexFile !== '' && indexFile === before.indexFile;
+  const kept = before === undefined ? file.bytes : undefined;
   // HEAD and its branch come with the status: a workflow records the checkout around every run.
-  const [index, status, refs] = await Promise.all([
-    sameIndex ? null : run(['ls-files', '--stage', '-z']),
+  const [entries, status, refs] = await Promise.all([
+    sameIndex || kept ? null : run(['ls-files', '--stage', '-z']),
     run(['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--', '.', ...OWN_STATE.map((path) => `:(exclude,top)${path}`)]),
     // SECURITY I1: every ref, not only branches (a CLI's checkpoints under refs/<its own>/ count).
     run(['for-each-ref', '--format=%(objectname) %(refname)']),
   ]);
+  const index = sameIndex ? before!.index : kept ? keptIndexDigest(kept) : await indexAgainst(root, env, before, entries!, file);
+  // An index the same as before's is still only kept, not listed: a later record may need its bytes.
+  const keptIndex = kept ?? (index === before?.index ? before.keptIndex : undefined);
   return {
     ...readStatus(root, status),
-    index: index === null ? before!.index : createHash('sha256').update(index).digest('hex'),
+    index,
     indexFile,
+    ...(keptIndex ? { keptIndex } : {}),
     ...readBranches(refs),
     complete,
   };

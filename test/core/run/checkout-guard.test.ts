@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compareCheckout, recordCheckout } from '../../../core/run/checkout-guard.ts';
 import { ensureStateDir } from '../../../core/state-dir.ts';
-import { git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
+import { countingGit, git, makeRepo, writeFiles } from '../../helpers/git-repo.ts';
 
 async function dirtyRepo(): Promise<string> {
   const repo = await makeRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
@@ -121,6 +121,44 @@ describe("the user's checkout, recorded and compared around a run", () => {
     const after = await recordCheckout(repo, undefined, before);
     assert.notEqual(after.indexFile, before.indexFile);
     assert.ok(compareCheckout(before, after).changes.includes('the index (staged changes) changed'));
+  });
+
+  it('keeps the index file before the CLI instead of listing it, and lists entries after only when the index file is another: one rewritten with the same entries is no change', async () => {
+    const repo = await dirtyRepo();
+    const { env, calls } = await countingGit();
+    const listings = async () => (await calls()).filter((call) => call.includes(' ls-files --stage')).length;
+    const before = await recordCheckout(repo, env);
+    assert.ok(before.keptIndex, 'the index file is kept');
+    assert.equal(await listings(), 0);
+    assert.equal((await recordCheckout(repo, env, before)).index, before.index);
+    assert.equal(await listings(), 0, 'the very file it was: nothing listed');
+    // The same entries in a new file (git writes the index again: stat data refreshed, here dropped).
+    git(repo, 'read-tree', 'HEAD');
+    const rewritten = await recordCheckout(repo, env, before);
+    assert.notEqual(rewritten.indexFile, before.indexFile);
+    assert.deepEqual(compareCheckout(before, rewritten).changes.filter((c) => c.includes('index')), []);
+    assert.equal(await listings(), 2, 'both listed: the index now, and the kept one through a copy');
+    git(repo, 'add', 'a.txt');
+    assert.ok(compareCheckout(before, await recordCheckout(repo, env, before)).changes.includes('the index (staged changes) changed'));
+  });
+
+  it('names an index that changed when the kept one cannot be listed, and lists an index file that is a link instead of keeping it', async () => {
+    const repo = await dirtyRepo();
+    const before = await recordCheckout(repo);
+    git(repo, 'read-tree', 'HEAD');
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = join(repo, 'no-such-folder');
+    try {
+      assert.ok(compareCheckout(before, await recordCheckout(repo, undefined, before)).changes.includes('the index (staged changes) changed'), 'unchecked is not the same');
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    renameSync(join(repo, '.git', 'index'), join(repo, 'index-elsewhere'));
+    symlinkSync(join(repo, 'index-elsewhere'), join(repo, '.git', 'index'));
+    const linked = await recordCheckout(repo);
+    assert.equal(linked.keptIndex, undefined);
+    assert.match(linked.index, /^[0-9a-f]{64}$/, 'its entries, listed by git');
   });
 
   it("does not count a branch the run's own worktree is on (a CLI committing on a branch of its own there)", async () => {
