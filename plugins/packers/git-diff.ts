@@ -138,23 +138,26 @@ export default definePlugin({
   async pack(request, ctx) {
     const want = request.git ?? STAGED_ONLY;
     const git = packerGit(ctx, request);
-    // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option `cached'":
-    // asked beside the lists and diffs below (each a process of its own), which are then not read.
-    const asked = lists(git, want);
-    asked.catch(() => {}); // not read when this is no repository; a refused guard fails `inside` too
-    const inside = await git(['rev-parse', '--is-inside-work-tree']);
-    if (!inside.ok || inside.stdout.trim() !== 'true') {
-      // With targets the run still has files to read (a run in place): no diff, said once.
-      if (request.targets.length) return { parts: [], notices: [`git-diff: ${request.repoRoot} is not a git repository: no change to pack, only the targets`], secretsScanned: true };
-      throw new SupervisorError('NOT_A_REPOSITORY', `${request.repoRoot} is not a git repository: the git-diff packer has no change to pack`, {
-        hint: 'Run it inside a git checkout (or give one with --repo), or pack files instead: --target <file> with context.packer: glob.',
-        details: { file: request.repoRoot },
-      });
+    const asked = await lists(git, want);
+    // Outside a repository `git diff --cached` is `diff --no-index`, which answers "unknown option
+    // `cached'": whether this is one is asked only when a list failed (or none was asked), not
+    // beside every pack (a process of its own). A refused guard fails every git, `inside` too.
+    const ran = asked.filter((result) => result !== undefined);
+    if (!ran.length || ran.some((result) => !result.ok)) {
+      const inside = await git(['rev-parse', '--is-inside-work-tree']);
+      if (!inside.ok || inside.stdout.trim() !== 'true') {
+        // With targets the run still has files to read (a run in place): no diff, said once.
+        if (request.targets.length) return { parts: [], notices: [`git-diff: ${request.repoRoot} is not a git repository: no change to pack, only the targets`], secretsScanned: true };
+        throw new SupervisorError('NOT_A_REPOSITORY', `${request.repoRoot} is not a git repository: the git-diff packer has no change to pack`, {
+          hint: 'Run it inside a git checkout (or give one with --repo), or pack files instead: --target <file> with context.packer: glob.',
+          details: { file: request.repoRoot },
+        });
+      }
     }
     const notices: string[] = [];
     const diffs: string[] = [];
     const stagedTitle = want.range ? `Git Diff (${want.range.base.slice(0, 7)}..${want.range.head.slice(0, 7)})` : 'Git Diff (Staged)';
-    const [statuses, unstagedNames, stagedDiff, unstagedDiff] = await asked;
+    const [statuses, unstagedNames, stagedDiff, unstagedDiff] = asked;
     let changed: string[] | undefined;
     let existing: string[] = [];
     if (statuses) {

@@ -103,7 +103,7 @@ describe('git-diff packer', () => {
     assert.match(result.notices.join('\n'), /not a git repository: no change to pack, only the targets/);
   });
 
-  it('reads the driver guard of a linked worktree once per pack, not before each of its git commands', async () => {
+  it('reads the driver guard of a linked worktree once per pack, not before each of its git commands, and asks no rev-parse when its lists answer', async () => {
     const repo = await changedRepo();
     const worktree = join(await tempDir(), 'wt');
     git(repo, 'worktree', 'add', '-q', '--detach', worktree);
@@ -112,7 +112,7 @@ describe('git-diff packer', () => {
     const bin = await tempDir();
     const log = join(bin, 'calls');
     const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    await writeFile(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *' config '*) echo config >> '${log}' ;; *) echo other >> '${log}' ;; esac\nexec ${real} "$@"\n`);
+    await writeFile(join(bin, 'git'), `#!/bin/sh\ncase "$*" in *' config '*) echo config >> '${log}' ;; *' rev-parse '*) echo rev-parse >> '${log}' ;; *) echo other >> '${log}' ;; esac\nexec ${real} "$@"\n`);
     await chmod(join(bin, 'git'), 0o755);
     const path = process.env.PATH;
     process.env.PATH = `${bin}${delimiter}${path ?? ''}`;
@@ -124,6 +124,7 @@ describe('git-diff packer', () => {
     }
     const calls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
     assert.equal(calls.filter((c) => c === 'config').length, 1, calls.join(' '));
-    assert.ok(calls.filter((c) => c === 'other').length >= 4, calls.join(' '));
+    assert.ok(calls.filter((c) => c === 'other').length >= 3, calls.join(' '));
+    assert.equal(calls.filter((c) => c === 'rev-parse').length, 0, `whether this is a repository is asked only when a list fails: ${calls.join(' ')}`);
   });
 });
