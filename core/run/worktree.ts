@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { errors } from '../errors.ts';
 import { boundGit, commonDirOf, locateWorktree, type BoundGit, type BoundWorktree } from '../git/bound-git.ts';
 import { checkWorktree, gitOf, type WorktreeCheck } from '../git/verified-worktree.ts';
+import { addDetachedWorktree } from '../git/add-worktree.ts';
 import { removeWorktree } from '../git/remove-worktree.ts';
-import { git, gitOrThrow, isObjectId, type GitEnv } from '../git/git.ts';
+import { git, isObjectId, type GitEnv } from '../git/git.ts';
 import { gitErrors } from '../git/errors.ts';
 import { excludePathspecs } from './setup.ts';
 import { ensureWorktreesDir } from '../state-dir.ts';
@@ -137,7 +138,7 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   const workspace: Workspace = { mode: 'worktree', path, base: start, reason: null };
   const existed = existsSync(path);
   try {
-    await gitOrThrow(repoRoot, ['worktree', 'add', '--detach', '-q', path, start], env);
+    await addDetachedWorktree(repoRoot, repo.commonDir, path, start, env);
     workspace.git = await locateWorktree(repoRoot, path, env, repo.commonDir);
   } catch (error) {
     // A half-made checkout of ours (disk full, killed git) goes; anything that was there stays.
