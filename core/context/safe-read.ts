@@ -190,7 +190,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     if (!Buffer.isBuffer(bytes)) return bytes;
     if (looksBinary(bytes)) return { kind: 'binary' };
     const content = bytes.toString('utf8');
-    const rules = await options.scanner.scan(rel, content);
+    const rules = await options.scanner.scan(rel, content, bytes);
     if (rules.length) return { kind: 'secret', rules };
     inside.add(rel);
     return { kind: 'text', content, bytes: bytes.length };

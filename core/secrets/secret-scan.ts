@@ -27,8 +27,12 @@ export const SECRET_RULES_REVISION = '2026-11-27.2';
 export type SecretRules = string[];
 
 export interface SecretScanner {
-  /** The rules that report a secret in `content` (empty: nothing found). `path` names the text for the rules. */
-  scan(path: string, content: string): Promise<SecretRules>;
+  /**
+   * The rules that report a secret in `content` (empty: nothing found). `path` names the text for
+   * the rules; `bytes`, when given, are the file `content` was decoded from (a cache of verdicts
+   * keys on them rather than encode the text again).
+   */
+  scan(path: string, content: string, bytes?: Uint8Array): Promise<SecretRules>;
   /** Keeps what the scanner learned for the next command (a cache of verdicts); called once a pack is done. */
   save?(): void;
 }

@@ -23,7 +23,7 @@ const gh = ['ghp', 'Zq8xW2mK4nR7tY1uI3oP5aS6dF9gH0jL2kX4'].join('_');
 function counting(): SecretScanner & { scanned: string[] } {
   const inner = createSecretScanner();
   const scanned: string[] = [];
-  return { scanned, scan: (path, content) => (scanned.push(path), inner.scan(path, content)) };
+  return { scanned, scan: (path, content, bytes) => (scanned.push(path), inner.scan(path, content, bytes)) };
 }
 
 describe('kept secret-scan verdicts', () => {
@@ -44,6 +44,22 @@ describe('kept secret-scan verdicts', () => {
     const files = readdirSync(env.SUPERVISOR_CACHE_DIR);
     assert.equal(files.length, 1);
     assert.match(files[0]!, /^secret-verdicts-[0-9a-f]{16}\.txt$/);
+  });
+
+  it("keys a file's text by its bytes: the reader's verdict serves the same text scanned alone (a diff's), and no other", async () => {
+    const env = { SUPERVISOR_CACHE_DIR: join(await tempDir(), 'cache') };
+    const one = cachedScanner(counting(), env);
+    const text = 'export const ü = 1;\n';
+    assert.deepEqual(await one.scan('src/u.ts', text, Buffer.from(text)), []);
+    // Bytes that are not UTF-8 decode to a text that does not encode back to them.
+    const invalid = Buffer.from([0x61, 0xff, 0x0a]);
+    assert.deepEqual(await one.scan('src/odd.txt', invalid.toString('utf8'), invalid), []);
+    one.save();
+    const second = counting();
+    const two = cachedScanner(second, env);
+    assert.deepEqual(await two.scan('src/u.ts', text), []);
+    assert.deepEqual(await two.scan('src/odd.txt', invalid.toString('utf8')), []);
+    assert.deepEqual(second.scanned, ['src/odd.txt'], 'the same text, the same key; the decoded one is another text');
   });
 
   it('keeps nothing when SUPERVISOR_SCAN_CACHE=0, or when the cache folder is a link or writable by others', async () => {
