@@ -21,7 +21,7 @@ import { gitleaksRules, type SecretRule } from './secret-rules.ts';
  * revision only. Change it with any rule or rule data (gitleaks' included);
  * test/core/secrets/rules-revision.test.ts fails until it is changed.
  */
-export const SECRET_RULES_REVISION = '2026-11-27.2';
+export const SECRET_RULES_REVISION = '2026-11-28.1';
 
 /** What the scan found in one text: the ids of the rules that reported, sorted, each once. */
 export type SecretRules = string[];
