@@ -24,16 +24,30 @@ async function armedRepo(): Promise<{ repo: string; markers: string }> {
   return { repo, markers };
 }
 
-/** A linked worktree of an armed repository (its filter unset) whose admin folder has a config of its own (extensions.worktreeConfig). */
-async function worktreeWithOwnConfig(name: string) {
-  const { repo, markers } = await armedRepo();
-  for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
-  shell(repo, 'config', 'extensions.worktreeConfig', 'true');
+/** A linked worktree of `repo` beside it, located. */
+async function linkedWorktree(repo: string, name: string) {
   const path = join(repo, '..', `${repo.split('/').pop()}-${name}`);
   made.push(path);
   shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-  return { markers, path, worktree: await locateWorktree(repo, path) };
+  return { path, worktree: await locateWorktree(repo, path) };
 }
+
+/** A linked worktree of an armed repository whose filter is unset (its merge driver, textconv and fsmonitor stay). */
+async function disarmedWorktree(name: string) {
+  const { repo, markers } = await armedRepo();
+  for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
+  return { repo, markers, ...(await linkedWorktree(repo, name)) };
+}
+
+/** The same, its admin folder allowed a config of its own (extensions.worktreeConfig). */
+async function worktreeWithOwnConfig(name: string) {
+  const made = await disarmedWorktree(name);
+  shell(made.repo, 'config', 'extensions.worktreeConfig', 'true');
+  return made;
+}
+
+/** How many driver guards a counting git read. */
+const guardReadsOf = (calls: () => Promise<string[]>) => async () => (await calls()).filter((call) => call.includes(' config --null --name-only --get-regexp ')).length;
 
 describe("supervisor's git runs no command the repository's config names", () => {
   it('switches off every filter and merge driver by name (git has no wildcard), whatever the case or dots in the name', () => {
@@ -63,15 +77,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
   });
 
   it("bound git reads the worktree's own config (config.worktree, which a sandboxed CLI can write) and switches its filters off too", async () => {
-    const { repo, markers } = await armedRepo();
-    shell(repo, 'config', '--unset', 'filter.evil.smudge');
-    shell(repo, 'config', '--unset', 'filter.evil.clean');
-    shell(repo, 'config', '--unset', 'filter.evil.required');
-    shell(repo, 'config', 'extensions.worktreeConfig', 'true');
-    const path = join(repo, '..', `${repo.split('/').pop()}-wt`);
-    made.push(path);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-    const worktree = await locateWorktree(repo, path);
+    const { markers, path, worktree } = await worktreeWithOwnConfig('wt');
     shell(path, 'config', '--worktree', 'filter.evil.smudge', `touch ${join(markers, 'wt-smudge')}; cat`);
     shell(path, 'config', '--worktree', 'filter.evil.clean', `touch ${join(markers, 'wt-clean')}; cat`);
     const bound = boundGit(worktree);
@@ -104,7 +110,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
   it('a guard read ahead serves the next bound git (no second `git config` while no config file changed); a filter a CLI adds after it is still switched off', async () => {
     const { markers, path, worktree } = await worktreeWithOwnConfig('wt3');
     const { env, calls } = await countingGit();
-    const guardReads = async () => (await calls()).filter((call) => call.includes(' config --null --name-only --get-regexp ')).length;
+    const guardReads = guardReadsOf(calls);
     readBoundGuardAhead(worktree, env);
     await boundGit(worktree, env).runOrThrow(['status', '--porcelain']);
     // Read ahead, or not at all: the checkout's guard serves a worktree that reads the same config files.
@@ -120,14 +126,9 @@ describe("supervisor's git runs no command the repository's config names", () =>
   });
 
   it("a worktree with no config of its own takes the checkout's guard (no `git config` for it); the checkout's own config.worktree keeps them apart", async () => {
-    const { repo, markers } = await armedRepo();
-    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
-    const path = join(repo, '..', `${repo.split('/').pop()}-shared`);
-    made.push(path);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-    const worktree = await locateWorktree(repo, path);
+    const { repo, markers, worktree } = await disarmedWorktree('shared');
     const { env, calls } = await countingGit();
-    const guardReads = async () => (await calls()).filter((call) => call.includes(' config --null --name-only --get-regexp ')).length;
+    const guardReads = guardReadsOf(calls);
     assert.ok((await git(repo, ['status', '--porcelain'], env)).ok);
     const read = await guardReads();
     assert.ok(read <= 1, 'once for the checkout (or not at all: read when the worktree was located)');
@@ -135,10 +136,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
     assert.equal(await guardReads(), read, 'the worktree reads the files the checkout reads');
     // The main checkout's own per-worktree config names a filter: the worktree does not read that file, the checkout does.
     shell(repo, 'config', 'extensions.worktreeConfig', 'true');
-    const fresh = join(repo, '..', `${repo.split('/').pop()}-shared2`);
-    made.push(fresh);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', fresh);
-    const second = await locateWorktree(repo, fresh);
+    const { worktree: second } = await linkedWorktree(repo, 'shared2');
     shell(repo, 'config', '--worktree', 'filter.main.smudge', `touch ${join(markers, 'main-smudge')}; cat`);
     await boundGit(second, env).runOrThrow(['status', '--porcelain']);
     await writeFiles(repo, { '.gitattributes': '*.txt filter=main\n' });
@@ -171,12 +169,7 @@ describe("supervisor's git runs no command the repository's config names", () =>
   });
 
   it("a bound git whose admin folder's commondir a CLI pointed at a repository of its own runs nothing there, though its guard was read before", async () => {
-    const { repo, markers } = await armedRepo();
-    for (const key of ['filter.evil.smudge', 'filter.evil.clean', 'filter.evil.required']) shell(repo, 'config', '--unset', key);
-    const path = join(repo, '..', `${repo.split('/').pop()}-wt3`);
-    made.push(path);
-    shell(repo, '-c', 'core.fsmonitor=false', 'worktree', 'add', '-q', '--detach', path);
-    const worktree = await locateWorktree(repo, path);
+    const { markers, path, worktree } = await disarmedWorktree('wt4');
     await boundGit(worktree).runOrThrow(['status', '--porcelain']);
     // Its own repository, with a filter, named as the common dir.
     const own = join(path, 'own.git');
