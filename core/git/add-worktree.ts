@@ -7,11 +7,12 @@
  * meanwhile leaves them), then `read-tree -u --reset` fills the index and the folder, as
  * `reset --hard` does. Where the repository keeps what this does not write (reftable refs,
  * per-worktree config, a sparse checkout: named in any config file git reads, or hidden behind
- * an include), on Windows, or where the folder or the admin folder's name is taken, git's own
- * `worktree add` makes it.
+ * an include or a `-c` of the caller), on Windows, where `<common dir>/worktrees` is a link, or
+ * where the folder or the admin folder's name is taken, git's own `worktree add` makes it.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { configFiles } from './config-state.ts';
 import { gitOrThrow, type GitEnv } from './git.ts';
 
 /** Config that makes git's worktree add write more than this does (or write it elsewhere). */
@@ -42,10 +43,13 @@ export async function addDetachedWorktree(repoRoot: string, commonDir: string | 
  * (the admin folder locked), or null when either exists already (git picks another name then).
  */
 function claimAdmin(commonDir: string, path: string): string | null {
-  const admin = join(commonDir, 'worktrees', basename(path));
-  if (existsSync(path) || existsSync(admin)) return null;
+  const folder = join(commonDir, 'worktrees');
+  const admin = join(folder, basename(path));
+  // Nothing is written through a link: a `worktrees` that is not a plain folder is git's to meet (locateWorktree refuses where it leads).
+  const kind = lstatSync(folder, { throwIfNoEntry: false });
+  if ((kind && !kind.isDirectory()) || existsSync(path) || existsSync(admin)) return null;
   try {
-    mkdirSync(join(commonDir, 'worktrees'), { recursive: true });
+    mkdirSync(folder, { recursive: true });
     mkdirSync(admin);
   } catch {
     return null;
@@ -60,17 +64,10 @@ function claimAdmin(commonDir: string, path: string): string | null {
   return admin;
 }
 
-/** Whether a config file git reads names what git's worktree add handles and this does not. */
+/** Whether the checkout's git is told, or a config file it reads names, what git's worktree add handles and this does not. */
 function needsGit(commonDir: string, env: GitEnv): boolean {
-  const home = env.HOME ?? '';
-  const files = [
-    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
-    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
-    join(commonDir, 'config'),
-  ];
-  if (env.GIT_CONFIG_COUNT) return true;
-  return files.some((file) => {
+  if (env.GIT_CONFIG_COUNT || env.GIT_CONFIG_PARAMETERS) return true;
+  return configFiles({ commonDir, gitDir: commonDir }, env).some((file) => {
     try {
       return statSync(file).isFile() && NEEDS_GIT.test(readFileSync(file, 'utf8'));
     } catch {

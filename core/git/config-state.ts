@@ -13,6 +13,18 @@ export interface GitDirs {
   gitDir: string;
 }
 
+/** The config files a git in `worktree` reads, where they may be: system, XDG, global, the repository's, the worktree's `config.worktree`. */
+export function configFiles(worktree: GitDirs, env: GitEnv): string[] {
+  const home = env.HOME ?? '';
+  return [
+    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
+    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
+    join(worktree.commonDir, 'config'),
+    join(worktree.gitDir, 'config.worktree'),
+  ];
+}
+
 /**
  * The config files a git command reads, by the state they are in: the files that exist (git's
  * own list: the system, global and repository config, and the worktree's `config.worktree`,
@@ -24,16 +36,8 @@ export interface GitDirs {
  * here, so such a config is read every time.
  */
 export function configState(worktree: GitDirs, env: GitEnv): string | null {
-  const home = env.HOME ?? '';
-  const files = [
-    env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
-    env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'),
-    join(worktree.commonDir, 'config'),
-    join(worktree.gitDir, 'config.worktree'),
-  ];
   const parts: string[] = [];
-  for (const file of files) {
+  for (const file of configFiles(worktree, env)) {
     // Followed through a symbolic link: an edit of the file it names must move the state too.
     const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
     if (!stat) continue;

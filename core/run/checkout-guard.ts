@@ -129,7 +129,8 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
     if (!result.ok) complete = false;
     return result.ok ? result.stdout : `<failed: ${result.stderr.trim()}>`;
   };
-  const file = indexFileOf(root, before === undefined || before.keptIndex !== undefined);
+  // Read whole only for the first record: the one after reads it again only if it is another file.
+  const file = indexFileOf(root, before === undefined);
   const indexFile = file.fingerprint;
   const sameIndex = before !== undefined && before.complete && indexFile !== '' && indexFile === before.indexFile;
   const kept = before === undefined ? file.bytes : undefined;
@@ -140,7 +141,7 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
     // SECURITY I1: every ref, not only branches (a CLI's checkpoints under refs/<its own>/ count).
     run(['for-each-ref', '--format=%(objectname) %(refname)']),
   ]);
-  const index = sameIndex ? before!.index : kept ? keptIndexDigest(kept) : await indexAgainst(root, env, before, entries!, file);
+  const index = sameIndex ? before!.index : kept ? keptIndexDigest(kept) : await indexAgainst(root, env, before, entries!);
   // An index the same as before's is still only kept, not listed: a later record may need its bytes.
   const keptIndex = kept ?? (index === before?.index ? before.keptIndex : undefined);
   return {

@@ -46,7 +46,7 @@ export function indexFileOf(root: string, read: boolean): IndexFile {
   return { fingerprint: stat ? fingerprintOf(stat) : 'none' };
 }
 
-export function digestOf(text: string | Buffer): string {
+function digestOf(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -56,15 +56,15 @@ export function keptIndexDigest(bytes: Buffer): string {
 }
 
 /**
- * The index's digest for the record after `before`, from its entries listed now (`entries`): the
- * earlier record's own digest when the entries are the same, so comparing the two says so. The
- * kept index of `before` is listed through a private copy; when it cannot be, the index counts
- * as changed (never as the same unchecked).
+ * The index's digest for the record after `before`, whose index file is another by now, from its
+ * entries listed now (`entries`): the earlier record's own digest when the entries are the same
+ * (or the file the same bytes), so comparing the two says so. The kept index of `before` is listed
+ * through a private copy; when it cannot be, the index counts as changed (never as the same unchecked).
  */
-export async function indexAgainst(root: string, env: GitEnv | undefined, before: { index: string; keptIndex?: Buffer } | undefined, entries: string, now: IndexFile): Promise<string> {
+export async function indexAgainst(root: string, env: GitEnv | undefined, before: { index: string; keptIndex?: Buffer } | undefined, entries: string): Promise<string> {
   const digest = digestOf(entries);
   if (!before?.keptIndex) return digest;
-  if (now.bytes?.equals(before.keptIndex)) return before.index;
+  if (indexFileOf(root, true).bytes?.equals(before.keptIndex)) return before.index;
   const earlier = await keptEntries(root, env, before.keptIndex);
   return earlier !== null && digestOf(earlier) === digest ? before.index : digest;
 }

@@ -53,7 +53,7 @@ describe('addDetachedWorktree', () => {
     assert.equal(existsSync(ours) || existsSync(join(common(repo), 'worktrees', 'ours')), false);
   });
 
-  it("leaves to git's own add a repository with per-worktree config or a sparse checkout, and a name that is taken", async () => {
+  it("leaves to git's own add a repository with per-worktree config or a sparse checkout, a linked worktrees folder and a name that is taken", async () => {
     for (const [key, value] of [['extensions.worktreeConfig', 'true'], ['core.sparseCheckout', 'false']] as const) {
       const repo = await makeRepo();
       git(repo, 'config', key, value);
@@ -63,6 +63,13 @@ describe('addDetachedWorktree', () => {
       assert.ok((await calls()).some((call) => call.includes('worktree add')), key);
       assert.equal(git(path, 'status', '--porcelain'), '');
     }
+    // A `worktrees` folder a CLI without a sandbox replaced by a link: nothing of ours is written through it.
+    const linked = await makeRepo();
+    const elsewhere = await tempDir();
+    await symlink(elsewhere, join(common(linked), 'worktrees'));
+    const counted = await countingGit();
+    await addDetachedWorktree(linked, common(linked), join(await tempDir(), 'wt'), git(linked, 'rev-parse', 'HEAD').trim(), counted.env).catch(() => {});
+    assert.ok((await counted.calls()).some((call) => call.includes('worktree add')), 'a linked worktrees folder is left to git');
     const repo = await makeRepo();
     await mkdir(join(common(repo), 'worktrees', 'wt'), { recursive: true });
     const path = join(await tempDir(), 'wt');
