@@ -3,12 +3,12 @@
  * prompt — for a role (its context spec) or for ad-hoc globs. --stats reports files, bytes
  * and tokens per part, what was skipped and pruned, and the time taken, on stderr.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fromCliContext } from '../../command/app-deps.ts';
 import type { PackInput } from '../../app/pack.ts';
 import type { PackedContext } from '../../context/types.ts';
 import { errors } from '../../errors.ts';
+import { writeTextFile } from '../../fs/write-text.ts';
 import { defineCommand, type Args } from '../../command/command.ts';
 import type { CliContext } from '../../command/context.ts';
 import { renderTable } from '../../text/table.ts';
@@ -98,7 +98,7 @@ async function run(args: Args, ctx: CliContext): Promise<number> {
       )
     : packed.text;
   const outputFile = stringArg(args, 'output');
-  if (outputFile !== undefined) await writeFile(resolve(ctx.deps.cwd, outputFile), output.endsWith('\n') ? output : `${output}\n`);
+  if (outputFile !== undefined) writeTextFile(resolve(ctx.deps.cwd, outputFile), output);
   else ctx.out(output);
   if (flagArg(args, 'stats')) ctx.warn(renderPackStats(packed, ms, tokenizer));
   return 0;
