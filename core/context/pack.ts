@@ -86,10 +86,14 @@ function finish(parts: Map<string, MergedPart>, list: Part[], result: BudgetResu
     const outcome = result.outcomes[i]!;
     const kept = outcome.content ?? '';
     const leftOut = new Set(outcome.leftOut);
+    let bytes: number | undefined;
     return lazyCount(
       {
         key: part.key,
-        bytes: Buffer.byteLength(kept),
+        // Measured when read, as the tokens are counted: a two-byte text of megabytes takes milliseconds.
+        get bytes() {
+          return (bytes ??= Buffer.byteLength(kept));
+        },
         files: outcome.content === null ? [] : parts.get(part.key)!.files.filter((f) => !leftOut.has(f)),
         pruned: outcome.content === null,
         leftOut: outcome.content === null ? [...parts.get(part.key)!.files] : outcome.leftOut,

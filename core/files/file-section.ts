@@ -68,8 +68,18 @@ const attr = (value: string) => inlinePath(value).replace(/&/g, '&amp;').replace
  * Everything else stays as written (code keeps its "<" and "&").
  */
 function xmlContent(content: string, tag: string): string {
-  const names = [...new Set(['file', tag])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return content.replace(new RegExp(`<(?=\\/?\\s*(?:${names})(?![\\w-]))`, 'gi'), '&lt;');
+  return content.replace(elementOpeners(tag), '&lt;');
+}
+
+/** The pattern xmlContent replaces, made once per part tag: it runs on every packed file. */
+const openers = new Map<string, RegExp>();
+function elementOpeners(tag: string): RegExp {
+  let pattern = openers.get(tag);
+  if (!pattern) {
+    const names = [...new Set(['file', tag])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    openers.set(tag, (pattern = new RegExp(`<(?=\\/?\\s*(?:${names})(?![\\w-]))`, 'gi')));
+  }
+  return pattern;
 }
 
 /** Files under "## {heading}" (markdown), or as <file path="..."> elements in a <{tag}> element (xml). */
