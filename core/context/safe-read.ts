@@ -16,9 +16,8 @@
  * Only then is anything read, from the descriptor. Nothing under `.git/` is ever read. Then
  * every text is scanned for secrets (see secret-scan.ts) before it can reach a prompt.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpath, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../files/constants.ts';
 import type { ReadReport } from '../plugin-api/contracts.ts';
 import { looksBinary } from '../files/file-section.ts';
@@ -27,7 +26,6 @@ import type { SecretRules, SecretScanner } from '../secrets/secret-scan.ts';
 
 // Synchronous fd calls: a small file in the page cache takes a few microseconds to open, read
 // and close, far less than three round trips through the thread pool (or a FileHandle).
-const openFd = async (path: string, flags: number) => openSync(path, flags);
 const closeFd = (fd: number) => {
   try {
     closeSync(fd);
@@ -35,14 +33,10 @@ const closeFd = (fd: number) => {
     // nothing to do about a failed close
   }
 };
-const realpathOf = promisify(realpath);
-const readFd = async (fd: number, buffer: Buffer, offset: number) => readSync(fd, buffer, offset, buffer.length - offset, offset);
+const readFd = (fd: number, buffer: Buffer, offset: number) => readSync(fd, buffer, offset, buffer.length - offset, offset);
 
 /** Most source files are small: one read of this size usually gets the whole file, with no fstat. */
 const FIRST_READ = 16 * 1024;
-
-/** Files a batch reads concurrently. */
-const BATCH = 128;
 
 /** What reading one file gave. */
 export type TextRead =
@@ -94,11 +88,11 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
   let useProc = options.procFd ?? process.platform === 'linux';
   // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ?? 0);
-  let rootReal: Promise<string> | undefined;
-  const top = () => (rootReal ??= realpathOf(guard.root).catch(() => guard.root));
+  let rootReal: string | undefined;
+  const top = () => (rootReal ??= realRoot(guard.root));
 
   /** Where the open file really is: from /proc, or (no /proc) the path resolved again, if it is that same file. */
-  async function realPathOf(fd: number, absolute: string): Promise<string> {
+  function realPathOf(fd: number, absolute: string): string {
     if (useProc) {
       try {
         // Synchronous: procfs answers from memory, and a thread-pool round trip per file costs more.
@@ -110,7 +104,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     }
     // Synchronous, back to back: the window a swap must fall into is as short as it can be.
     const real = realpathSync(absolute);
-    const root = await top();
+    const root = top();
     if (!isInside(real, root)) return real; // refused by the caller
     const before = foldersOf(root, real);
     const opened = fstatSync(fd);
@@ -119,24 +113,31 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     return real;
   }
 
-  async function openChecked(rel: string): Promise<number> {
-    const root = await top();
-    let absolute = join(root, rel);
-    let fd: number;
+  /** `absolute` opened without following a final symlink; null when it is one. */
+  function openNoFollow(absolute: string): number | null {
     try {
-      fd = await openFd(absolute, flags);
+      return openSync(absolute, flags);
     } catch (error) {
       // ELOOP: a symlink under O_NOFOLLOW (EMLINK on FreeBSD).
       const code = (error as NodeJS.ErrnoException).code;
       if (noFollow === null || (code !== 'ELOOP' && code !== 'EMLINK')) throw error;
+      return null;
+    }
+  }
+
+  async function openChecked(rel: string): Promise<number> {
+    const root = top();
+    let absolute = join(root, rel);
+    let fd = openNoFollow(absolute);
+    if (fd === null) {
       // A symlinked file: where it leads now, if inside; what is opened is checked below anyway.
       absolute = await guard.resolve(rel).catch(() => {
         throw new Refused('outside');
       });
-      fd = await openFd(absolute, flags);
+      fd = openSync(absolute, flags);
     }
     try {
-      const real = await realPathOf(fd, absolute);
+      const real = realPathOf(fd, absolute);
       if (!isInside(real, root)) throw new Refused('outside');
       if (isInGitDir(real.slice(root.length))) throw new Refused('gitDir');
       return fd;
@@ -146,7 +147,8 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
     }
   }
 
-  async function readBytes(rel: string, room: number): Promise<Buffer | Exclude<TextRead, { kind: 'text' | 'secret' }>> {
+  /** A file's bytes: in `first` when they fit it (most files), else in a buffer of their own. */
+  async function readBytes(rel: string, room: number, first: Buffer): Promise<Buffer | Exclude<TextRead, { kind: 'text' | 'secret' }>> {
     let fd: number;
     try {
       const normal = guard.normalise(rel);
@@ -158,11 +160,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
       return { kind: (error as { code?: string }).code === 'PATH_OUTSIDE_REPO' ? 'outside' : 'unreadable' };
     }
     try {
-      const first = Buffer.allocUnsafe(Math.min(FIRST_READ, MAX_FILE_SIZE + 1));
-      const n = await readFd(fd, first, 0).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EISDIR') return -1;
-        throw error;
-      });
+      const n = readFirst(fd, first);
       if (n === -1) return { kind: 'notFile' };
       let bytes: Buffer = first.subarray(0, n);
       if (n === first.length) {
@@ -170,7 +168,7 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
         if (!info.isFile()) return { kind: 'notFile' };
         if (info.size > MAX_FILE_SIZE) return { kind: 'tooLarge' };
         if (info.size > room) return { kind: 'overRoom' };
-        bytes = await readRest(fd, bytes, info.size);
+        bytes = readRest(fd, bytes, info.size);
       } else if (n > room) {
         return { kind: 'overRoom' };
       }
@@ -185,35 +183,47 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
   /** The paths read as text, as given: what a packer reports it packed needs no second check when it is one of them. */
   const inside = new Set<string>();
 
+  /**
+   * The buffer first reads go into, lent to one read at a time: it holds a file's bytes only until
+   * they are decoded and scanned (a scanner keeps none of them past its answer). Reads that overlap
+   * (targets read side by side) take a buffer of their own. One 16 KiB buffer a file was most of
+   * what a pack allocated, and the garbage collections it caused.
+   */
+  let spare: Buffer | null = Buffer.allocUnsafe(Math.min(FIRST_READ, MAX_FILE_SIZE + 1));
+
   async function readOne(rel: string, room = Number.POSITIVE_INFINITY): Promise<TextRead> {
-    const bytes = await readBytes(rel, room);
-    if (!Buffer.isBuffer(bytes)) return bytes;
-    if (looksBinary(bytes)) return { kind: 'binary' };
-    const content = bytes.toString('utf8');
-    const rules = await options.scanner.scan(rel, content, bytes);
-    if (rules.length) return { kind: 'secret', rules };
-    inside.add(rel);
-    return { kind: 'text', content, bytes: bytes.length };
+    const first = spare ?? Buffer.allocUnsafe(Math.min(FIRST_READ, MAX_FILE_SIZE + 1));
+    spare = null;
+    try {
+      const bytes = await readBytes(rel, room, first);
+      if (!Buffer.isBuffer(bytes)) return bytes;
+      if (looksBinary(bytes)) return { kind: 'binary' };
+      const content = bytes.toString('utf8');
+      const rules = await options.scanner.scan(rel, content, bytes);
+      if (rules.length) return { kind: 'secret', rules };
+      inside.add(rel);
+      return { kind: 'text', content, bytes: bytes.length };
+    } finally {
+      spare = first;
+    }
   }
 
+  /** One file after another: reads are synchronous calls, so reading side by side gains nothing, and one buffer serves them all. */
   async function readFiles(paths: readonly string[]): Promise<ReadReport> {
     const report: ReadReport = { files: [], tooLarge: [], binary: [], overTotal: [], unreadable: [], outside: [], gitDir: [], secrets: [] };
     let total = 0;
-    for (let start = 0; start < paths.length; start += BATCH) {
-      const batch = paths.slice(start, start + BATCH);
-      const room = MAX_TOTAL_SIZE - total;
-      const outcomes = await Promise.all(batch.map((path) => readOne(path, room)));
-      outcomes.forEach((outcome, i) => {
-        const path = batch[i]!;
-        if (outcome.kind === 'secret') return void report.secrets.push({ path, rules: outcome.rules });
-        if (outcome.kind === 'overRoom') return void report.overTotal.push(path);
-        if (outcome.kind === 'notFile') return void report.unreadable.push(path);
-        if (outcome.kind !== 'text') return void report[outcome.kind].push(path);
-        // Decided in sorted order, so the same files make the cut on every run.
-        if (total + outcome.bytes > MAX_TOTAL_SIZE) return void report.overTotal.push(path);
+    for (const path of paths) {
+      const outcome = await readOne(path, MAX_TOTAL_SIZE - total);
+      if (outcome.kind === 'secret') report.secrets.push({ path, rules: outcome.rules });
+      else if (outcome.kind === 'overRoom') report.overTotal.push(path);
+      else if (outcome.kind === 'notFile') report.unreadable.push(path);
+      else if (outcome.kind !== 'text') report[outcome.kind].push(path);
+      // Decided in sorted order, so the same files make the cut on every run.
+      else if (total + outcome.bytes > MAX_TOTAL_SIZE) report.overTotal.push(path);
+      else {
         total += outcome.bytes;
         report.files.push({ path, content: outcome.content });
-      });
+      }
     }
     return report;
   }
@@ -237,12 +247,31 @@ function foldersOf(root: string, real: string): string | null {
   return marks.join('|');
 }
 
-async function readRest(fd: number, first: Buffer, size: number): Promise<Buffer> {
+/** The root's real path (the root itself when it cannot be resolved: every open is refused then). */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+/** The first bytes of an open file into `buffer`: how many, or -1 for a folder. */
+function readFirst(fd: number, buffer: Buffer): number {
+  try {
+    return readFd(fd, buffer, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return -1;
+    throw error;
+  }
+}
+
+function readRest(fd: number, first: Buffer, size: number): Buffer {
   const buffer = Buffer.allocUnsafe(size);
   first.copy(buffer);
   let filled = first.length;
   while (filled < size) {
-    const n = await readFd(fd, buffer, filled);
+    const n = readFd(fd, buffer, filled);
     if (n === 0) break; // the file shrank while we read it
     filled += n;
   }

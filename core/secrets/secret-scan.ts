@@ -21,7 +21,7 @@ import { gitleaksRules, type SecretRule } from './secret-rules.ts';
  * revision only. Change it with any rule or rule data (gitleaks' included);
  * test/core/secrets/rules-revision.test.ts fails until it is changed.
  */
-export const SECRET_RULES_REVISION = '2026-11-28.1';
+export const SECRET_RULES_REVISION = '2026-11-28.2';
 
 /** What the scan found in one text: the ids of the rules that reported, sorted, each once. */
 export type SecretRules = string[];
@@ -30,7 +30,7 @@ export interface SecretScanner {
   /**
    * The rules that report a secret in `content` (empty: nothing found). `path` names the text for
    * the rules; `bytes`, when given, are the file `content` was decoded from (a cache of verdicts
-   * keys on them rather than encode the text again).
+   * keys on them rather than encode the text again), lent until the answer: the reader reuses them.
    */
   scan(path: string, content: string, bytes?: Uint8Array): Promise<SecretRules>;
   /** Keeps what the scanner learned for the next command (a cache of verdicts); called once a pack is done. */

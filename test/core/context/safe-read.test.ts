@@ -65,6 +65,26 @@ describe('safe reader', () => {
     assert.deepEqual(report.secrets, [{ path: 'b.ts', rules: ['rule-x'] }]);
   });
 
+  it("lends a file's bytes to the scanner until its answer, also while other reads overlap (the reader reuses its buffer)", async () => {
+    const texts: Record<string, string> = { 'a.ts': 'a'.repeat(100), 'b.ts': 'é'.repeat(90), 'c.ts': 'c'.repeat(20_000) };
+    const repo = await makeRepo(texts);
+    const lent: string[] = [];
+    // A scanner that answers later, then looks at the bytes again: they must still be its file's.
+    const scanner: SecretScanner = {
+      async scan(path, content, bytes) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!bytes || !Buffer.from(content).equals(bytes)) lent.push(path);
+        return [];
+      },
+    };
+    const read = reader(repo, { scanner });
+    const overlapping = await Promise.all(Object.keys(texts).map((path) => read.read(path)));
+    assert.deepEqual(overlapping.map((r) => (r.kind === 'text' ? r.content : r.kind)), Object.values(texts));
+    const report = await read.readFiles(Object.keys(texts));
+    assert.deepEqual(report.files, Object.entries(texts).map(([path, content]) => ({ path, content })));
+    assert.deepEqual(lent, [], 'bytes overwritten before the scanner answered');
+  });
+
   it('never leaks an outside file while files and folders are swapped for symlinks mid-read (>= 200 swaps)', async () => {
     const outside = await outsideSecret();
     const repo = await makeRepo({ 'src/keep.ts': 'keep\n' });

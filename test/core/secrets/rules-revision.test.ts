@@ -12,7 +12,7 @@ import { SECRET_RULES_REVISION } from '../../../core/secrets/secret-scan.ts';
 const RULE_SOURCES = ['secret-gitleaks-rules.ts', 'secret-generic.ts', 'secret-keywords.ts', 'secret-patterns.ts', 'secret-rules.ts', 'secret-rule-types.ts', 'secret-scan.ts', 'secret-values.ts'];
 
 /** The revision and the sources' digest it was set for. Change both together. */
-const PINNED = { revision: '2026-11-28.1', sources: 'b5ed67fb5069b03841c434fd91e0b0842ca9e04c3793e0317406c6fc1c3d68f4' };
+const PINNED = { revision: '2026-11-28.2', sources: 'df672398e41f9557a2c5fa852ef25a98eecd34e6de383593bb6c6c748d8542b9' };
 
 function sourcesDigest(): string {
   const hash = createHash('sha256');
