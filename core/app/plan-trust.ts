@@ -10,8 +10,8 @@
  *   recorded when the user started it from a plan of their own. A plan.json a repository
  *   carries, whatever its `source.file` says, is untrusted.
  */
-import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { realPathOrSelf } from '../fs/real-path.ts';
 import { planCommands, type PlanCommand } from '../workflow/plan-commands.ts';
 import type { Workflow } from '../plugin-api/workflow-model.ts';
 import { workflowPaths } from '../workflow/engine/names.ts';
@@ -26,16 +26,8 @@ export interface PlanTrust {
   via: 'repository' | 'own' | 'none';
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 export function insideRepository(file: string, repoRoot: string): boolean {
-  const rel = relative(real(repoRoot), real(file));
+  const rel = relative(realPathOrSelf(repoRoot), realPathOrSelf(file));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 

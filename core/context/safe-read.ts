@@ -18,6 +18,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { realPathOrSelf } from '../fs/real-path.ts';
 import { MAX_FILE_SIZE, MAX_TOTAL_SIZE } from '../files/constants.ts';
 import type { ReadReport } from '../plugin-api/contracts.ts';
 import { looksBinary } from '../files/file-section.ts';
@@ -89,7 +90,8 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
   // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ?? 0);
   let rootReal: string | undefined;
-  const top = () => (rootReal ??= realRoot(guard.root));
+  // Unresolvable, the root stands as it is: every open is refused then.
+  const top = () => (rootReal ??= realPathOrSelf(guard.root));
 
   /** Where the open file really is: from /proc, or (no /proc) the path resolved again, if it is that same file. */
   function realPathOf(fd: number, absolute: string): string {
@@ -245,15 +247,6 @@ function foldersOf(root: string, real: string): string | null {
     marks.push(`${found.dev}:${found.ino}:${found.ctimeNs}`);
   }
   return marks.join('|');
-}
-
-/** The root's real path (the root itself when it cannot be resolved: every open is refused then). */
-function realRoot(root: string): string {
-  try {
-    return realpathSync(root);
-  } catch {
-    return root;
-  }
 }
 
 /** The first bytes of an open file into `buffer`: how many, or -1 for a folder. */

@@ -6,6 +6,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, dirname } from 'node:path';
+import { realPathOrSelf } from '../fs/real-path.ts';
 import { readAsset } from '../assets.ts';
 import { roleErrors } from './errors.ts';
 import { describeKind } from './parse-role-yaml.ts';
@@ -63,14 +64,6 @@ function inside(path: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-const realOrSelf = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
-
 /**
  * Resolves a path named in a role file, relative to that file. The packing path rules hold: no
  * absolute path (nor "~/"), and the file, symlinks followed, stays inside the role file's
@@ -89,7 +82,7 @@ function resolveRolePath(given: string, field: string, file: RoleFile, repoRoot:
   const roots = [roleDir, repoRoot];
   if (!roots.some((root) => inside(path, root))) throw roleErrors.pathOutside(file.path, field, given, "leads out of the role file's folder and the repository");
   const exists = existsSync(path) && statSync(path).isFile();
-  if (exists && !roots.map(realOrSelf).some((root) => inside(realpathSync(path), root))) {
+  if (exists && !roots.map(realPathOrSelf).some((root) => inside(realpathSync(path), root))) {
     throw roleErrors.pathOutside(file.path, field, given, "is a symlink out of the role file's folder and the repository");
   }
   return { path, exists };
