@@ -100,18 +100,20 @@ function mergedCount(rank: (from: number, to: number) => number, n: number): num
   }, n).length;
 }
 
+/** The character code at `k` of a stretch that ends at `end`, -1 past it (a function, not a closure a chunk: less garbage). */
+const codeAt = (text: string, k: number, end: number) => (k < end ? text.charCodeAt(k) : -1);
+
 /** The end of the o200k chunk that starts at `i` of an ASCII stretch (the expression's alternatives in order). */
 function chunkEnd(text: string, i: number, end: number): number {
-  const at = (k: number) => (k < end ? text.charCodeAt(k) : -1);
-  const c = at(i);
+  const c = codeAt(text, i, end);
   // 1 and 2: [^\r\n\p{L}\p{N}]? then [A-Z]*[a-z]+ or [A-Z]+[a-z]*, then a contraction.
   let j = c !== CR && c !== NL && !isLetter(c) && !isDigit(c) ? i + 1 : i;
-  if (isLetter(at(j))) {
-    while (isUpper(at(j))) j++;
-    while (isLower(at(j))) j++;
-    if (at(j) === APOSTROPHE) {
-      const a = at(j + 1) | 0x20;
-      const b = at(j + 2) | 0x20;
+  if (isLetter(codeAt(text, j, end))) {
+    while (isUpper(codeAt(text, j, end))) j++;
+    while (isLower(codeAt(text, j, end))) j++;
+    if (codeAt(text, j, end) === APOSTROPHE) {
+      const a = codeAt(text, j + 1, end) | 0x20;
+      const b = codeAt(text, j + 2, end) | 0x20;
       if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) j += 2; // 's 'd 'm 't
       else if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) j += 3; // 'll 've 're
     }
@@ -120,20 +122,20 @@ function chunkEnd(text: string, i: number, end: number): number {
   // 3: \p{N}{1,3}
   if (isDigit(c)) {
     let k = i + 1;
-    while (k < i + 3 && isDigit(at(k))) k++;
+    while (k < i + 3 && isDigit(codeAt(text, k, end))) k++;
     return k;
   }
   // 4: " ?[^\s\p{L}\p{N}]+[\r\n/]*"
-  if (isPunct(c) || (c === SPACE && isPunct(at(i + 1)))) {
+  if (isPunct(c) || (c === SPACE && isPunct(codeAt(text, i + 1, end)))) {
     let k = c === SPACE ? i + 1 : i;
-    while (isPunct(at(k))) k++;
-    for (let d = at(k); d === CR || d === NL || d === SLASH; d = at(++k));
+    while (isPunct(codeAt(text, k, end))) k++;
+    for (let d = codeAt(text, k, end); d === CR || d === NL || d === SLASH; d = codeAt(text, ++k, end));
     return k;
   }
   // 5, 6, 7: whitespace. c is whitespace here.
   let w = i;
   let lastBreak = -1;
-  for (let d = at(w); isSpace(d); d = at(++w)) if (d === CR || d === NL) lastBreak = w;
+  for (let d = codeAt(text, w, end); isSpace(d); d = codeAt(text, ++w, end)) if (d === CR || d === NL) lastBreak = w;
   if (lastBreak !== -1) return lastBreak + 1; // \s*[\r\n]+
   if (w >= text.length || w - i === 1) return w; // \s+(?!\S) at the end, else \s+
   return w - 1; // \s+(?!\S): all but the last
@@ -145,11 +147,9 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
   let table: ByteTable | undefined;
   const split = new RegExp(O200K_SPLIT_PATTERN, 'gu');
   const nonAscii = /[^\x00-\x7f]/g;
-  const encoder = new TextEncoder();
   const memo = createMemoTable(MEMO_SLOTS, MEMO_KEY);
   const merged = new Map<string, number>();
   let text = '';
-  let bytes = new Uint8Array(1024);
   const remember = (chunk: string, n: number) => {
     if (merged.size < 100_000) merged.set(chunk, n);
     return n;
@@ -167,14 +167,13 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
     const chunk = text.slice(from, to);
     return merged.get(chunk) ?? remember(chunk, mergedCount(rank, to - from));
   };
-  /** A chunk with a non-ASCII character: merged on its UTF-8 bytes. */
+  /** A chunk with a non-ASCII character: merged on its UTF-8 bytes, held as a latin1 string (a character a byte). */
   const countBytes = (t: ByteTable, chunk: string): number => {
     const known = merged.get(chunk);
     if (known !== undefined) return known;
-    if (bytes.length < chunk.length * 3) bytes = new Uint8Array(chunk.length * 3);
-    const n = encoder.encodeInto(chunk, bytes).written;
-    if (valueOf(t, bytes, 0, n) !== -1) return remember(chunk, 1);
-    return remember(chunk, mergedCount((a, b) => valueOf(t, bytes, a, b), n));
+    const bytes = Buffer.from(chunk, 'utf8').toString('latin1');
+    if (valueOf(t, bytes, 0, bytes.length) !== -1) return remember(chunk, 1);
+    return remember(chunk, mergedCount((a, b) => valueOf(t, bytes, a, b), bytes.length));
   };
   const countStretch = (t: ByteTable, start: number, end: number): number => {
     let total = 0;
