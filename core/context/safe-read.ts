@@ -129,7 +129,8 @@ export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): 
 
   async function openChecked(rel: string): Promise<number> {
     const root = top();
-    let absolute = join(root, rel);
+    // rel is normalised: where the separator is "/", joining is putting one between (join normalises again).
+    let absolute = sep === '/' ? `${root}/${rel}` : join(root, rel);
     let fd = openNoFollow(absolute);
     if (fd === null) {
       // A symlinked file: where it leads now, if inside; what is opened is checked below anyway.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { packFileContext } from '../../../core/context/pack.ts';
 import { definePlugin } from '../../../core/plugin-api/index.ts';
-import { checkPattern, createPathGuard, normaliseRelativePath } from '../../../core/context/path-safety.ts';
+import { checkPattern, createPathGuard, normaliseChecked, normaliseRelativePath } from '../../../core/context/path-safety.ts';
 import { makeRepo, tempDir, writeFiles } from '../../helpers/git-repo.ts';
 import { makeRole, packerRegistry } from './_helpers.ts';
 
@@ -42,6 +42,26 @@ describe('path checks', () => {
     assert.equal(normaliseRelativePath('a:b.ts'), 'a:b.ts');
     assert.equal(checkPattern('~*.md'), '~*.md');
     assert.throws(() => normaliseRelativePath('~'), { code: 'PATH_OUTSIDE_REPO' });
+  });
+
+  it('gives what the full checks give for every path, normal ones returned as they are', () => {
+    const outcome = (normalise: (path: string) => string, path: string) => {
+      try {
+        return normalise(path);
+      } catch (error) {
+        return `throws ${(error as { code?: string }).code}`;
+      }
+    };
+    const pieces = ['a', 'b.ts', '.', '..', '...', '.git', '~', '~x', ' ', '\u3000', '', 'C:', 'c:x', 'ab:c', 'x y', '\\', 'a\\b', '\0', '\n'];
+    const paths = new Set<string>(pieces);
+    for (const a of pieces) for (const b of pieces) for (const sep of ['/', '//']) paths.add(`${a}${sep}${b}`).add(`/${a}${sep}${b}`).add(`${a}${sep}${b}/`);
+    for (const a of pieces) for (const b of pieces) for (const c of pieces) paths.add(`${a}/${b}/${c}`);
+    let returnedAsIs = 0;
+    for (const path of paths) {
+      assert.equal(outcome(normaliseRelativePath, path), outcome(normaliseChecked, path), JSON.stringify(path));
+      if (outcome(normaliseRelativePath, path) === path) returnedAsIs++;
+    }
+    assert.ok(returnedAsIs > 1000, `${returnedAsIs} paths already normal`);
   });
 
   it('refuses NUL bytes and empty names with PATH_INVALID', () => {
