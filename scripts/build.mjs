@@ -71,6 +71,9 @@ const extraAssets = { 'types/supervisor-plugin.d.ts': renderPluginTypes(root), [
 const { assetCount, chunks } = await bundle({ root, entry: 'core/binary/main.ts', outfile: bundled, assetFolders: ['roles', 'prompts', 'schemas'], extraAssets });
 // Entry chunks (a few KB, started on their own) are stored as they are: no zlib at their start.
 const chunkAssets = Object.entries(chunks).map(([name, file]) => (name in ENTRY_CHUNKS ? `chunk-${name}.js=${file}` : `chunk-${name}.js.br=${file}`));
+// o200k's rank table made here, so an exact count does not build it (nor load the ranks' chunk).
+const { o200kTableAssets } = await import('./pkg/o200k-table.mjs');
+const tableAssets = await o200kTableAssets(root, work);
 step(`bundle: ${(statSync(bundled).size / 1024).toFixed(0)} KiB, ${assetCount} built-in assets inlined; lazy chunks: ${Object.entries(chunks).map(([name, file]) => `${name} ${(statSync(file).size / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`);
 
 // V8's code cache depends on what a run happened to compile, so its bytes vary from build to
@@ -118,7 +121,7 @@ for (const id of wanted) {
   // The code cache is made by, and valid for, the host's Node: cross targets go without.
   const chunkCaches = Object.keys(chunks).filter((name) => !CHUNKS_WITHOUT_CODE_CACHE.includes(name)).map((name) => `chunk-${name}.cache=${join(work, `chunk-${name}.cache`)}`);
   const native = target === host && !reproducible ? [`supervisor.cache=${appCache}`, ...(warmRun ? [`supervisor-run.cache=${runCache}`] : []), ...chunkCaches, '--code-cache'] : [];
-  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
+  await $({ env })`${hostNode.path} ${packScript} ${seaMain} ${pkgTarget(target)} ${output} supervisor.js=${bundled} ${chunkAssets} ${tableAssets} ${native} ${NODE_FLAGS.map((f) => `--exec-argv=${f}`)}`;
   built.push(output);
 }
 

@@ -19,7 +19,7 @@
 
 import { heapMergeStarts } from './bpe-heap-merge.ts';
 import { safeStart } from './token-pieces.ts';
-import { type ByteTable, buildRankTable, createMemoTable, keepForText, type PackedRanks, valueOf } from './o200k-rank-table.ts';
+import { type ByteTable, createMemoTable, keepForText, valueOf } from './o200k-rank-table.ts';
 
 const NL = 10;
 const CR = 13;
@@ -141,9 +141,12 @@ function chunkEnd(text: string, i: number, end: number): number {
   return w - 1; // \s+(?!\S): all but the last
 }
 
-/** A counting function over o200k's ranks, equal to the library's count with no special tokens. */
-export function createO200kCount(ranks: PackedRanks): (text: string) => number {
-  // Built on the first count: a command whose counts all come from the count cache needs none.
+/**
+ * A counting function over o200k's rank table (`tableOf`, asked on the first count: a command
+ * whose counts all come from the count cache needs none), equal to the library's count with no
+ * special tokens.
+ */
+export function createO200kCount(tableOf: () => ByteTable): (text: string) => number {
   let table: ByteTable | undefined;
   const split = new RegExp(O200K_SPLIT_PATTERN, 'gu');
   const nonAscii = /[^\x00-\x7f]/g;
@@ -198,7 +201,7 @@ export function createO200kCount(ranks: PackedRanks): (text: string) => number {
     return total;
   };
   return (input) => {
-    table ??= buildRankTable(ranks);
+    table ??= tableOf();
     const t = table;
     text = input; // for the merges
     let total = 0;

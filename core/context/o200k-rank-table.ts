@@ -40,6 +40,23 @@ export function buildRankTable(ranks: PackedRanks): ByteTable {
   return table;
 }
 
+/**
+ * A table's slots and keys as bytes, as the build stores them for the binary (scripts/pkg/
+ * o200k-table.mjs): the slots in this machine's byte order, little-endian on every target.
+ */
+export function tableBytes(table: ByteTable): { slots: Uint8Array; keys: Uint8Array } {
+  return { slots: new Uint8Array(table.slots.buffer, table.slots.byteOffset, table.slots.byteLength), keys: table.keys };
+}
+
+/** The table tableBytes gave, copied out of them; null when they cannot be one (a slot count not a power of two). */
+export function tableFromBytes(slots: Uint8Array, keys: Uint8Array): ByteTable | null {
+  const count = slots.byteLength / 8;
+  if (!Number.isInteger(count) || count < 2 || (count & (count - 1)) !== 0 || keys.length === 0) return null;
+  const copy = new Int32Array(count * 2);
+  new Uint8Array(copy.buffer).set(slots);
+  return { mask: count - 1, slots: copy, keys: Uint8Array.from(keys) };
+}
+
 function place(table: ByteTable, hash: number, value: number, start: number, length: number): void {
   let slot = hash & table.mask;
   while (table.slots[slot * 2] !== 0) slot = (slot + 1) & table.mask;

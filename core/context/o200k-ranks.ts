@@ -5,8 +5,9 @@
  * it packed already, as base64 (`packedRanks` in scripts/pkg/bundle.mjs: the build unpacks it
  * again and fails unless every token's bytes are the library's).
  */
-import type { PackedRanks } from './o200k-rank-table.ts';
-import { MAX_KEY_BYTES } from './o200k-rank-table.ts';
+import { getRawAsset, isSea } from 'node:sea';
+import { endianness } from 'node:os';
+import { buildRankTable, type ByteTable, MAX_KEY_BYTES, type PackedRanks, tableFromBytes } from './o200k-rank-table.ts';
 
 type RankList = readonly (string | readonly number[])[];
 
@@ -44,6 +45,32 @@ export function ranksFromModule(module: unknown): PackedRanks {
     if (isPackedText(value)) return { bytes: Buffer.from(value.bytes, 'base64'), lengths: Buffer.from(value.lengths, 'base64') };
   }
   throw new Error('o200k: the rank list module has neither a list of tokens nor packed ranks');
+}
+
+/** The binary's assets holding the rank table the build made (scripts/pkg/o200k-table.mjs). */
+export const O200K_TABLE_ASSETS = { slots: 'o200k-slots.bin', keys: 'o200k-keys.bin' } as const;
+
+/** The table the build made, in the binary (little-endian machines: every target); null elsewhere. */
+function tableOfBuild(): ByteTable | null {
+  if (!isSea() || endianness() !== 'LE') return null;
+  try {
+    const raw = (name: string) => new Uint8Array(getRawAsset(name) as ArrayBuffer);
+    return tableFromBytes(raw(O200K_TABLE_ASSETS.slots), raw(O200K_TABLE_ASSETS.keys));
+  } catch {
+    return null; // a binary built without it: the ranks' chunk, as from source
+  }
+}
+
+/**
+ * o200k's rank table, for createO200kCount: in the binary the one the build made, copied out of
+ * its assets (~1 ms, where loading the ranks' chunk and building the table took ~35); else built
+ * from the ranks when first asked for.
+ */
+export async function loadO200kTable(): Promise<() => ByteTable> {
+  const built = tableOfBuild();
+  if (built) return () => built;
+  const ranks = await loadO200kRanks();
+  return () => buildRankTable(ranks);
 }
 
 /** Loads o200k's ranks (gpt-tokenizer's list; a lazy chunk in the binary). */

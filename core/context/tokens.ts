@@ -11,7 +11,7 @@ import { contextErrors } from './errors.ts';
 import type { CountCache } from './token-cache.ts';
 import { tokenPieces } from './token-pieces.ts';
 import { createO200kCount } from './o200k-fast-count.ts';
-import { loadO200kRanks } from './o200k-ranks.ts';
+import { loadO200kTable } from './o200k-ranks.ts';
 
 export type TokenizerName = 'chars' | 'o200k';
 
@@ -33,7 +33,7 @@ export async function loadTokenizer(name: TokenizerName = 'chars'): Promise<void
   checkTokenizer(name);
   if (name === 'o200k' && !o200k) {
     // Special-token text such as "<|endoftext|>" inside a file is data, not a control token.
-    o200k = createO200kCount(await loadO200kRanks());
+    o200k = createO200kCount(await loadO200kTable());
   }
 }
 

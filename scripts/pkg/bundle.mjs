@@ -28,7 +28,8 @@ export function collectAssets(root, folders) {
  * Big modules the app only imports lazily (import()), by specifier → chunk name. Each is
  * bundled on its own and shipped as a separate SEA asset that sea-main.cjs evaluates on first
  * import, so every start does not read and decode megabytes it never runs (gpt-tokenizer's
- * o200k table is ~2 MB of the bundle; the MCP SDK with zod ~700 KB, for `supervisor mcp` only).
+ * o200k table is ~2 MB of the bundle, and a count in the binary uses the table the build made
+ * from it instead, o200k-table.mjs; the MCP SDK with zod ~700 KB, for `supervisor mcp` only).
  * A relative specifier is a project file (from the root), matched by the file it resolves to;
  * it must import only packages, never core modules (their state would be duplicated).
  */

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createO200kCount, O200K_SPLIT_PATTERN } from '../../../core/context/o200k-fast-count.ts';
-import { loadO200kRanks, packRanks, ranksFromModule } from '../../../core/context/o200k-ranks.ts';
+import { loadO200kTable, packRanks, ranksFromModule } from '../../../core/context/o200k-ranks.ts';
 
 const library = async () => {
   const encoding = await import('gpt-tokenizer/encoding/o200k_base');
-  const count = createO200kCount(await loadO200kRanks());
+  const count = createO200kCount(await loadO200kTable());
   return { count, expected: (text: string) => encoding.countTokens(text, { disallowedSpecial: new Set() }) };
 };
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { heapMergeStarts } from '../../../core/context/bpe-heap-merge.ts';
-import { buildRankTable, valueOf } from '../../../core/context/o200k-rank-table.ts';
+import { buildRankTable, tableBytes, tableFromBytes, valueOf } from '../../../core/context/o200k-rank-table.ts';
 import { loadO200kRanks } from '../../../core/context/o200k-ranks.ts';
 import { createMeasure } from '../../../core/context/measure.ts';
 import { packFileContext } from '../../../core/context/pack.ts';
@@ -55,6 +55,20 @@ describe('exact o200k counts', () => {
       const ranks = starts.map((from, i) => valueOf(table, text, from, starts[i + 1] ?? bytes.length));
       assert.deepEqual(ranks, original(bytes), chunk.slice(0, 40));
     }
+  });
+
+  it('the table read back from its bytes (as the binary stores it) gives every token its rank; bytes of no table are refused', async () => {
+    const ranks = await loadO200kRanks();
+    const { slots, keys } = tableBytes(buildRankTable(ranks));
+    const table = tableFromBytes(Uint8Array.from(slots), Uint8Array.from(keys));
+    assert.ok(table);
+    for (let rank = 0, start = 0; rank < ranks.lengths.length; start += ranks.lengths[rank]!, rank++) {
+      const token = Buffer.from(ranks.bytes.subarray(start, start + ranks.lengths[rank]!)).toString('latin1');
+      if (valueOf(table, token, 0, token.length) !== rank) assert.fail(`token ${rank}`);
+    }
+    assert.equal(valueOf(table, 'not one token at all', 0, 20), -1);
+    assert.equal(tableFromBytes(slots.subarray(0, slots.length - 8), keys), null, 'a slot count not a power of two');
+    assert.equal(tableFromBytes(slots.subarray(0, 12), keys), null, 'not whole slots');
   });
 
   it('bounds hold: lines with a letter or digit at least, bytes at most', async () => {
