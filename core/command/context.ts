@@ -107,7 +107,11 @@ export async function createCliContext(deps: CliDeps, options: GlobalOptions): P
     pluginSources: async () => (await plugins()).sources,
     brokenPlugins: async () => (await plugins()).broken,
     trust,
-    out: (text) => void deps.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    // The newline apart: joined to a pack's text of megabytes it would copy the whole text first.
+    out: (text) => {
+      deps.stdout.write(text);
+      if (!text.endsWith('\n')) deps.stdout.write('\n');
+    },
     warn,
     show: (text) => {
       const safe = sanitizeTerminal(text);

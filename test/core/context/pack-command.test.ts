@@ -13,6 +13,7 @@ describe('supervisor pack', () => {
     const run = await runCli(['pack'], { cwd: repo });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^## Files\n\n### \.gitignore\n[^]*### a\.ts\n[^]*### b\.ts\n/);
+    assert.match(run.stdout, /```\n$/, 'the text ends with one newline');
     assert.doesNotMatch(run.stdout, /out\/x\.ts/);
     assert.equal(run.stderr, '');
   });
