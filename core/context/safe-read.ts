@@ -87,7 +87,7 @@ export interface SafeReaderOptions {
 export function createSafeReader(guard: PathGuard, options: SafeReaderOptions): SafeReader {
   const noFollow = options.noFollow === undefined ? (constants.O_NOFOLLOW ?? null) : options.noFollow;
   let useProc = options.procFd ?? process.platform === 'linux';
-  // O_NONBLOCK: a FIFO or device among the matches must not block a thread-pool thread forever.
+  // O_NONBLOCK: a FIFO or device among the matches must not block the process forever.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ?? 0);
   let rootReal: string | undefined;
   // Unresolvable, the root stands as it is: every open is refused then.
