@@ -105,9 +105,15 @@ export function workflowIds(w: World): string[] {
   return readdirSync(join(w.repo, '.supervisor', 'workflows'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 }
 
+/**
+ * The calls the fake CLIs have recorded so far. Read while they run (tests wait for a count), so
+ * only finished lines: a fake appends a line in one write, but the file exists, empty, from its
+ * open on, and a read between the two once failed a CI run on an empty line.
+ */
 export function calls(w: World): Call[] {
   const file = join(w.script, '.calls.jsonl');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Call) : [];
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Call);
 }
 
 export function prompt(w: World, runId: string): string {

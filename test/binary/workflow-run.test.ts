@@ -175,9 +175,15 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     const child = spawn(w.box.binary, ['workflow', 'run', file, '--json'], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    await waitFor(() => calls(w).length === 2);
+    const exited = new Promise((r) => child.once('exit', (c) => r(c)));
+    try {
+      await waitFor(() => calls(w).length === 2);
+    } catch (error) {
+      child.kill('SIGKILL'); // its CLIs hang: left running, the file would time out
+      throw error;
+    }
     child.kill('SIGINT');
-    const code = await new Promise((r) => child.once('exit', (c) => r(c)));
+    const code = await exited;
     assert.equal(code, 130);
     const result = JSON.parse(stdout) as WfResult;
     assert.equal(result.status, 'interrupted');
