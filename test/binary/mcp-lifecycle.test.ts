@@ -148,7 +148,12 @@ describe('supervisor mcp: runs and workflows live with the client, from the bina
     const started = structured<{ workflow_id: string }>(await c.client.callTool({ name: 'workflow_run', arguments: { file: plan, wait: false } }));
     // The worker of task a is running (and hangs) when the client goes away.
     const calls = join(script, '.calls.jsonl');
-    const cli = await until(() => (existsSync(calls) ? (JSON.parse(readFileSync(calls, 'utf8').split('\n')[0]!) as { pid: number }).pid : undefined));
+    // Its first finished line: the file exists, empty, from the fake's open on.
+    const firstLine = () => /^(.*)\n/.exec(existsSync(calls) ? readFileSync(calls, 'utf8') : '')?.[1];
+    const cli = await until(() => {
+      const line = firstLine();
+      return line === undefined ? undefined : (JSON.parse(line) as { pid: number }).pid;
+    });
     assert.equal(await c.disconnect(), 0, c.stderr());
     assert.match(c.stderr(), /the client disconnected: interrupting/);
     assert.ok(!alive(cli), "the worker's CLI was ended");
