@@ -1,8 +1,11 @@
 /**
  * Removing a worktree of ours: by the folders recorded when it was made, else through git (which
  * finds it by the path among the worktrees it registered), else its folder deleted and git's
- * record pruned. One way for a run's worktree and a workflow's slot.
+ * record pruned. One way for a run's worktree and a workflow's slot. Where `<common dir>/worktrees`
+ * is no plain folder any more (a link a CLI put there), only the worktree's own folder goes: git's
+ * remove and prune delete admin folders under it, and would follow the link (SECURITY I3).
  */
+import { lstatSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { BoundWorktree } from './bound-git.ts';
@@ -13,6 +16,7 @@ import { worktreeRemoved } from './verified-worktree.ts';
 export async function removeWorktree(repoRoot: string, path: string, recorded: BoundWorktree | undefined, env?: GitEnv): Promise<void> {
   if (recorded) {
     worktreeRemoved(recorded);
+    if (!isPlainFolder(join(recorded.commonDir, 'worktrees'))) return rm(path, { recursive: true, force: true });
     if (await removeRecorded(recorded)) return;
   }
   const removed = await git(repoRoot, ['worktree', 'remove', '--force', '--force', path], env);
@@ -38,3 +42,5 @@ async function removeRecorded(worktree: BoundWorktree): Promise<boolean> {
     return false;
   }
 }
+
+const isPlainFolder = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;

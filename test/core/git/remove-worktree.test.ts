@@ -57,6 +57,22 @@ describe('removeWorktree', () => {
     assert.equal(existsSync(third.gitDir), false);
   });
 
+  it('deletes nothing through a `worktrees` folder a CLI replaced by a link (nor lets git prune through it): only the worktree goes', async () => {
+    const repo = await makeRepo();
+    const ours = await madeWorktree(repo, 'ours');
+    const elsewhere = await tempDir();
+    await mkdir(join(elsewhere, 'ours'));
+    await writeFile(join(elsewhere, 'ours', 'keep.txt'), 'not git\'s\n');
+    const common = join(repo, '.git');
+    await rm(join(common, 'worktrees'), { recursive: true });
+    await symlink(elsewhere, join(common, 'worktrees'));
+    const { env, calls } = await countingGit();
+    await removeWorktree(repo, ours.path, ours, env);
+    assert.equal(existsSync(join(elsewhere, 'ours', 'keep.txt')), true);
+    assert.deepEqual(await calls(), [], 'no git remove or prune');
+    assert.equal(existsSync(ours.path), false);
+  });
+
   it('leaves to git an admin folder not named after the worktree\'s folder (a forged or numbered record)', async () => {
     const repo = await makeRepo();
     const ours = await madeWorktree(repo, 'ours');
