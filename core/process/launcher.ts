@@ -52,6 +52,7 @@ class Launcher {
   /** Takes new commands (not once retired or its shell is gone). */
   accepting = true;
   private ended = false;
+  private retired = false;
   private readonly shell: ChildProcess;
   readonly dir: string;
   readonly env: string | null;
@@ -141,15 +142,21 @@ class Launcher {
   /** No more commands through this shell; those running finish. */
   retire(): void {
     this.accepting = false;
+    this.retired = true;
     // Its folder is gone (the only reason to retire): the path may be someone else's by now.
     this.shell.stdin!.end('trap - EXIT\n');
   }
 
-  /** The shell is gone: every job still waiting fails (it may still be running: it cannot be told), and later commands spawn. */
+  /**
+   * The shell is gone: every job still waiting fails (it may still be running: it cannot be
+   * told), later commands spawn, and its folder goes now. A shell ended by a signal (a stop
+   * signal ends its group) ran no EXIT trap, and this process may yet die without its exit handler.
+   */
   private die(why: string): void {
     if (this.ended) return;
     this.ended = true;
     this.accepting = false;
+    if (!this.retired) rmSync(this.dir, { recursive: true, force: true });
     for (const [id, job] of [...this.jobs]) this.finish(id, job, null, why);
   }
 }

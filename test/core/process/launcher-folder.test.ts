@@ -44,4 +44,30 @@ describe('launcher without its folder', () => {
     child.kill('SIGKILL');
     await until(() => !existsSync(folder), 5_000);
   });
+
+  it('is removed as soon as a stop signal ends its shell, while this process lives on', linux, async () => {
+    const cwd = await tempDir();
+    const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+    // As a command's stop handler does: the signal is taken, and the launcher's group is ended with SIGTERM.
+    const script = `
+      import { launch, runningLauncher } from ${url('../../../core/process/launcher.ts')};
+      import { onStopSignal } from ${url('../../../core/process/stop-signals.ts')};
+      onStopSignal(() => {});
+      launch({ bin: 'sleep', args: ['30'], cwd: ${JSON.stringify(cwd)}, env: { PATH: ${JSON.stringify(PATH)} } });
+      console.log(runningLauncher().dir);
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      await until(() => out.includes('\n'), 20_000);
+      const folder = out.trim();
+      assert.ok(existsSync(folder), folder);
+      child.kill('SIGTERM');
+      await until(() => !existsSync(folder), 5_000);
+      assert.equal(child.exitCode, null, 'removed by the process that took the signal, not by its exit');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });
