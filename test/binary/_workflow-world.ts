@@ -93,7 +93,7 @@ export async function wf(w: World, args: string[]): Promise<{ code: number | nul
 
 /** `workflow run` in the background, for a kill. */
 export function spawnRun(w: World, file: string, args: string[] = []): ChildProcess {
-  return spawn(w.box.binary, ['workflow', 'run', file, ...args], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: 'ignore' });
+  return spawn(w.box.binary, ['workflow', 'run', file, ...args], { cwd: w.repo, env: w.box.env(w.env), stdio: 'ignore' });
 }
 
 export function events(w: World, id: string): WfEvent[] {

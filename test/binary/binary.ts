@@ -52,6 +52,12 @@ export interface Sandbox {
   home: string;
   /** A PATH with links to git and shell tools, without node. */
   path: string;
+  /**
+   * The exact environment `run` gives the binary (PATH, HOME, LANG and the test run's TMPDIR)
+   * with `extra` over it: for a test that spawns the binary itself, so what it puts in a temp
+   * folder lands under the run's root too, never in the system's /tmp.
+   */
+  env(extra?: Record<string, string>): Record<string, string>;
   /** Runs the binary; resolves with exit code and output (never rejects on a non-zero exit). */
   run(args: string[], options?: RunOptions): Promise<BinaryRun>;
 }
@@ -99,15 +105,16 @@ export async function makeSandbox(binaryFile: string = BUILT_BINARY): Promise<Sa
     if (found) await symlink(found, join(tools, name));
   }
   const path = tools;
+  // TMPDIR kept: what the binary leaves in a temp folder (a dry run's files) goes under the test run's root.
+  const env = (extra: Record<string, string> = {}) => ({ PATH: path, HOME: home, LANG: 'C.UTF-8', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), ...extra });
   return {
     binDir,
     binary,
     home,
     path,
+    env,
     run(args, options = {}) {
-      // TMPDIR kept: what the binary leaves in a temp folder (a dry run's files) goes under the test run's root.
-      const env = { PATH: path, HOME: home, LANG: 'C.UTF-8', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), ...options.env };
-      return runProgram(binary, args, { cwd: options.cwd ?? base, env, stdin: options.stdin });
+      return runProgram(binary, args, { cwd: options.cwd ?? base, env: env(options.env), stdin: options.stdin });
     },
   };
 }

@@ -76,7 +76,7 @@ describe('errors that are not bugs, from the binary', binarySuite(), () => {
     const script = `"${box.binary}" run reviewer --cli replay --task x --retries 0; echo "exit=$?"; wc -c "${runs}"/*/attempt-1.stdout`;
     const run = await runProgram(bwrap!, ['--dev-bind', '/', '/', '--size', '700000', '--tmpfs', runs, join(box.path, 'sh'), '-c', script], {
       cwd: repo,
-      env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8', SUPERVISOR_REPLAY: reply },
+      env: box.env({ SUPERVISOR_REPLAY: reply }),
     });
     assert.match(run.stdout, /exit=2/, run.stderr);
     assert.match(run.stderr, /error \[FILE_SYSTEM\]: Cannot \w+ \/\S+\/\.supervisor\/runs\/\S+: no space left on the device \(ENOSPC\)/);
@@ -90,7 +90,7 @@ describe('errors that are not bugs, from the binary', binarySuite(), () => {
     await mkdir(join(repo, '.supervisor', 'runs'), { recursive: true });
     const run = await runProgram(bwrap!, ['--dev-bind', '/', '/', '--ro-bind', repo, repo, box.binary, 'run', 'reviewer', '--cli', 'replay', '--task', 'x'], {
       cwd: repo,
-      env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8' },
+      env: box.env(),
     });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /error \[FILE_SYSTEM\]: Cannot \w+ \/\S+: the file system is read-only \(EROFS\)/);

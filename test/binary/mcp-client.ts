@@ -24,7 +24,7 @@ export async function connect(box: Sandbox, repo: string, options: { args?: stri
     command: box.binary,
     args: ['mcp', ...(options.args ?? [])],
     cwd: repo,
-    env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8', SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10', ...options.env },
+    env: box.env({ SUPERVISOR_KILL_GRACE_MS: '300', SUPERVISOR_RETRY_BACKOFF_MS: '10', ...options.env }),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -141,7 +141,7 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
   });
 
   it('stdout carries only JSON-RPC messages, through a run that writes notices, and the server exits 0 when stdin ends', async () => {
-    const child = spawn(box.binary, ['mcp'], { cwd: repo, env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(box.binary, ['mcp'], { cwd: repo, env: box.env(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -165,7 +165,7 @@ describe('supervisor mcp, from the binary', binarySuite(), () => {
     assert.match(stderr, /notice: /, 'the run\'s notices went to stderr');
   });
   it('SIGTERM stops a server whose client is still connected: it exits 143', async () => {
-    const child = spawn(box.binary, ['mcp'], { cwd: repo, env: { PATH: box.path, HOME: box.home, LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(box.binary, ['mcp'], { cwd: repo, env: box.env(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {

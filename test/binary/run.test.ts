@@ -89,7 +89,7 @@ describe('supervisor run, from the binary', binarySuite(), () => {
     const log = join(fakes, 'calls.jsonl');
     const child = spawn(box.binary, ['run', 'reviewer', '--cli', 'claude', '--task', 'Review', '--json'], {
       cwd: repo,
-      env: { PATH: `${fakes}:${box.path}`, HOME: box.home, FAKE_CLI_HANG: '1', FAKE_CLI_LOG: log, FAKE_CLI_REPLY_FILE: join(fakes, 'none.md') },
+      env: box.env({ PATH: `${fakes}:${box.path}`, FAKE_CLI_HANG: '1', FAKE_CLI_LOG: log, FAKE_CLI_REPLY_FILE: join(fakes, 'none.md') }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -119,7 +119,7 @@ describe('safety of the user checkout, processes and git (issue 13), from the bi
 
   /** Starts the binary without waiting; resolves `exited` with the exit code. */
   function start(repo: string, args: string[], env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; stdout: () => string } {
-    const child = spawn(box.binary, args, { cwd: repo, env: { HOME: box.home, LANG: 'C.UTF-8', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(box.binary, args, { cwd: repo, env: box.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
     toEnd.add(child.pid!);
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -363,6 +363,14 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
 
   const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
   const noNobody = process.getuid?.() !== 0 ? 'root (to become nobody)' : !setpriv ? 'setpriv (util-linux)' : spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', '--ro-bind', '/', '/', '--unshare-pid', 'true']).status !== 0 && 'user namespaces for unprivileged users';
+  /** A temporary folder of nobody's own inside `root`: what the run puts there goes with `root`, none in the system's /tmp. */
+  async function nobodysTmp(root: string): Promise<string> {
+    const tmp = join(root, 'tmp');
+    await mkdir(tmp, { mode: 0o700 });
+    await chown(tmp, 65534, 65534);
+    return tmp;
+  }
+
   it('unprivileged too (as nobody, through setpriv, where the kernel allows user namespaces): the self-test holds', requires(noNobody), async () => {
     // A folder nobody may enter (in /tmp itself: the test runner's own temporary root is root's
     // alone), holding a copy of the binary and a home of nobody's own; removed afterwards.
@@ -376,9 +384,10 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
       const home = join(root, 'home');
       await mkdir(home);
       await chown(home, 65534, 65534);
+      const tmp = await nobodysTmp(root);
       out = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'doctor', '--sandbox', 'bwrap', '--json'], {
         cwd: home,
-        env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: '/tmp' },
+        env: { PATH: `${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: tmp },
         encoding: 'utf8',
       });
     } finally {
@@ -405,10 +414,11 @@ describe('supervisor run --sandbox bwrap, from the binary', suiteOptions(), () =
       await mkdir(home);
       spawnSync('cp', ['-r', await makeRepo({ 'math.js': 'export const add = (a, b) => a + b;\n' }), repo]);
       spawnSync('chown', ['-R', '65534:65534', home]);
+      const tmp = await nobodysTmp(root);
       // Not spawnSync: the mock server answers from this process.
       const child = spawn(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', binary, 'run', 'reviewer', '--cli', 'claude', '--sandbox', 'bwrap', '--pass-env', 'FAKE_*', '--allow-host', `127.0.0.1:${mockPort}`, '--task', 'Review', '--retries', '0', '--json'], {
         cwd: repo,
-        env: { PATH: `${bin}:${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: '/tmp', FAKE_ESCAPE: 'connect,processes', FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages` },
+        env: { PATH: `${bin}:${box.path}:${join(fakes, 'tools')}:/usr/bin:/bin`, HOME: home, TMPDIR: tmp, FAKE_ESCAPE: 'connect,processes', FAKE_ESCAPE_URL: `http://127.0.0.1:${mockPort}/v1/messages` },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const out = { stdout: '', stderr: '' };

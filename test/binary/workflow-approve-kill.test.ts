@@ -23,7 +23,7 @@ describe('an approval that survives a kill, from the binary', binarySuite(), () 
     assert.equal(first.code, 5, first.stderr);
     const id = first.result.workflow_id;
 
-    const approving = spawn(w.box.binary, ['workflow', 'approve', id, 'held'], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: 'ignore' });
+    const approving = spawn(w.box.binary, ['workflow', 'approve', id, 'held'], { cwd: w.repo, env: w.box.env(w.env), stdio: 'ignore' });
     await waitFor(() => existsSync(count));
     await kill9(approving);
 

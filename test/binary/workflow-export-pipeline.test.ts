@@ -53,7 +53,7 @@ async function exported(to: 'gitlab-ci' | 'github-actions', file: string): Promi
 
 /** The jobs' environment: the world's (fake claude first on PATH, its script), and node and rsync for the engine itself. */
 function jobEnv(w: World): Record<string, string> {
-  return { ...w.env, PATH: `${w.env.PATH}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: w.box.home, LANG: 'C.UTF-8' };
+  return w.box.env({ ...w.env, PATH: `${w.env.PATH}:${dirname(process.execPath)}:/usr/bin:/bin` });
 }
 
 const remoteRefs = (bare: string) => git(bare, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/supervisor');

@@ -161,7 +161,7 @@ describe('workflow task --remote, from the binary', binarySuite(), () => {
     const file = await plan(w, yamlPlan([{ id: 'a' }], `id: ${WF}\n`));
     const ci = await clone();
     await step(w, 'a/worker', { delay_ms: 60_000 });
-    const child = spawn(w.box.binary, ['workflow', 'task', WF, 'a', '--plan', file, '--remote', 'origin'], { cwd: ci, env: { ...w.env, HOME: w.box.home, PATH: w.env.PATH! }, stdio: 'ignore', detached: true });
+    const child = spawn(w.box.binary, ['workflow', 'task', WF, 'a', '--plan', file, '--remote', 'origin'], { cwd: ci, env: w.box.env(w.env), stdio: 'ignore', detached: true });
     await waitFor(() => git(bare, 'for-each-ref', `refs/supervisor/state/${WF}/a`) !== '');
     await kill9(child);
     try {

@@ -172,7 +172,7 @@ describe('supervisor workflow run, from the binary', binarySuite(), () => {
     const w = await world();
     const file = await plan(w, yamlPlan([{ id: 'a', review: 'none' }, { id: 'b', review: 'none' }]));
     await step(w, 'worker', { hang: true });
-    const child = spawn(w.box.binary, ['workflow', 'run', file, '--json'], { cwd: w.repo, env: { ...w.env, HOME: w.box.home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(w.box.binary, ['workflow', 'run', file, '--json'], { cwd: w.repo, env: w.box.env(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise((r) => child.once('exit', (c) => r(c)));
