@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { launch, runningLauncher } from '../../../core/process/launcher.ts';
@@ -27,42 +27,39 @@ describe('launcher without its folder', () => {
     assert.match(result.spawnError ?? '', /could not be kept/);
   });
 
-  it('is removed by its shell when this process is killed and no exit handler runs', linux, async () => {
+  /** A process (`setup` its first lines) whose launcher runs a sleep; its launcher's folder once it is there. */
+  async function processWithLauncher(setup = ''): Promise<{ child: ChildProcess; folder: string }> {
     const cwd = await tempDir();
-    const launcherUrl = new URL('../../../core/process/launcher.ts', import.meta.url).href;
+    const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
     const script = `
-      import { launch, runningLauncher } from ${JSON.stringify(launcherUrl)};
+      import { launch, runningLauncher } from ${url('../../../core/process/launcher.ts')};
+      ${setup}
       launch({ bin: 'sleep', args: ['30'], cwd: ${JSON.stringify(cwd)}, env: { PATH: ${JSON.stringify(PATH)} } });
       console.log(runningLauncher().dir);
       setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    await until(() => out.includes('\n'), 20_000);
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    await until(() => out.includes('\n'), 20_000).catch((error) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
     const folder = out.trim();
     assert.ok(existsSync(folder), folder);
+    return { child, folder };
+  }
+
+  it('is removed by its shell when this process is killed and no exit handler runs', linux, async () => {
+    const { child, folder } = await processWithLauncher();
     child.kill('SIGKILL');
     await until(() => !existsSync(folder), 5_000);
   });
 
   it('is removed as soon as a stop signal ends its shell, while this process lives on', linux, async () => {
-    const cwd = await tempDir();
-    const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
     // As a command's stop handler does: the signal is taken, and the launcher's group is ended with SIGTERM.
-    const script = `
-      import { launch, runningLauncher } from ${url('../../../core/process/launcher.ts')};
-      import { onStopSignal } from ${url('../../../core/process/stop-signals.ts')};
-      onStopSignal(() => {});
-      launch({ bin: 'sleep', args: ['30'], cwd: ${JSON.stringify(cwd)}, env: { PATH: ${JSON.stringify(PATH)} } });
-      console.log(runningLauncher().dir);
-      setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const stopSignals = JSON.stringify(new URL('../../../core/process/stop-signals.ts', import.meta.url).href);
+    const { child, folder } = await processWithLauncher(`import { onStopSignal } from ${stopSignals}; onStopSignal(() => {});`);
     try {
-      let out = '';
-      child.stdout.on('data', (chunk) => (out += chunk));
-      await until(() => out.includes('\n'), 20_000);
-      const folder = out.trim();
-      assert.ok(existsSync(folder), folder);
       child.kill('SIGTERM');
       await until(() => !existsSync(folder), 5_000);
       assert.equal(child.exitCode, null, 'removed by the process that took the signal, not by its exit');
