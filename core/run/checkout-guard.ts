@@ -155,12 +155,18 @@ export async function recordCheckout(root: string, env?: GitEnv, before?: Checko
 }
 
 /**
- * Whether the checkout holds work of the user's not committed: any change or untracked file but
- * what is under `.supervisor/` untracked (run logs, worktrees, roles not yet committed). A worktree
- * made from HEAD starts without it, and the run says so.
+ * Whether a status entry (porcelain letters "XY " first, then anything) is work of the user's not
+ * committed: any change or untracked file but what is under `.supervisor/` untracked (run logs,
+ * worktrees, roles not yet committed: supervisor's state). The one rule for a run's record and a
+ * workflow's look at its checkout (worktree.ts).
  */
+export function isUserWork(status: string, path: string): boolean {
+  return !(status.startsWith('?? ') && path.startsWith('.supervisor/'));
+}
+
+/** Whether the checkout holds work of the user's not committed: a worktree made from HEAD starts without it, and the run says so. */
 export function hasUncommittedWork(state: CheckoutState): boolean {
-  for (const [path, status] of state.files) if (!(status.startsWith('?? ') && path.startsWith('.supervisor/'))) return true;
+  for (const [path, status] of state.files) if (isUserWork(status, path)) return true;
   return false;
 }
 

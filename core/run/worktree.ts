@@ -15,6 +15,7 @@ import { addDetachedWorktree } from '../git/add-worktree.ts';
 import { removeWorktree } from '../git/remove-worktree.ts';
 import { git, isObjectId, type GitEnv } from '../git/git.ts';
 import { gitErrors } from '../git/errors.ts';
+import { isUserWork } from './checkout-guard.ts';
 import { excludePathspecs } from './setup.ts';
 import { ensureWorktreesDir } from '../state-dir.ts';
 import { contentNotices, droppedGitlinksNotice, readContents, unstageMissingGitlinks, type WorktreeContents } from '../git/worktree-contents.ts';
@@ -89,9 +90,8 @@ function realCommonDir(dir: string, printed: string): string | undefined {
 }
 
 /**
- * Whether `git status --porcelain -z` lists a change of the user's. Untracked files under
- * `.supervisor/` (run logs, worktrees, roles not yet committed) are supervisor's state, not
- * uncommitted work. The entry after a rename or copy is its old path, skipped.
+ * Whether `git status --porcelain -z` lists a change of the user's (isUserWork, checkout-guard.ts).
+ * The entry after a rename or copy is its old path, skipped.
  */
 function hasUserChanges(porcelain: string): boolean {
   const entries = porcelain.split('\0');
@@ -99,8 +99,7 @@ function hasUserChanges(porcelain: string): boolean {
     const entry = entries[i]!;
     if (!entry) continue;
     if (entry[0] === 'R' || entry[0] === 'C') i++;
-    if (entry.startsWith('?? ') && entry.slice(3).startsWith('.supervisor/')) continue;
-    return true;
+    if (isUserWork(entry, entry.slice(3))) return true;
   }
   return false;
 }

@@ -80,6 +80,8 @@ describe('worktree manager', () => {
   it('reports a dirty checkout', async () => {
     const repo = await makeRepo();
     assert.equal((await inspectRepo(repo)).dirty, false);
+    await writeFiles(repo, { '.supervisor/runs/x/run.log': 'ours\n' });
+    assert.equal((await inspectRepo(repo)).dirty, false, "supervisor's own untracked files are not the user's work");
     await writeFiles(repo, { 'README.md': 'changed\n' });
     assert.equal((await inspectRepo(repo)).dirty, true);
   });
